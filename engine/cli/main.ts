@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import { readDataset } from '../formats/read-dataset.ts';
+import { isFormatError } from '../formats/errors.ts';
+import { summarize } from '../data/summary.ts';
+import { datasetFiles } from '../node/file-source.ts';
+import { VERSION } from '../version.ts';
+import { formatSummary, summaryJson } from './inspect.ts';
+import { addReadOptions, readOptionsFrom } from './read-options.ts';
+
+/** Builds the `stratify` command line; `run` parses argv and executes. */
+export function buildProgram(): Command {
+  const program = new Command('stratify')
+    .description('Population structure from genotype data (STRUCTURE, GENEPOP, VCF, PLINK, CSV/TSV).')
+    .version(VERSION);
+  addReadOptions(
+    program
+      .command('inspect')
+      .argument('<file>', 'genotype file')
+      .description('summarise a genotype file: format, individuals, loci, ploidy, populations, alleles, missingness')
+      .option('--json', 'print the summary as JSON'),
+  ).action(async (file: string, opts: Record<string, unknown>) => {
+    const data = await readDataset(datasetFiles(file), readOptionsFrom(opts));
+    const s = summarize(data);
+    process.stdout.write((opts['json'] ? JSON.stringify(summaryJson(s), null, 2) : formatSummary(s)) + '\n');
+  });
+  return program;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (isFormatError(e)) process.stderr.write(`error: ${e.message}\n`);
+    else if (e instanceof Error) process.stderr.write(`error: ${e.message}\n`);
+    else process.stderr.write(`error: ${String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The genotype data model shared by every parser, writer and algorithm.
+ *
+ * Memory layout (locus-major, like scikit-allel's GenotypeArray):
+ *   calls: shape (nLoci, nIndividuals, ploidy), flattened as
+ *          calls[(l * nIndividuals + i) * ploidy + p]
+ *   value: the allele's index into loci[l].alleles (0-based), or MISSING (-1) for a missing copy.
+ * calls is an Int8Array when every locus has at most 127 alleles, otherwise an Int16Array.
+ * One locus's block (all individuals, all copies) is contiguous, which is what the per-locus
+ * count loops of EM/EMA read; a single individual's row is strided by nIndividuals * ploidy.
+ */
+export const MISSING = -1;
+
+/** The largest ploidy the data model accepts. */
+export const MAX_PLOIDY = 8;
+
+/** Allele calls, see the layout above. */
+export type AlleleCalls = Int8Array | Int16Array;
+
+export interface Individual {
+  /** Unique identifier (label) of the individual. */
+  readonly id: string;
+  /** Population label, if the file gives one. */
+  readonly population?: string;
+  /** Higher-level group (e.g. region), if known. */
+  readonly group?: string;
+}
+
+export interface Locus {
+  readonly name: string;
+  /** Chromosome / contig, where the format has it (VCF, PLINK). */
+  readonly chrom?: string;
+  /** Base-pair position, where the format has it. */
+  readonly pos?: number;
+  /** Original allele names/sizes; the array index is the compact allele index. */
+  readonly alleles: readonly string[];
+}
+
+/** Formats Stratify reads. */
+export type FormatName = 'structure' | 'genepop' | 'vcf' | 'plink-ped' | 'plink-bed' | 'table';
+
+/** Where a dataset came from and what the parser assumed while reading it. */
+export interface DatasetSource {
+  readonly format: FormatName;
+  readonly file: string;
+  /** Human-readable statements of layout choices the parser made (detected or given). */
+  readonly assumptions: readonly string[];
+  /** Non-fatal problems worth telling the user. */
+  readonly warnings: readonly string[];
+}
+
+export interface GenotypeData {
+  readonly ploidy: number;
+  readonly individuals: readonly Individual[];
+  readonly loci: readonly Locus[];
+  readonly calls: AlleleCalls;
+  /** True when every call came from phased data (VCF '|'), so copies are haplotypes. */
+  readonly phased: boolean;
+  readonly source?: DatasetSource;
+}
+
+/** The index of call (locus l, individual i, copy p). */
+export function callIndex(data: GenotypeData, l: number, i: number, p: number): number {
+  return (l * data.individuals.length + i) * data.ploidy + p;
+}
+
+/** Allocates a calls array big enough for `n` values, narrow when allele counts allow. */
+export function allocateCalls(n: number, maxAlleles: number): AlleleCalls {
+  return maxAlleles <= 127 ? new Int8Array(n) : new Int16Array(n);
+}
+
+/** Distinct population labels in order of first appearance (individuals without one are skipped). */
+export function populationsOf(data: GenotypeData): string[] {
+  const seen = new Set<string>();
+  for (const ind of data.individuals) if (ind.population !== undefined) seen.add(ind.population);
+  return [...seen];
+}
+
+/** A new dataset holding the given loci and individuals (indices, in the order given). */
+export function subsetData(data: GenotypeData, lociIdx: readonly number[], indIdx: readonly number[]): GenotypeData {
+  const P = data.ploidy;
+  const N = data.individuals.length;
+  const n2 = indIdx.length;
+  let maxA = 0;
+  for (const l of lociIdx) maxA = Math.max(maxA, data.loci[l]!.alleles.length);
+  const out = allocateCalls(lociIdx.length * n2 * P, maxA);
+  lociIdx.forEach((l, lo) => {
+    for (let k = 0; k < n2; k++) {
+      const src = (l * N + indIdx[k]!) * P;
+      const dst = (lo * n2 + k) * P;
+      for (let p = 0; p < P; p++) out[dst + p] = data.calls[src + p]!;
+    }
+  });
+  return {
+    ploidy: P,
+    individuals: indIdx.map((i) => data.individuals[i]!),
+    loci: lociIdx.map((l) => data.loci[l]!),
+    calls: out,
+    phased: data.phased,
+    source: data.source,
+  };
+}
+
+/** Indices 0..n-1. */
+export function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}

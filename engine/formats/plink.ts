@@ -1,0 +1,174 @@
+import { IndividualMajorBuilder, LocusMajorBuilder } from '../data/builder.ts';
+import { MISSING, type GenotypeData, type Individual } from '../data/genotype-data.ts';
+import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
+import { readAllLines, readLines, tokenize, type Line } from '../io/lines.ts';
+import { FormatError } from './errors.ts';
+
+export interface PlinkOptions {
+  /** Population label of each individual: the family id (default) or none. */
+  population?: 'fid' | 'none';
+  /** The missing-allele code in .ped files (default '0'). */
+  missing?: string;
+  onProgress?: ProgressCallback;
+}
+
+interface MapEntry {
+  chrom: string;
+  name: string;
+  pos: number;
+  alleles?: [string, string];
+}
+
+/** Reads a .map (chr, id, [cM,] bp) or .bim (chr, id, cM, bp, a1, a2) file. */
+async function readVariantTable(source: ByteSource, kind: 'map' | 'bim'): Promise<MapEntry[]> {
+  const out: MapEntry[] = [];
+  for (const line of await readAllLines(source)) {
+    const tok = tokenize(line.text);
+    if (tok.length === 0) continue;
+    const want = kind === 'bim' ? [6] : [3, 4];
+    if (!want.includes(tok.length)) {
+      throw new FormatError(source.name, line.number, tok[tok.length - 1]!.column, `${tok.length} columns`, kind === 'bim' ? '6 columns: chr id cM bp a1 a2' : '4 columns: chr id cM bp (or 3: chr id bp)');
+    }
+    const bpTok = tok[tok.length === 3 ? 2 : 3]!;
+    if (!/^-?\d+$/.test(bpTok.text)) throw new FormatError(source.name, line.number, bpTok.column, `position "${bpTok.text}" is not a whole number`, 'a base-pair position');
+    const e: MapEntry = { chrom: tok[0]!.text, name: tok[1]!.text, pos: Number(bpTok.text) };
+    if (kind === 'bim') e.alleles = [tok[4]!.text, tok[5]!.text];
+    out.push(e);
+  }
+  if (out.length === 0) throw new FormatError(source.name, 1, 1, 'no variants', `a non-empty .${kind} file`);
+  return out;
+}
+
+function famIndividual(tok: { text: string }[], options: PlinkOptions): { fid: string; iid: string; ind: Individual } {
+  const fid = tok[0]!.text;
+  const iid = tok[1]!.text;
+  return { fid, iid, ind: options.population === 'none' ? { id: iid } : { id: iid, population: fid } };
+}
+
+/** Makes ids unique: IID when unique, FID_IID otherwise (reported). */
+function uniqueIds(rows: { fid: string; iid: string; ind: Individual }[], assumptions: string[], file: string, lines: Line[]): Individual[] {
+  const iids = new Set(rows.map((r) => r.iid));
+  if (iids.size === rows.length) return rows.map((r) => r.ind);
+  assumptions.push('individual ids repeat across families: ids are FID_IID');
+  const seen = new Map<string, number>();
+  return rows.map((r, k) => {
+    const id = `${r.fid}_${r.iid}`;
+    if (seen.has(id)) throw new FormatError(file, lines[k]!.number, 1, `duplicate individual "${r.fid} ${r.iid}"`, 'unique (FID, IID) pairs');
+    seen.set(id, k);
+    return { ...r.ind, id };
+  });
+}
+
+/** Reads PLINK text files: .ped (FID IID PAT MAT SEX PHENO, then 2 alleles per SNP) with its .map. */
+export async function readPlinkPed(ped: ByteSource, map: ByteSource, options: PlinkOptions = {}): Promise<GenotypeData> {
+  const variants = await readVariantTable(map, 'map');
+  const L = variants.length;
+  const missing = options.missing ?? '0';
+  const builder = new IndividualMajorBuilder(variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos })), 2);
+  const assumptions = [options.population === 'none' ? 'no population labels' : 'family id (FID) used as population', `missing allele code ${missing}`];
+  const rows: { fid: string; iid: string; ind: Individual }[] = [];
+  const lines: Line[] = [];
+  let compound: boolean | undefined;
+  for await (const line of readLines(ped, { onProgress: options.onProgress })) {
+    const tok = tokenize(line.text);
+    if (tok.length === 0) continue;
+    if (compound === undefined) {
+      compound = tok.length === 6 + L;
+      if (compound) assumptions.push('one token per genotype (compound alleles, e.g. AG)');
+    }
+    const want = 6 + (compound ? L : 2 * L);
+    if (tok.length !== want) {
+      const col = tok.length > want ? tok[want]!.column : line.text.length + 1;
+      throw new FormatError(ped.name, line.number, col, `${tok.length} columns`, `${want} (6 + ${compound ? '' : '2 × '}${L} SNPs from ${map.name})`);
+    }
+    const r = famIndividual(tok, options);
+    rows.push(r);
+    lines.push(line);
+    const row = builder.addIndividual(r.ind);
+    for (let l = 0; l < L; l++) {
+      const pair = compound ? splitCompound(tok[6 + l]!, ped.name, line.number) : [tok[6 + 2 * l]!.text, tok[7 + 2 * l]!.text];
+      for (let p = 0; p < 2; p++) builder.setAllele(row, l, p, pair[p] === missing ? undefined : pair[p]);
+    }
+  }
+  if (rows.length === 0) throw new FormatError(ped.name, 1, 1, 'no individuals', 'one line per individual');
+  builder.individuals.splice(0, builder.individuals.length, ...uniqueIds(rows, assumptions, ped.name, lines));
+  return builder.finish({ format: 'plink-ped', file: ped.name, assumptions, warnings: [] }, false);
+}
+
+function splitCompound(t: { text: string; column: number }, file: string, line: number): [string, string] {
+  if (t.text.length !== 2) throw new FormatError(file, line, t.column, `genotype "${t.text}"`, 'two single-character alleles (compound genotype)');
+  return [t.text[0]!, t.text[1]!];
+}
+
+const BED_MAGIC = [0x6c, 0x1b, 0x01];
+
+/**
+ * Reads binary PLINK files (.bed SNP-major with .bim and .fam), streaming the .bed.
+ * Codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
+ */
+export async function readPlinkBed(bed: ByteSource, bim: ByteSource, fam: ByteSource, options: PlinkOptions = {}): Promise<GenotypeData> {
+  const variants = await readVariantTable(bim, 'bim');
+  const famLines = (await readAllLines(fam)).filter((l) => l.text.trim() !== '');
+  const assumptions = [options.population === 'none' ? 'no population labels' : 'family id (FID) used as population', 'SNP-major .bed'];
+  const rows = famLines.map((l) => {
+    const tok = tokenize(l.text);
+    if (tok.length < 6) throw new FormatError(fam.name, l.number, l.text.length + 1, `${tok.length} columns`, '6 columns: FID IID PAT MAT SEX PHENO');
+    return famIndividual(tok, options);
+  });
+  if (rows.length === 0) throw new FormatError(fam.name, 1, 1, 'no individuals', 'one line per individual');
+  const individuals = uniqueIds(rows, assumptions, fam.name, famLines);
+  const N = individuals.length;
+  const L = variants.length;
+  const per = Math.ceil(N / 4);
+  const builder = new LocusMajorBuilder(individuals, 2, L);
+  const snp = new Uint8Array(per);
+  let fill = 0;
+  let header = 0;
+  let l = 0;
+  let bytesRead = 0;
+  let nextReport = 1 << 20;
+  const decode = () => {
+    const v = variants[l]!;
+    const off = builder.addLocus({ name: v.name, chrom: v.chrom, pos: v.pos, alleles: v.alleles! });
+    for (let i = 0; i < N; i++) {
+      const bits = (snp[i >> 2]! >> ((i & 3) * 2)) & 3;
+      const a = bits === 0 ? 0 : bits === 2 ? 0 : bits === 3 ? 1 : MISSING;
+      const b = bits === 0 ? 0 : bits === 2 ? 1 : bits === 3 ? 1 : MISSING;
+      builder.setCode(off + 2 * i, a);
+      builder.setCode(off + 2 * i + 1, b);
+    }
+    l++;
+  };
+  for await (const chunk of bed.chunks()) {
+    let k = 0;
+    while (header < 3 && k < chunk.length) {
+      if (chunk[k] !== BED_MAGIC[header]) {
+        throw new FormatError(bed.name, 1, header + 1, `byte ${header + 1} is 0x${chunk[k]!.toString(16)}`, header === 2 ? '0x01 (SNP-major mode)' : 'the PLINK .bed magic number 6c 1b');
+      }
+      header++;
+      k++;
+    }
+    while (k < chunk.length) {
+      if (l >= L) throw new FormatError(bed.name, 1, bytesRead + k + 1, 'more data than the .bim lists variants', `${3 + L * per} bytes`);
+      const take = Math.min(per - fill, chunk.length - k);
+      snp.set(chunk.subarray(k, k + take), fill);
+      fill += take;
+      k += take;
+      if (fill === per) {
+        decode();
+        fill = 0;
+      }
+    }
+    bytesRead += chunk.length;
+    if (options.onProgress && bytesRead >= nextReport) {
+      nextReport = bytesRead + (1 << 20);
+      options.onProgress({ file: bed.name, bytesRead, totalBytes: bed.size, records: l });
+    }
+  }
+  if (header < 3) throw new FormatError(bed.name, 1, 1, 'the file is too short for a .bed header', 'magic bytes 6c 1b 01');
+  if (l !== L || fill !== 0) {
+    throw new FormatError(bed.name, 1, bytesRead + 1, `the file ends after ${l} of ${L} variants (truncated?)`, `${3 + L * per} bytes for ${L} variants × ${N} individuals`);
+  }
+  options.onProgress?.({ file: bed.name, bytesRead, totalBytes: bed.size, records: l });
+  return builder.finish({ format: 'plink-bed', file: bed.name, assumptions, warnings: [] }, false);
+}

@@ -1,0 +1,116 @@
+import type { FormatName, GenotypeData } from '../data/genotype-data.ts';
+import { baseName, type ByteSource, type ProgressCallback } from '../io/byte-source.ts';
+import { readLines } from '../io/lines.ts';
+import { FormatError } from './errors.ts';
+import { isPopLine, readGenepop, type GenepopOptions } from './genepop.ts';
+import { readPlinkBed, readPlinkPed, type PlinkOptions } from './plink.ts';
+import { applyPopulations, readPopulationFile } from './population-file.ts';
+import { readStructure, type StructureOptions } from './structure.ts';
+import { readGenotypeTable, type TableOptions } from './table.ts';
+import { readVcf, type VcfOptions } from './vcf.ts';
+
+/** Everything a caller may say about how to read a dataset. */
+export interface ReadOptions {
+  /** Force a format instead of detecting it. */
+  format?: FormatName;
+  structure?: StructureOptions;
+  genepop?: GenepopOptions;
+  vcf?: VcfOptions;
+  plink?: PlinkOptions;
+  table?: TableOptions;
+  /** A side file mapping individual ids to populations (and groups). */
+  populations?: ByteSource;
+  onProgress?: ProgressCallback;
+}
+
+/** The files of one dataset: the main file, plus companions (.map, .bim, .fam). */
+export interface DatasetFiles {
+  main: ByteSource;
+  companions?: readonly ByteSource[];
+}
+
+const EXTENSIONS: [RegExp, FormatName][] = [
+  [/\.vcf(\.b?gz)?$/, 'vcf'],
+  [/\.(bed|bim|fam)$/, 'plink-bed'],
+  [/\.(ped|map)$/, 'plink-ped'],
+  [/\.(gen|genepop)$/, 'genepop'],
+  [/\.(str|stru|structure)$/, 'structure'],
+  [/\.(csv|tsv)$/, 'table'],
+];
+
+/** Detects the format from the file name, then from the first lines of content. */
+export async function detectFormat(source: ByteSource): Promise<FormatName> {
+  const name = baseName(source.name);
+  for (const [re, f] of EXTENSIONS) if (re.test(name)) return f;
+  const head: string[] = [];
+  try {
+    for await (const l of readLines(source)) {
+      head.push(l.text);
+      if (head.length >= 60) break;
+    }
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new FormatError(source.name, 1, 1, 'the file could not be read as text', 'a text or gzip file');
+  }
+  if (head.length === 0 || head.every((l) => l.trim() === '')) throw new FormatError(source.name, 1, 1, 'the file is empty', 'genotype data');
+  if (head[0]!.startsWith('##fileformat=VCF') || head.some((l) => l.startsWith('#CHROM'))) return 'vcf';
+  if (head.slice(1).some((l) => isPopLine(l))) return 'genepop';
+  const firstData = head.find((l) => l.trim() !== '')!;
+  if (/[,\t;]/.test(firstData) && head.slice(1).some((l) => /[ACGTacgt0-9]+\s*[/|]\s*[ACGTacgt0-9]+/.test(l))) return 'table';
+  if (/\d/.test(head.slice(1).join(' '))) return 'structure';
+  throw new FormatError(source.name, 1, 1, 'unknown format', 'STRUCTURE, GENEPOP, VCF, PLINK (.ped/.map or .bed/.bim/.fam) or a genotype table (CSV/TSV)');
+}
+
+function companion(files: DatasetFiles, ext: string): ByteSource {
+  const stem = files.main.name.replace(/\.[^./\\]+$/, '');
+  const found = files.companions?.find((c) => baseName(c.name).endsWith(`.${ext}`));
+  if (found) return found;
+  throw new FormatError(files.main.name, 1, 1, `the matching .${ext} file is missing`, `${stem}.${ext} next to ${baseName(files.main.name)}`);
+}
+
+/** Reads a dataset in any supported format; applies a population side file if given. */
+export async function readDataset(files: DatasetFiles, options: ReadOptions = {}): Promise<GenotypeData> {
+  const main = files.main;
+  const format = options.format ?? (await detectFormat(main));
+  const progress = options.onProgress;
+  let data: GenotypeData;
+  switch (format) {
+    case 'structure':
+      data = await readStructure(main, { onProgress: progress, ...options.structure });
+      break;
+    case 'genepop':
+      data = await readGenepop(main, { onProgress: progress, ...options.genepop });
+      break;
+    case 'vcf':
+      data = await readVcf(main, { onProgress: progress, ...options.vcf });
+      break;
+    case 'plink-ped': {
+      const ped = baseName(main.name).endsWith('.map') ? companion(files, 'ped') : main;
+      data = await readPlinkPed(ped, companion({ ...files, main: ped }, 'map'), { onProgress: progress, ...options.plink });
+      break;
+    }
+    case 'plink-bed': {
+      const bed = baseName(main.name).endsWith('.bed') ? main : companion(files, 'bed');
+      data = await readPlinkBed(bed, companion(files, 'bim'), companion(files, 'fam'), { onProgress: progress, ...options.plink });
+      break;
+    }
+    case 'table':
+      data = await readGenotypeTable(main, { onProgress: progress, ...options.table });
+      break;
+    default:
+      return assertNever(format);
+  }
+  if (options.populations) {
+    const map = await readPopulationFile(options.populations);
+    const applied = applyPopulations(data, map);
+    const warnings = [...(data.source?.warnings ?? [])];
+    if (applied.unlabelled.length > 0) warnings.push(`${applied.unlabelled.length} individual(s) not in ${options.populations.name}: ${applied.unlabelled.slice(0, 5).join(', ')}${applied.unlabelled.length > 5 ? ', …' : ''}`);
+    if (applied.unknown.length > 0) warnings.push(`${applied.unknown.length} id(s) in ${options.populations.name} not in the data`);
+    data = { ...applied.data, source: { ...data.source!, warnings, assumptions: [...data.source!.assumptions, `populations from ${options.populations.name}`] } };
+  }
+  return data;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unknown format ${String(x)}`);
+}
