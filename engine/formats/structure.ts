@@ -52,6 +52,8 @@ export interface StructureLayout {
   phenotype: boolean;
   extraColumns: number;
   missing: string;
+  /** Values on every genotype row (detected from the first rows). */
+  valuesPerRow: number;
 }
 
 const SAMPLE_ROWS = 400;
@@ -87,7 +89,7 @@ export async function detectStructureLayout(
   if (rows.length === 0) throw new FormatError(source.name, 1, 1, 'the file is empty', 'STRUCTURE genotype rows');
   const assumptions: string[] = [];
   const missing = options.missing ?? '-9';
-  const dataCount = mode(rows.slice(Math.min(rows.length - 1, 3)).map((r) => r.tokens.length));
+  const dataCount = mode(rows.slice(rows.length > 1 ? 1 : 0).map((r) => r.tokens.length));
 
   let markerNames = options.markerNames;
   if (markerNames === undefined) {
@@ -121,7 +123,8 @@ export async function detectStructureLayout(
     const runs = runLengths(column(data, 0));
     const r = runs[0]!;
     const complete = data.length >= SAMPLE_ROWS ? runs.slice(0, -1) : runs;
-    const equalRuns = r >= 2 && r <= MAX_PLOIDY && complete.every((x) => x === r) && options.label !== false;
+    const fitsNames = nLociFromNames === undefined || (dataCount - nLociFromNames >= 1 && dataCount - nLociFromNames <= 6);
+    const equalRuns = r >= 2 && r <= MAX_PLOIDY && complete.length >= 2 && complete.every((x) => x === r) && options.label !== false && fitsNames;
     oneRow = !equalRuns || (ploidy !== undefined && ploidy !== r);
     if (!oneRow) {
       ploidy ??= r;
@@ -208,6 +211,7 @@ export async function detectStructureLayout(
     phenotype,
     extraColumns,
     missing,
+    valuesPerRow: dataCount,
   };
   const genoValues = dataCount - metaCount(layout);
   if (genoValues <= 0 || genoValues % vpr !== 0) {
@@ -301,7 +305,7 @@ export async function readStructure(source: ByteSource, options: StructureOption
       continue;
     }
     if (builder === undefined) {
-      expectedTokens = tokens.length;
+      expectedTokens = layout.valuesPerRow;
       nLoci = (expectedTokens - meta) / vpr;
       if (names !== undefined && names.length !== nLoci) {
         throw new FormatError(file, line.number, 1, `the marker-name row has ${names.length} names but rows hold ${nLoci} loci`, 'one marker name per locus');
