@@ -1,0 +1,98 @@
+import { MISSING } from '../data/genotype-data.ts';
+import { normalizeLogRow } from './log-math.ts';
+import type { MixtureData } from './mixture-data.ts';
+import type { MixtureModel } from './mixture-model.ts';
+
+/** Scratch buffers reused across iterations of one start. */
+export interface EStepBuffers {
+  /** shape (Σ r_i, K): ln θ. */
+  readonly logTheta: Float64Array;
+  /** shape (N, K): posterior p(c | x_d) after {@link eStep}. */
+  readonly posterior: Float64Array;
+}
+
+export function eStepBuffers(data: MixtureData, K: number): EStepBuffers {
+  return { logTheta: new Float64Array(data.totalAlleles * K), posterior: new Float64Array(data.N * K) };
+}
+
+/**
+ * E step (equations 7.8 and 8.1): fills `buf.posterior` with p(c | x_d, θ) for every individual
+ * and returns the log-likelihood Σ_d ln p(x_d | θ) of the observed copies (missing copies are
+ * marginalised out, which drops them from the product). Loops are locus-outer so each locus
+ * block of calls and of ln θ is read contiguously.
+ */
+export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers): number {
+  const { N, L, P, calls, offsets } = data;
+  const K = model.K;
+  const lt = buf.logTheta;
+  const lp = buf.posterior;
+  for (let k = 0; k < lt.length; k++) lt[k] = Math.log(model.theta[k]!);
+  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) lp[d * K + c] = Math.log(model.weights[c]!);
+  for (let i = 0; i < L; i++) {
+    const off = offsets[i]!;
+    let base = i * N * P;
+    for (let d = 0; d < N; d++) {
+      const o = d * K;
+      for (let p = 0; p < P; p++, base++) {
+        const a = calls[base]!;
+        if (a === MISSING) continue;
+        const t = (off + a) * K;
+        for (let c = 0; c < K; c++) lp[o + c]! += lt[t + c]!;
+      }
+    }
+  }
+  let ll = 0;
+  for (let d = 0; d < N; d++) ll += normalizeLogRow(lp, d, K);
+  return ll;
+}
+
+/** How missing allele copies enter the expected counts. */
+export type MissingCopies = 'skip' | 'expect';
+
+/** Expected sufficient statistics of one E step. */
+export interface ExpectedCounts {
+  /** shape (Σ r_i, K): E(N_ijk), expected copies of allele k at locus i in cluster j. */
+  readonly alleleCluster: Float64Array;
+  /** shape (K,): E(N_C-j), expected individuals in cluster j. */
+  readonly cluster: Float64Array;
+}
+
+/**
+ * Expected counts from posteriors. With 'skip', a missing copy adds nothing; with 'expect', it is
+ * filled in expectation: it adds p(c^j | x_d) · θ_ijk to E(N_ijk) (and so Σ_j of that to
+ * E(N_i-k)), as the text of section 8.2 implies.
+ */
+export function expectedCounts(data: MixtureData, model: MixtureModel, posterior: Float64Array, missing: MissingCopies, out?: ExpectedCounts): ExpectedCounts {
+  const { N, L, P, calls, offsets, alleles } = data;
+  const K = model.K;
+  const cnt = out?.alleleCluster ?? new Float64Array(data.totalAlleles * K);
+  const cl = out?.cluster ?? new Float64Array(K);
+  cnt.fill(0);
+  cl.fill(0);
+  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) cl[c]! += posterior[d * K + c]!;
+  const miss = new Float64Array(K);
+  for (let i = 0; i < L; i++) {
+    const off = offsets[i]!;
+    let base = i * N * P;
+    miss.fill(0);
+    for (let d = 0; d < N; d++) {
+      const o = d * K;
+      for (let p = 0; p < P; p++, base++) {
+        const a = calls[base]!;
+        if (a === MISSING) {
+          if (missing === 'expect') for (let c = 0; c < K; c++) miss[c]! += posterior[o + c]!;
+          continue;
+        }
+        const t = (off + a) * K;
+        for (let c = 0; c < K; c++) cnt[t + c]! += posterior[o + c]!;
+      }
+    }
+    if (missing === 'expect') {
+      for (let a = 0; a < alleles[i]!; a++) {
+        const t = (off + a) * K;
+        for (let c = 0; c < K; c++) cnt[t + c]! += miss[c]! * model.theta[t + c]!;
+      }
+    }
+  }
+  return { alleleCluster: cnt, cluster: cl };
+}

@@ -1,0 +1,94 @@
+import { eStep, eStepBuffers, expectedCounts, type MissingCopies } from './e-step.ts';
+import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
+import type { MixtureData } from './mixture-data.ts';
+import { maxParameterChange, type InitMethod, type MixtureModel } from './mixture-model.ts';
+
+export type Algorithm = 'ema' | 'em';
+
+/** Options of one EM/EMA run. */
+export interface FitOptions {
+  readonly algorithm: Algorithm;
+  readonly priors: Priors;
+  /** Stop when the L∞ norm of the parameter change (weights and allele frequencies) is below this (default 0.01). */
+  readonly epsilon: number;
+  readonly maxIterations: number;
+  readonly missing: MissingCopies;
+  readonly init: InitMethod;
+}
+
+export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data' };
+
+/** What each iteration reports. `logLik` is that of the parameters the iteration started from. */
+export interface StepInfo {
+  readonly iteration: number;
+  readonly logLik: number;
+  readonly change: number;
+}
+
+export interface FitResult {
+  readonly model: MixtureModel;
+  /** ln p(D | final model), observed copies only. */
+  readonly logLik: number;
+  /** shape (N, K): p(c | x_d) under the final model. */
+  readonly posterior: Float64Array;
+  /** shape (L,): w_i, posterior probability that locus i is informative (all 1 for EM). */
+  readonly informative: Float64Array;
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
+function cloneModel(m: MixtureModel): MixtureModel {
+  return { K: m.K, weights: Float64Array.from(m.weights), theta: Float64Array.from(m.theta) };
+}
+
+/**
+ * Runs EM or EMA from `init`, yielding after every iteration (so callers can report progress
+ * and cancel between iterations) and returning the final model.
+ */
+export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
+  const K = init.K;
+  let cur = cloneModel(init);
+  let next = cloneModel(init);
+  const buf = eStepBuffers(data, K);
+  const counts = { alleleCluster: new Float64Array(data.totalAlleles * K), cluster: new Float64Array(K) };
+  const informative = new Float64Array(data.L).fill(opts.algorithm === "em" ? 1 : 0.5);
+  let iterations = 0;
+  let converged = false;
+  while (iterations < opts.maxIterations) {
+    const ll = eStep(data, cur, buf);
+    expectedCounts(data, cur, buf.posterior, opts.missing, counts);
+    maStep(data, counts, K, opts.priors, opts.algorithm, next, informative);
+    const change = maxParameterChange(cur, next);
+    [cur, next] = [next, cur];
+    iterations++;
+    yield { iteration: iterations, logLik: ll, change };
+    if (change < opts.epsilon) {
+      converged = true;
+      break;
+    }
+  }
+  const logLik = eStep(data, cur, buf);
+  return { model: cur, logLik, posterior: buf.posterior, informative, iterations, converged };
+}
+
+/** Runs {@link fitSteps} to the end. */
+export function fit(data: MixtureData, init: MixtureModel, opts: FitOptions): FitResult {
+  const it = fitSteps(data, init, opts);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * A model from a membership matrix Q (shape (N, K), rows summing to 1): one M/MA step on the
+ * counts Q implies. Used to continue a previous result or to start from population labels.
+ */
+export function modelFromMemberships(data: MixtureData, Q: Float64Array, K: number, opts: FitOptions): MixtureModel {
+  if (Q.length !== data.N * K) throw new RangeError(`modelFromMemberships: Q has ${Q.length} values, expected N × K = ${data.N * K}`);
+  const placeholder: MixtureModel = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(data.totalAlleles * K).fill(1) };
+  const counts = expectedCounts(data, placeholder, Q, 'skip');
+  const out: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(data.totalAlleles * K) };
+  maStep(data, counts, K, opts.priors, opts.algorithm, out, new Float64Array(data.L));
+  return out;
+}

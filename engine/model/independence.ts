@@ -1,0 +1,24 @@
+import type { MixtureData } from './mixture-data.ts';
+import type { MixtureModel } from './mixture-model.ts';
+
+/**
+ * I_P(X_i) of equation 7.34: the mean over clusters of KL(p(X_i) ‖ p(X_i | c)), with
+ * p(X_i) = Σ_c θ_C θ_ic. Shape (L,). Small values: the marker is (nearly) independent of C.
+ */
+export function independenceMeasure(data: MixtureData, model: MixtureModel): Float64Array {
+  const K = model.K;
+  const out = new Float64Array(data.L);
+  for (let i = 0; i < data.L; i++) {
+    const off = data.offsets[i]!;
+    let s = 0;
+    for (let a = 0; a < data.alleles[i]!; a++) {
+      const t = (off + a) * K;
+      let marginal = 0;
+      for (let c = 0; c < K; c++) marginal += model.weights[c]! * model.theta[t + c]!;
+      if (marginal <= 0) continue;
+      for (let c = 0; c < K; c++) s += marginal * Math.log(marginal / model.theta[t + c]!);
+    }
+    out[i] = s / K;
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+import { logGamma } from './log-math.ts';
+import type { ExpectedCounts } from './e-step.ts';
+import type { MixtureData } from './mixture-data.ts';
+import type { MixtureModel } from './mixture-model.ts';
+
+/** Priors of the MA step: Dirichlet hyperparameters and the structure prior. */
+export interface Priors {
+  /** α_ijk = α_i-k for every allele (default 1). */
+  readonly alpha: number;
+  /** α_C-j for every cluster (default 1). */
+  readonly alphaCluster: number;
+  /**
+   * p_S(X_i, {C}) relative to p_S(X_i, ∅): the prior probability π that a marker depends on the
+   * cluster. A number fixes it (0.5 is the text's uniform prior over the 2^n selective
+   * structures). 'auto' (default) starts from 0.5 and learns π by empirical Bayes: each MA step
+   * uses π = (Σ w_i + 1)/(n + 2) from the previous iteration's w_i (a Beta(1, 1) hyperprior).
+   * With few individuals and few informative markers (the toy example of 8.3: 5 of 50) the
+   * uniform prior lets noise markers define clusters; 'auto' does not, and with many informative
+   * markers it tends to 1, where the choice hardly matters.
+   */
+  readonly priorInformative: number | 'auto';
+}
+
+export const DEFAULT_PRIORS: Priors = { alpha: 1, alphaCluster: 1, priorInformative: 'auto' };
+
+/**
+ * The learned structure prior: the fraction of informative markers, estimated as the posterior
+ * mean of a Beta(1, 1) hyperprior given the previous iteration's w_i, (Σ w_i + 1)/(n + 2).
+ */
+function autoPrior(previous: Float64Array): number {
+  let s = 0;
+  for (const w of previous) s += w;
+  return (s + 1) / (previous.length + 2);
+}
+
+/** Log marginal-likelihood factors of one locus with and without the arc C → X_i (equation 7.16 without θ̃). */
+export interface LocusEvidence {
+  readonly logMLDependent: number;
+  readonly logMLIndependent: number;
+}
+
+/** ln of the Dirichlet-multinomial factor Γ(Σα)/Γ(Σα + Σn) Π Γ(α + n_k)/Γ(α). */
+function logDirichletFactor(counts: ArrayLike<number>, start: number, stride: number, r: number, alpha: number): number {
+  let n = 0;
+  let s = 0;
+  const lga = logGamma(alpha);
+  for (let a = 0; a < r; a++) {
+    const x = counts[start + a * stride]!;
+    n += x;
+    s += logGamma(alpha + x) - lga;
+  }
+  return s + logGamma(r * alpha) - logGamma(r * alpha + n);
+}
+
+/** The marginal-likelihood factors of locus i given expected counts (equation 7.13, per locus). */
+export function locusEvidence(data: MixtureData, counts: ExpectedCounts, K: number, i: number, alpha: number, indep: Float64Array): LocusEvidence {
+  const off = data.offsets[i]!;
+  const r = data.alleles[i]!;
+  let dep = 0;
+  for (let c = 0; c < K; c++) dep += logDirichletFactor(counts.alleleCluster, off * K + c, K, r, alpha);
+  for (let a = 0; a < r; a++) {
+    let s = 0;
+    for (let c = 0; c < K; c++) s += counts.alleleCluster[(off + a) * K + c]!;
+    indep[a] = s;
+  }
+  return { logMLDependent: dep, logMLIndependent: logDirichletFactor(indep, 0, 1, r, alpha) };
+}
+
+/**
+ * MA step (7.22, in the closed form of ALGORITHMS.md item 2): for every locus
+ *   θ̌_ijk = w_i · θ̃_ijk + (1 − w_i) · θ̃_i−k,
+ *   w_i = p_S(dep)·ML_i,dep / (p_S(dep)·ML_i,dep + p_S(indep)·ML_i,indep),
+ * with θ̃ = (α + N)/(rα + N) from the expected counts; θ̌_C−j = (α_C + N_C−j)/(Kα_C + N).
+ * With `algorithm` 'em' every w_i is 1 and this is the M step of EM with the same priors.
+ * Writes the new parameters into `out` and w_i into `informative` (shape (L,)).
+ */
+export function maStep(
+  data: MixtureData,
+  counts: ExpectedCounts,
+  K: number,
+  priors: Priors,
+  algorithm: 'ema' | 'em',
+  out: MixtureModel,
+  informative: Float64Array,
+): void {
+  const { alpha, alphaCluster } = priors;
+  const pi = priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
+  const logPriorOdds = Math.log(pi) - Math.log(1 - pi);
+  let total = 0;
+  for (let c = 0; c < K; c++) total += counts.cluster[c]!;
+  for (let c = 0; c < K; c++) out.weights[c] = (alphaCluster + counts.cluster[c]!) / (K * alphaCluster + total);
+  const maxR = data.alleles.reduce((m, r) => Math.max(m, r), 0);
+  const indep = new Float64Array(maxR);
+  const nj = new Float64Array(K);
+  for (let i = 0; i < data.L; i++) {
+    const off = data.offsets[i]!;
+    const r = data.alleles[i]!;
+    let w = 1;
+    if (algorithm === 'ema') {
+      const ev = locusEvidence(data, counts, K, i, alpha, indep);
+      const x = logPriorOdds + ev.logMLDependent - ev.logMLIndependent;
+      w = x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+    } else {
+      for (let a = 0; a < r; a++) {
+        let s = 0;
+        for (let c = 0; c < K; c++) s += counts.alleleCluster[(off + a) * K + c]!;
+        indep[a] = s;
+      }
+    }
+    informative[i] = w;
+    nj.fill(0);
+    let ni = 0;
+    for (let a = 0; a < r; a++) {
+      ni += indep[a]!;
+      for (let c = 0; c < K; c++) nj[c]! += counts.alleleCluster[(off + a) * K + c]!;
+    }
+    for (let a = 0; a < r; a++) {
+      const t = (off + a) * K;
+      const thetaIndep = (alpha + indep[a]!) / (r * alpha + ni);
+      for (let c = 0; c < K; c++) {
+        const thetaDep = (alpha + counts.alleleCluster[t + c]!) / (r * alpha + nj[c]!);
+        out.theta[t + c] = w * thetaDep + (1 - w) * thetaIndep;
+      }
+    }
+  }
+}

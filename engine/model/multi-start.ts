@@ -1,0 +1,116 @@
+import { alignToReference } from '../analysis/align.ts';
+import { eStep, eStepBuffers } from './e-step.ts';
+import { fitSteps, type FitOptions, type StepInfo } from './fit.ts';
+import { independenceMeasure } from './independence.ts';
+import type { MixtureData } from './mixture-data.ts';
+import { permuteModel, randomModel, type MixtureModel } from './mixture-model.ts';
+import { createRng, deriveSeed } from './rng.ts';
+
+/** How the m starts of a multi-start are combined (section 7.4). */
+export type Policy = 'best' | 'uniform' | 'weighted';
+
+/** The outcome of one start. */
+export interface StartResult {
+  readonly index: number;
+  readonly seed: number;
+  readonly logLik: number;
+  readonly iterations: number;
+  readonly converged: boolean;
+  readonly model: MixtureModel;
+  /** shape (N, K). */
+  readonly posterior: Float64Array;
+  /** shape (L,). */
+  readonly informative: Float64Array;
+}
+
+/** The seed of start `index` of replicate `replicate` at K (independent of threads and order). */
+export function startSeed(runSeed: number, K: number, replicate: number, index: number): number {
+  return deriveSeed(runSeed, K, replicate, index);
+}
+
+/** One start from random parameters drawn with `seed`, as a generator of iterations. */
+export function* startSteps(data: MixtureData, K: number, opts: FitOptions, index: number, seed: number): Generator<StepInfo, StartResult> {
+  const init = randomModel(data, K, createRng(seed), opts.init);
+  const r = yield* fitSteps(data, init, opts);
+  return { index, seed, logLik: r.logLik, iterations: r.iterations, converged: r.converged, model: r.model, posterior: Float64Array.from(r.posterior), informative: r.informative };
+}
+
+/** Runs one start to the end. */
+export function runStart(data: MixtureData, K: number, opts: FitOptions, index: number, seed: number): StartResult {
+  const it = startSteps(data, K, opts, index, seed);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Summary of a start kept in results. */
+export interface StartSummary {
+  readonly index: number;
+  readonly seed: number;
+  readonly logLik: number;
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
+/** A multi-start clustering at one K. */
+export interface Clustering {
+  readonly K: number;
+  readonly policy: Policy;
+  readonly model: MixtureModel;
+  /** shape (N, K): membership p(c | x_d) under the final model. */
+  readonly Q: Float64Array;
+  readonly logLik: number;
+  /** shape (L,): posterior probability that each marker is informative (w_i). */
+  readonly informative: Float64Array;
+  /** shape (L,): I_P of equation 7.34. */
+  readonly independence: Float64Array;
+  /** Index of the start with the highest likelihood. */
+  readonly bestStart: number;
+  readonly starts: readonly StartSummary[];
+}
+
+/**
+ * Combines completed starts by a policy. Best choice keeps the start with the highest
+ * likelihood. The averaging policies first align every start's clusters to that start by
+ * membership overlap (label switching), then average parameters and w_i uniformly or with
+ * weights ∝ likelihood (exp(ℓ_s − max ℓ)); memberships come from an E step of the averaged model.
+ */
+export function combineStarts(data: MixtureData, starts: readonly StartResult[], policy: Policy): Clustering {
+  if (starts.length === 0) throw new RangeError('combineStarts: no completed start');
+  const K = starts[0]!.model.K;
+  let best = starts[0]!;
+  for (const s of starts) if (s.logLik > best.logLik || (s.logLik === best.logLik && s.index < best.index)) best = s;
+  const summaries = starts.map(({ index, seed, logLik, iterations, converged }) => ({ index, seed, logLik, iterations, converged }));
+  if (policy === 'best' || starts.length === 1) {
+    return {
+      K,
+      policy,
+      model: best.model,
+      Q: best.posterior,
+      logLik: best.logLik,
+      informative: best.informative,
+      independence: independenceMeasure(data, best.model),
+      bestStart: best.index,
+      starts: summaries,
+    };
+  }
+  const u = starts.map((s) => (policy === 'uniform' ? 1 : Math.exp(s.logLik - best.logLik)));
+  const total = u.reduce((a, b) => a + b, 0);
+  const weights = new Float64Array(K);
+  const theta = new Float64Array(best.model.theta.length);
+  const informative = new Float64Array(data.L);
+  starts.forEach((s, k) => {
+    const f = u[k]! / total;
+    if (f === 0) return;
+    const perm = alignToReference(best.posterior, s.posterior, data.N, K);
+    const m = permuteModel(s.model, perm);
+    for (let c = 0; c < K; c++) weights[c]! += f * m.weights[c]!;
+    for (let j = 0; j < theta.length; j++) theta[j]! += f * m.theta[j]!;
+    for (let i = 0; i < data.L; i++) informative[i]! += f * s.informative[i]!;
+  });
+  const model: MixtureModel = { K, weights, theta };
+  const buf = eStepBuffers(data, K);
+  const logLik = eStep(data, model, buf);
+  return { K, policy, model, Q: buf.posterior, logLik, informative, independence: independenceMeasure(data, model), bestStart: best.index, starts: summaries };
+}

@@ -1,0 +1,84 @@
+import { createRng, type Rng } from '../../engine/model/rng.ts';
+import type { GenotypeData, Individual, Locus } from '../../engine/data/genotype-data.ts';
+
+/** Builds a dataset from a (locus, individual, copy) allele function; -1 = missing. */
+export function makeData(N: number, L: number, P: number, alleleCounts: number[], allele: (l: number, i: number, p: number) => number, pops?: string[]): GenotypeData {
+  const calls = new Int16Array(N * L * P);
+  for (let l = 0; l < L; l++) for (let i = 0; i < N; i++) for (let p = 0; p < P; p++) calls[(l * N + i) * P + p] = allele(l, i, p);
+  const individuals: Individual[] = Array.from({ length: N }, (_, i) => ({ id: `i${i}`, ...(pops ? { population: pops[i]! } : {}) }));
+  const loci: Locus[] = alleleCounts.map((r, l) => ({ name: `L${l}`, alleles: Array.from({ length: r }, (_, a) => String(a)) }));
+  return { ploidy: P, individuals, loci, calls, phased: false };
+}
+
+/**
+ * The toy example of section 8.3 (O'Rourke et al. 2005): three ancestral 50-bit strings with
+ * pairwise Hamming distances 2, 3 and 5 (5 differentiating positions), each the ancestor of 19
+ * clones mutated at rate 0.05 per position; 60 haploid individuals in 3 populations.
+ */
+export function toyExample(seed: number): { data: GenotypeData; labels: number[]; informative: number[] } {
+  const rng = createRng(seed);
+  const L = 50;
+  const positions = shuffle(Array.from({ length: L }, (_, i) => i), rng).slice(0, 5);
+  const a = Array.from({ length: L }, () => (rng.uniform() < 0.5 ? 1 : 0));
+  const b = [...a];
+  const c = [...a];
+  for (const p of positions.slice(0, 2)) b[p] = 1 - b[p]!;
+  for (const p of positions.slice(2)) c[p] = 1 - c[p]!;
+  const seqs: number[][] = [];
+  const labels: number[] = [];
+  [a, b, c].forEach((anc, pop) => {
+    seqs.push([...anc]);
+    labels.push(pop);
+    for (let k = 0; k < 19; k++) {
+      seqs.push(anc.map((x) => (rng.uniform() < 0.05 ? 1 - x : x)));
+      labels.push(pop);
+    }
+  });
+  const data = makeData(60, L, 1, Array(L).fill(2), (l, i) => seqs[i]![l]!, labels.map(String));
+  return { data, labels, informative: positions.sort((x, y) => x - y) };
+}
+
+export function shuffle<T>(xs: T[], rng: Rng): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.uniform() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+
+/** Draws a category from probabilities. */
+export function draw(p: ArrayLike<number>, rng: Rng): number {
+  let u = rng.uniform();
+  for (let k = 0; k < p.length; k++) {
+    u -= p[k]!;
+    if (u < 0) return k;
+  }
+  return p.length - 1;
+}
+
+/** A flat-Dirichlet probability vector. */
+export function dirichlet(r: number, rng: Rng, concentration = 1): number[] {
+  // For concentration 1 the exponential trick is exact; other values are approximated by powers.
+  const x = Array.from({ length: r }, () => Math.pow(rng.exponential() + 1e-12, 1 / concentration));
+  const s = x.reduce((a, b) => a + b, 0);
+  return x.map((v) => v / s);
+}
+
+/**
+ * Data sampled from a selective naive Bayes model: K clusters, n variables with r states, the
+ * first `relevant` of which depend on the cluster; the rest share one distribution.
+ */
+export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: number; relevant: number; r: number; K: number; P?: number }): { data: GenotypeData; labels: number[] } {
+  const rng = createRng(seed);
+  const P = opts.P ?? 1;
+  const cond = Array.from({ length: opts.n }, (_, i) => {
+    if (i < opts.relevant) return Array.from({ length: opts.K }, () => dirichlet(opts.r, rng, 0.5));
+    const shared = dirichlet(opts.r, rng);
+    return Array.from({ length: opts.K }, () => shared);
+  });
+  const labels = Array.from({ length: opts.N }, () => Math.floor(rng.uniform() * opts.K));
+  const values: number[] = [];
+  for (let l = 0; l < opts.n; l++) for (let i = 0; i < opts.N; i++) for (let p = 0; p < P; p++) values.push(draw(cond[l]![labels[i]!]!, rng));
+  const data = makeData(opts.N, opts.n, P, Array(opts.n).fill(opts.r), (l, i, p) => values[(l * opts.N + i) * P + p]!);
+  return { data, labels };
+}
