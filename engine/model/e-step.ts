@@ -9,36 +9,57 @@ export interface EStepBuffers {
   readonly logTheta: Float64Array;
   /** shape (N, K): posterior p(c | x_d) after {@link eStep}. */
   readonly posterior: Float64Array;
+  /** shape (max_i G_i, K): per-genotype scratch. */
+  readonly genotype: Float64Array;
+}
+
+function maxGenotypes(data: MixtureData): number {
+  let m = 0;
+  for (let i = 0; i < data.L; i++) m = Math.max(m, data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!);
+  return m;
 }
 
 export function eStepBuffers(data: MixtureData, K: number): EStepBuffers {
-  return { logTheta: new Float64Array(data.totalAlleles * K), posterior: new Float64Array(data.N * K) };
+  return {
+    logTheta: new Float64Array(data.totalAlleles * K),
+    posterior: new Float64Array(data.N * K),
+    genotype: new Float64Array(Math.max(1, maxGenotypes(data)) * K),
+  };
 }
 
 /**
  * E step (equations 7.8 and 8.1): fills `buf.posterior` with p(c | x_d, θ) for every individual
  * and returns the log-likelihood Σ_d ln p(x_d | θ) of the observed copies (missing copies are
- * marginalised out, which drops them from the product). Loops are locus-outer so each locus
- * block of calls and of ln θ is read contiguously.
+ * marginalised out, which drops them from the product). Per locus, ln p(genotype | c) is computed
+ * once per distinct genotype and then added to each individual's row.
  */
 export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers): number {
-  const { N, L, P, calls, offsets } = data;
+  const { N, L, P, offsets, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const K = model.K;
   const lt = buf.logTheta;
   const lp = buf.posterior;
+  const lg = buf.genotype;
   for (let k = 0; k < lt.length; k++) lt[k] = Math.log(model.theta[k]!);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) lp[d * K + c] = Math.log(model.weights[c]!);
   for (let i = 0; i < L; i++) {
     const off = offsets[i]!;
-    let base = i * N * P;
-    for (let d = 0; d < N; d++) {
-      const o = d * K;
-      for (let p = 0; p < P; p++, base++) {
-        const a = calls[base]!;
+    const g0 = genotypeOffsets[i]!;
+    const G = genotypeOffsets[i + 1]! - g0;
+    for (let g = 0; g < G; g++) {
+      const o = g * K;
+      for (let c = 0; c < K; c++) lg[o + c] = 0;
+      for (let p = 0; p < P; p++) {
+        const a = genotypeAlleles[(g0 + g) * P + p]!;
         if (a === MISSING) continue;
         const t = (off + a) * K;
-        for (let c = 0; c < K; c++) lp[o + c]! += lt[t + c]!;
+        for (let c = 0; c < K; c++) lg[o + c]! += lt[t + c]!;
       }
+    }
+    const gi = i * N;
+    for (let d = 0; d < N; d++) {
+      const o = d * K;
+      const t = genotypeOf[gi + d]! * K;
+      for (let c = 0; c < K; c++) lp[o + c]! += lg[t + c]!;
     }
   }
   let ll = 0;
@@ -60,31 +81,48 @@ export interface ExpectedCounts {
 /**
  * Expected counts from posteriors. With 'skip', a missing copy adds nothing; with 'expect', it is
  * filled in expectation: it adds p(c^j | x_d) · θ_ijk to E(N_ijk) (and so Σ_j of that to
- * E(N_i-k)), as the text of section 8.2 implies.
+ * E(N_i-k)), as the text of section 8.2 implies. Posteriors are first summed per distinct
+ * genotype, then spread over the genotype's copies.
  */
-export function expectedCounts(data: MixtureData, model: MixtureModel, posterior: Float64Array, missing: MissingCopies, out?: ExpectedCounts): ExpectedCounts {
-  const { N, L, P, calls, offsets, alleles } = data;
+export function expectedCounts(
+  data: MixtureData,
+  model: MixtureModel,
+  posterior: Float64Array,
+  missing: MissingCopies,
+  out?: ExpectedCounts,
+  scratch?: Float64Array,
+): ExpectedCounts {
+  const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const K = model.K;
   const cnt = out?.alleleCluster ?? new Float64Array(data.totalAlleles * K);
   const cl = out?.cluster ?? new Float64Array(K);
+  const acc = scratch ?? new Float64Array(Math.max(1, maxGenotypes(data)) * K);
   cnt.fill(0);
   cl.fill(0);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) cl[c]! += posterior[d * K + c]!;
   const miss = new Float64Array(K);
   for (let i = 0; i < L; i++) {
     const off = offsets[i]!;
-    let base = i * N * P;
-    miss.fill(0);
+    const g0 = genotypeOffsets[i]!;
+    const G = genotypeOffsets[i + 1]! - g0;
+    acc.fill(0, 0, G * K);
+    const gi = i * N;
     for (let d = 0; d < N; d++) {
       const o = d * K;
-      for (let p = 0; p < P; p++, base++) {
-        const a = calls[base]!;
+      const t = genotypeOf[gi + d]! * K;
+      for (let c = 0; c < K; c++) acc[t + c]! += posterior[o + c]!;
+    }
+    miss.fill(0);
+    for (let g = 0; g < G; g++) {
+      const o = g * K;
+      for (let p = 0; p < P; p++) {
+        const a = genotypeAlleles[(g0 + g) * P + p]!;
         if (a === MISSING) {
-          if (missing === 'expect') for (let c = 0; c < K; c++) miss[c]! += posterior[o + c]!;
+          if (missing === 'expect') for (let c = 0; c < K; c++) miss[c]! += acc[o + c]!;
           continue;
         }
         const t = (off + a) * K;
-        for (let c = 0; c < K; c++) cnt[t + c]! += posterior[o + c]!;
+        for (let c = 0; c < K; c++) cnt[t + c]! += acc[o + c]!;
       }
     }
     if (missing === 'expect') {

@@ -14,9 +14,17 @@ export interface FitOptions {
   readonly maxIterations: number;
   readonly missing: MissingCopies;
   readonly init: InitMethod;
+  /**
+   * EMA only: during the first `warmup` iterations (default 10), an MA step that would judge
+   * every marker uninformative (all w_i < ½) is replaced by an EM step. On large data a random
+   * start splits the individuals almost at random, and without this guard the first MA step
+   * erases the clusters (every θ_ic becomes the pooled frequency) and the start ends with one
+   * effective cluster.
+   */
+  readonly warmup: number;
 }
 
-export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data' };
+export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data', warmup: 10 };
 
 /** What each iteration reports. `logLik` is that of the parameters the iteration started from. */
 export interface StepInfo {
@@ -35,6 +43,12 @@ export interface FitResult {
   readonly informative: Float64Array;
   readonly iterations: number;
   readonly converged: boolean;
+}
+
+function maxOf(xs: Float64Array): number {
+  let m = -Infinity;
+  for (const x of xs) if (x > m) m = x;
+  return m;
 }
 
 function cloneModel(m: MixtureModel): MixtureModel {
@@ -56,8 +70,14 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
   let converged = false;
   while (iterations < opts.maxIterations) {
     const ll = eStep(data, cur, buf);
-    expectedCounts(data, cur, buf.posterior, opts.missing, counts);
+    expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf.genotype);
     maStep(data, counts, K, opts.priors, opts.algorithm, next, informative);
+    if (opts.algorithm === 'ema' && iterations < opts.warmup && maxOf(informative) < 0.5) {
+      // The split does not follow the data yet (every marker judged uninformative): an EM
+      // step instead, so that the clusters are not erased before they can form.
+      maStep(data, counts, K, opts.priors, 'em', next, informative);
+      informative.fill(0.5);
+    }
     const change = maxParameterChange(cur, next);
     [cur, next] = [next, cur];
     iterations++;

@@ -15,16 +15,60 @@ export interface MixtureData {
   readonly offsets: Int32Array;
   /** Σ_i r_i. */
   readonly totalAlleles: number;
+  /**
+   * Distinct genotypes per locus, so the hot loops touch each individual once per locus rather
+   * than once per copy (half the work for diploids):
+   *   genotypeOf:      shape (L, N), index of individual d's genotype among locus i's genotypes
+   *   genotypeOffsets: shape (L + 1,), locus i's genotypes are rows genotypeOffsets[i] ..
+   *   genotypeAlleles: shape (Σ G_i, P), the copies of each genotype (sorted, MISSING = -1)
+   */
+  readonly genotypeOf: Int32Array;
+  readonly genotypeOffsets: Int32Array;
+  readonly genotypeAlleles: Int16Array;
 }
 
-/** Prepares a dataset for clustering (no copy of the calls). */
+/** Prepares a dataset for clustering: allele offsets and the distinct genotypes of each locus. */
 export function mixtureData(data: GenotypeData): MixtureData {
   const L = data.loci.length;
+  const N = data.individuals.length;
+  const P = data.ploidy;
   const alleles = new Int32Array(L);
   const offsets = new Int32Array(L + 1);
   for (let i = 0; i < L; i++) {
     alleles[i] = Math.max(1, data.loci[i]!.alleles.length);
     offsets[i + 1] = offsets[i]! + alleles[i]!;
   }
-  return { N: data.individuals.length, L, P: data.ploidy, calls: data.calls, alleles, offsets, totalAlleles: offsets[L]! };
+  const genotypeOf = new Int32Array(L * N);
+  const genotypeOffsets = new Int32Array(L + 1);
+  const table: number[] = [];
+  const copy = new Int16Array(P);
+  for (let i = 0; i < L; i++) {
+    const seen = new Map<string, number>();
+    for (let d = 0; d < N; d++) {
+      const base = (i * N + d) * P;
+      for (let p = 0; p < P; p++) copy[p] = data.calls[base + p]!;
+      copy.sort();
+      const key = copy.join(',');
+      let g = seen.get(key);
+      if (g === undefined) {
+        g = seen.size;
+        seen.set(key, g);
+        for (let p = 0; p < P; p++) table.push(copy[p]!);
+      }
+      genotypeOf[i * N + d] = g;
+    }
+    genotypeOffsets[i + 1] = genotypeOffsets[i]! + seen.size;
+  }
+  return {
+    N,
+    L,
+    P,
+    calls: data.calls,
+    alleles,
+    offsets,
+    totalAlleles: offsets[L]!,
+    genotypeOf,
+    genotypeOffsets,
+    genotypeAlleles: Int16Array.from(table),
+  };
 }

@@ -19,7 +19,7 @@ export function toyExample(seed: number): { data: GenotypeData; labels: number[]
   const rng = createRng(seed);
   const L = 50;
   const positions = shuffle(Array.from({ length: L }, (_, i) => i), rng).slice(0, 5);
-  const a = Array.from({ length: L }, () => (rng.uniform() < 0.5 ? 1 : 0));
+  const a: number[] = Array.from({ length: L }, () => (rng.uniform() < 0.5 ? 1 : 0));
   const b = [...a];
   const c = [...a];
   for (const p of positions.slice(0, 2)) b[p] = 1 - b[p]!;
