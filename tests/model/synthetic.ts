@@ -68,11 +68,21 @@ export function dirichlet(r: number, rng: Rng, concentration = 1): number[] {
  * Data sampled from a selective naive Bayes model: K clusters, n variables with r states, the
  * first `relevant` of which depend on the cluster; the rest share one distribution.
  */
-export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: number; relevant: number; r: number; K: number; P?: number }): { data: GenotypeData; labels: number[] } {
+export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: number; relevant: number; r: number; K: number; P?: number; separation?: number }): { data: GenotypeData; labels: number[] } {
   const rng = createRng(seed);
   const P = opts.P ?? 1;
   const cond = Array.from({ length: opts.n }, (_, i) => {
-    if (i < opts.relevant) return Array.from({ length: opts.K }, () => dirichlet(opts.r, rng, 0.5));
+    if (i < opts.relevant) {
+      // Redraw until every pair of clusters differs by at least `separation` in total variation,
+      // as the text chose its models "not too close" (7.5.2).
+      for (;;) {
+        const ps = Array.from({ length: opts.K }, () => dirichlet(opts.r, rng, 0.5));
+        const tv = (a: number[], b: number[]) => a.reduce((s, x, k) => s + Math.abs(x - b[k]!), 0) / 2;
+        let ok = true;
+        for (let a = 0; a < opts.K; a++) for (let b = a + 1; b < opts.K; b++) if (tv(ps[a]!, ps[b]!) < (opts.separation ?? 0)) ok = false;
+        if (ok) return ps;
+      }
+    }
     const shared = dirichlet(opts.r, rng);
     return Array.from({ length: opts.K }, () => shared);
   });

@@ -1,0 +1,13 @@
+import { parentPort } from 'node:worker_threads';
+import { serveStarts } from '../runtime/start-server.ts';
+
+if (!parentPort) throw new Error('start-worker-main must run in a worker thread');
+const port = parentPort;
+serveStarts({
+  postMessage: (m, transfer) => port.postMessage(m, (transfer ?? []) as never[]),
+  onMessage: (h) => {
+    port.on('message', h);
+    return () => port.off('message', h);
+  },
+  close: () => port.close(),
+});

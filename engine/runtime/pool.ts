@@ -1,0 +1,126 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import type { FitOptions } from '../model/fit.ts';
+import type { StartResult } from '../model/multi-start.ts';
+import type { Port } from './port.ts';
+import type { FromStartWorker, StartTask, ToStartWorker } from './start-protocol.ts';
+
+export interface PoolHooks {
+  /** A running start reported an iteration (throttled by the worker). */
+  onIteration?(task: StartTask, iteration: number, logLik: number): void;
+  /** A start finished. */
+  onStart?(task: StartTask, result: StartResult): void;
+}
+
+export interface PoolRun {
+  /** Completed starts in task order (missing ones were cancelled). */
+  readonly results: (StartResult | undefined)[];
+  readonly cancelled: boolean;
+}
+
+/** Tasks each worker holds at once (one running, one queued), so none idles between starts. */
+const IN_FLIGHT_PER_WORKER = 2;
+
+/**
+ * Runs starts on `size` workers made by `spawn`. Tasks are handed out as workers free up, and
+ * each result is stored under its task's position, so the outcome does not depend on the
+ * number of workers or on timing. Aborting stops handing out tasks, cancels running ones and
+ * keeps every start that had completed.
+ */
+export class StartPool {
+  private readonly workers: Port[] = [];
+  private nextDataset = 1;
+  private nextTask = 1;
+
+  constructor(
+    private readonly spawn: () => Port,
+    readonly size: number,
+  ) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`StartPool: size must be a positive integer, got ${size}`);
+  }
+
+  private ensureWorkers(): void {
+    while (this.workers.length < this.size) this.workers.push(this.spawn());
+  }
+
+  run(data: GenotypeData, tasks: readonly StartTask[], options: FitOptions, hooks: PoolHooks = {}, signal?: AbortSignal): Promise<PoolRun> {
+    this.ensureWorkers();
+    const datasetId = this.nextDataset++;
+    for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, data } satisfies ToStartWorker);
+    const results: (StartResult | undefined)[] = new Array(tasks.length).fill(undefined);
+    return new Promise<PoolRun>((resolve, reject) => {
+      let next = 0;
+      let aborted = false;
+      let failed: Error | undefined;
+      const inFlight = new Map<number, { position: number; worker: number }>();
+      const load = new Array<number>(this.workers.length).fill(0);
+      const unsubscribe: (() => void)[] = [];
+
+      const finish = () => {
+        if (inFlight.size > 0) return;
+        if (!aborted && !failed && next < tasks.length) return;
+        for (const u of unsubscribe) u();
+        signal?.removeEventListener('abort', onAbort);
+        if (failed) reject(failed);
+        else resolve({ results, cancelled: aborted });
+      };
+      const dispatch = () => {
+        if (aborted || failed) return;
+        for (let w = 0; w < this.workers.length; w++) {
+          while (load[w]! < IN_FLIGHT_PER_WORKER && next < tasks.length) {
+            const position = next++;
+            const taskId = this.nextTask++;
+            inFlight.set(taskId, { position, worker: w });
+            load[w]!++;
+            this.workers[w]!.postMessage({ op: 'start', taskId, datasetId, task: tasks[position]!, options } satisfies ToStartWorker);
+          }
+        }
+      };
+      const cancelAll = () => {
+        for (const [taskId, { worker }] of inFlight) this.workers[worker]!.postMessage({ op: 'cancel', taskId } satisfies ToStartWorker);
+      };
+      const onAbort = () => {
+        aborted = true;
+        cancelAll();
+        finish();
+      };
+      this.workers.forEach((port) => {
+        unsubscribe.push(
+          port.onMessage((raw) => {
+            const msg = raw as FromStartWorker;
+            const slot = inFlight.get(msg.taskId);
+            if (!slot) return;
+            const task = tasks[slot.position]!;
+            if (msg.op === 'iteration') {
+              hooks.onIteration?.(task, msg.iteration, msg.logLik);
+              return;
+            }
+            inFlight.delete(msg.taskId);
+            load[slot.worker]!--;
+            if (msg.op === 'done') {
+              results[slot.position] = msg.result;
+              hooks.onStart?.(task, msg.result);
+            } else if (msg.op === 'error' && !failed) {
+              failed = Object.assign(new Error(msg.message), { name: msg.name });
+              cancelAll();
+            }
+            dispatch();
+            finish();
+          }),
+        );
+      });
+      if (signal?.aborted) {
+        aborted = true;
+        finish();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort);
+      dispatch();
+      finish();
+    });
+  }
+
+  /** Terminates the workers. */
+  close(): void {
+    for (const w of this.workers.splice(0)) w.close();
+  }
+}

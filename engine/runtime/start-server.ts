@@ -1,0 +1,87 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { mixtureData, type MixtureData } from '../model/mixture-data.ts';
+import { startSteps } from '../model/multi-start.ts';
+import { yieldToEventLoop, type Port } from './port.ts';
+import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
+
+/** How often a running start gives the event loop a chance to deliver a cancel (ms). */
+const YIELD_EVERY_MS = 40;
+/** Minimum time between iteration progress messages (ms). */
+const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Serves starts on a port: the code that runs inside a worker thread, a Web Worker, an Electron
+ * utility process or in-process. Starts are queued and run one at a time; a cancel stops the
+ * running start at its next iteration.
+ */
+export function serveStarts(port: Port): void {
+  const datasets = new Map<number, MixtureData>();
+  const queue: Extract<ToStartWorker, { op: 'start' }>[] = [];
+  const cancelled = new Set<number>();
+  let running = false;
+  const send = (m: FromStartWorker, transfer?: Transferable[]) => port.postMessage(m, transfer);
+
+  async function drain(): Promise<void> {
+    if (running) return;
+    running = true;
+    while (queue.length > 0) {
+      const msg = queue.shift()!;
+      if (cancelled.delete(msg.taskId)) {
+        send({ op: 'cancelled', taskId: msg.taskId });
+        continue;
+      }
+      try {
+        const data = datasets.get(msg.datasetId);
+        if (!data) throw new Error(`unknown dataset ${msg.datasetId}`);
+        const { K, index, seed } = msg.task;
+        const steps = startSteps(data, K, msg.options, index, seed);
+        let lastYield = Date.now();
+        let lastProgress = 0;
+        let stopped = false;
+        for (;;) {
+          const r = steps.next();
+          if (r.done) {
+            const res = r.value;
+            send({ op: 'done', taskId: msg.taskId, result: res }, [res.posterior.buffer, res.model.theta.buffer, res.model.weights.buffer, res.informative.buffer] as Transferable[]);
+            break;
+          }
+          const now = Date.now();
+          if (now - lastProgress >= PROGRESS_EVERY_MS) {
+            lastProgress = now;
+            send({ op: 'iteration', taskId: msg.taskId, iteration: r.value.iteration, logLik: r.value.logLik });
+          }
+          if (now - lastYield >= YIELD_EVERY_MS) {
+            await yieldToEventLoop();
+            lastYield = Date.now();
+            if (cancelled.delete(msg.taskId)) {
+              stopped = true;
+              break;
+            }
+          }
+        }
+        if (stopped) send({ op: 'cancelled', taskId: msg.taskId });
+      } catch (e) {
+        const err = e instanceof Error ? e : new Error(String(e));
+        send({ op: 'error', taskId: msg.taskId, name: err.name, message: err.message });
+      }
+      await yieldToEventLoop();
+    }
+    running = false;
+  }
+
+  port.onMessage((raw) => {
+    const msg = raw as ToStartWorker;
+    switch (msg.op) {
+      case 'dataset':
+        datasets.set(msg.datasetId, mixtureData(msg.data as GenotypeData));
+        break;
+      case 'start':
+        queue.push(msg);
+        void drain();
+        break;
+      case 'cancel':
+        cancelled.add(msg.taskId);
+        break;
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mixtureData } from '../../engine/model/mixture-data.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit.ts';
+import { combineStarts, runStart, startSeed } from '../../engine/model/multi-start.ts';
+import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
+import { createRng } from '../../engine/model/rng.ts';
+import type { GenotypeData } from '../../engine/data/genotype-data.ts';
+import { selectiveNaiveBayesData, toyExample } from './synthetic.ts';
+
+function multiStart(data: GenotypeData, K: number, m: number, seed: number, fit: FitOptions = DEFAULT_FIT) {
+  const md = mixtureData(data);
+  const starts = Array.from({ length: m }, (_, k) => runStart(md, K, fit, k, startSeed(seed, K, 0, k)));
+  return combineStarts(md, starts, 'best');
+}
+
+function topIndices(xs: Float64Array, n: number): number[] {
+  return Array.from(xs, (w, i) => [w, i] as const).sort((a, b) => b[0] - a[0]).slice(0, n).map(([, i]) => i).sort((a, b) => a - b);
+}
+
+function withMissing(data: GenotypeData, rate: number, seed: number): GenotypeData {
+  const rng = createRng(seed);
+  const calls = Int16Array.from(data.calls, (a) => (rng.uniform() < rate ? -1 : a));
+  return { ...data, calls };
+}
+
+test('toy example of 8.3: best-choice multi-start EMA assigns ≥ 93% correctly on average over 10 seeds and finds the 5 informative positions', () => {
+  const accs: number[] = [];
+  let found = 0;
+  for (let seed = 1; seed <= 10; seed++) {
+    const { data, labels, informative } = toyExample(seed);
+    const res = multiStart(data, 3, 200, seed);
+    accs.push(matchingAccuracy(hardAssignments(res.Q, 60, 3), labels));
+    if (JSON.stringify(topIndices(res.informative, 5)) === JSON.stringify(informative)) found++;
+  }
+  const mean = accs.reduce((a, b) => a + b, 0) / accs.length;
+  console.log(`toy: accuracy per seed ${accs.map((a) => a.toFixed(3)).join(' ')}; mean ${mean.toFixed(4)}; informative positions found in ${found}/10`);
+  assert.ok(mean >= 0.93, `mean accuracy ${mean}`);
+  assert.ok(found >= 9, `informative positions found in ${found} of 10 seeds`);
+});
+
+test('toy example with 5% missing copies: both treatments of missing data keep the structure', () => {
+  for (const missing of ['skip', 'expect'] as const) {
+    const accs: number[] = [];
+    for (let seed = 1; seed <= 5; seed++) {
+      const { data, labels } = toyExample(seed);
+      const res = multiStart(withMissing(data, 0.05, seed), 3, 100, seed, { ...DEFAULT_FIT, missing });
+      accs.push(matchingAccuracy(hardAssignments(res.Q, 60, 3), labels));
+    }
+    const mean = accs.reduce((a, b) => a + b, 0) / accs.length;
+    console.log(`toy with 5% missing, ${missing}: ${accs.map((a) => a.toFixed(3)).join(' ')}`);
+    assert.ok(mean >= 0.85, `${missing}: mean accuracy ${mean}`);
+  }
+});
+
+test('model detection (7.5.2): irrelevant variables get low informativeness and I_P, relevant ones high', () => {
+  for (const N of [200, 800]) {
+    const { data } = selectiveNaiveBayesData(7, { N, n: 10, relevant: 5, r: 3, K: 2, separation: 0.3 });
+    const res = multiStart(data, 2, 30, 1);
+    const relevantW = Array.from(res.informative.slice(0, 5));
+    const irrelevantW = Array.from(res.informative.slice(5));
+    const relevantI = Array.from(res.independence.slice(0, 5));
+    const irrelevantI = Array.from(res.independence.slice(5));
+    console.log(`detection N=${N}: w relevant ${relevantW.map((x) => x.toFixed(2)).join(' ')} | irrelevant ${irrelevantW.map((x) => x.toFixed(2)).join(' ')}`);
+    assert.ok(Math.min(...relevantW) > Math.max(...irrelevantW), 'every relevant marker above every irrelevant one (w)');
+    assert.ok(Math.min(...relevantI) > Math.max(...irrelevantI), 'every relevant marker above every irrelevant one (I_P)');
+    assert.ok(Math.max(...irrelevantW) < 0.5);
+  }
+});

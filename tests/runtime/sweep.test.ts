@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runSweep, type SweepOptions } from '../../engine/runtime/sweep.ts';
+import { StartPool } from '../../engine/runtime/pool.ts';
+import { spawnInProcess } from '../../engine/runtime/in-process.ts';
+import { nodeStartPool } from '../../engine/node/worker-pool.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit.ts';
+import { selectiveNaiveBayesData } from '../model/synthetic.ts';
+
+const { data } = selectiveNaiveBayesData(3, { N: 150, n: 12, relevant: 6, r: 3, K: 3, P: 2 });
+const options: SweepOptions = { kValues: [2, 3], replicates: 2, starts: 6, policy: 'best', seed: 42, fit: DEFAULT_FIT };
+
+function fingerprint(runs: Awaited<ReturnType<typeof runSweep>>['runs']) {
+  return runs.map((r) => ({ K: r.K, rep: r.replicate, ll: r.clustering.logLik, q: Array.from(r.clustering.Q), starts: r.clustering.starts.map((s) => [s.seed, s.logLik, s.iterations]) }));
+}
+
+test('same seed ⇒ the same sweep, bit for bit, in-process and on 1, 2 or 3 worker threads', async () => {
+  const inProcess = new StartPool(spawnInProcess, 1);
+  const reference = fingerprint((await runSweep(data, options, inProcess)).runs);
+  inProcess.close();
+  assert.equal(reference.length, 4);
+  for (const threads of [2, 3]) {
+    const pool = nodeStartPool(threads);
+    try {
+      const got = fingerprint((await runSweep(data, options, pool)).runs);
+      assert.deepEqual(got, reference, `${threads} threads`);
+    } finally {
+      pool.close();
+    }
+  }
+  const other = new StartPool(spawnInProcess, 2);
+  const differentSeed = fingerprint((await runSweep(data, { ...options, seed: 43 }, other)).runs);
+  other.close();
+  assert.notDeepEqual(differentSeed.map((r) => r.starts), reference.map((r) => r.starts));
+});
+
+test('progress reports iterations, starts and runs; results appear per (K, replicate)', async () => {
+  const pool = new StartPool(spawnInProcess, 2);
+  const kinds = new Map<string, number>();
+  let lastStart = 0;
+  const res = await runSweep(data, options, pool, (p) => {
+    kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + 1);
+    if (p.kind === 'start') {
+      assert.equal(p.total, 24);
+      assert.ok(p.completed > lastStart);
+      lastStart = p.completed;
+    }
+  });
+  pool.close();
+  assert.equal(kinds.get('start'), 24);
+  assert.equal(kinds.get('run'), 4);
+  assert.equal(res.cancelled, false);
+});
+
+test('cancel stops within a second and keeps completed starts', async () => {
+  const { data: big } = selectiveNaiveBayesData(4, { N: 2000, n: 200, relevant: 20, r: 4, K: 4, P: 2 });
+  const pool = nodeStartPool(2);
+  const controller = new AbortController();
+  let completed = 0;
+  let cancelledAt = 0;
+  const promise = runSweep(big, { ...options, kValues: [4], replicates: 1, starts: 200, fit: { ...DEFAULT_FIT, epsilon: 1e-9, maxIterations: 40 } }, pool, (p) => {
+    if (p.kind === 'start' && ++completed === 2) {
+      cancelledAt = Date.now();
+      controller.abort();
+    }
+  }, controller.signal);
+  const res = await promise;
+  const elapsed = Date.now() - cancelledAt;
+  pool.close();
+  assert.equal(res.cancelled, true);
+  assert.ok(elapsed < 1000, `stopped ${elapsed} ms after cancel`);
+  assert.equal(res.runs.length, 1);
+  assert.ok(res.runs[0]!.completedStarts >= 2 && res.runs[0]!.completedStarts < 200, `kept ${res.runs[0]!.completedStarts} starts`);
+});
