@@ -6,6 +6,7 @@ import { datasetFiles } from '../node/file-source.ts';
 import { VERSION } from '../version.ts';
 import { formatSummary, summaryJson } from './inspect.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { registerRun } from './run.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
     const s = summarize(data);
     process.stdout.write((opts['json'] ? JSON.stringify(summaryJson(s), null, 2) : formatSummary(s)) + '\n');
   });
+  registerRun(program);
   return program;
 }
 

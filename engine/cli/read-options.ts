@@ -17,7 +17,7 @@ export function addReadOptions(cmd: Command): Command {
     .option('--pop-flag <yes|no>', 'STRUCTURE: PopFlag column present')
     .option('--loc-data <yes|no>', 'STRUCTURE: LocData column present')
     .option('--extra-cols <n>', 'STRUCTURE: further columns before the genotypes')
-    .option('--missing <code>', 'STRUCTURE: missing allele value (default -9)')
+    .option('--missing-code <code>', 'STRUCTURE: missing allele value (default -9)')
     .option('--skip-mixed-ploidy', 'VCF: skip sites whose calls have another ploidy')
     .option('--no-fid-pop', 'PLINK: do not use FID as population');
 }
@@ -55,7 +55,7 @@ export function readOptionsFrom(o: Record<string, unknown>): ReadOptions {
       popFlag: yesNo(o['popFlag'], '--pop-flag'),
       locData: yesNo(o['locData'], '--loc-data'),
       extraColumns: int(o['extraCols'], '--extra-cols'),
-      missing: typeof o['missing'] === 'string' ? o['missing'] : undefined,
+      missing: typeof o['missingCode'] === 'string' ? o['missingCode'] : undefined,
     },
     genepop: ploidy === 1 || ploidy === 2 ? { ploidy } : {},
     vcf: { ploidyMismatch: o['skipMixedPloidy'] ? 'skip' : 'error' },

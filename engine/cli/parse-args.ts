@@ -1,0 +1,35 @@
+/** Parses a K range: "2..8", "2-8", "3" or "2,4,6". */
+export function parseKRange(text: string): number[] {
+  const t = text.trim();
+  const range = /^(\d+)\s*(?:\.\.|-)\s*(\d+)$/.exec(t);
+  let ks: number[];
+  if (range) {
+    const a = Number(range[1]);
+    const b = Number(range[2]);
+    if (a > b) throw new Error(`--k ${text}: the range is empty`);
+    ks = Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  } else if (/^\d+(\s*,\s*\d+)*$/.test(t)) ks = t.split(',').map((x) => Number(x.trim()));
+  else throw new Error(`--k takes a range such as 2..8 or a list such as 2,3,5; got "${text}"`);
+  if (ks.some((k) => k < 1)) throw new Error('--k values must be at least 1');
+  return [...new Set(ks)].sort((x, y) => x - y);
+}
+
+/** A positive integer flag. */
+export function positiveInt(v: unknown, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a positive whole number, got "${String(v)}"`);
+  return n;
+}
+
+/** A number flag within bounds. */
+export function numberIn(v: unknown, flag: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!(n >= min && n <= max)) throw new Error(`${flag} takes a number from ${min} to ${max}, got "${String(v)}"`);
+  return n;
+}
+
+/** One of a list of choices. */
+export function choice<T extends string>(v: unknown, flag: string, choices: readonly T[]): T {
+  if (!choices.includes(v as T)) throw new Error(`${flag} must be one of ${choices.join(', ')}; got "${String(v)}"`);
+  return v as T;
+}

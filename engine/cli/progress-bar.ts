@@ -1,0 +1,35 @@
+/** A one-line progress bar on a terminal; silent elsewhere. */
+export class ProgressBar {
+  private readonly started = Date.now();
+  private last = 0;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  get active(): boolean {
+    return this.stream.isTTY === true;
+  }
+
+  update(done: number, total: number, label: string): void {
+    if (!this.active) return;
+    const now = Date.now();
+    if (now - this.last < 100 && done < total) return;
+    this.last = now;
+    const width = 30;
+    const f = total === 0 ? 1 : done / total;
+    const filled = Math.round(f * width);
+    const elapsed = (now - this.started) / 1000;
+    const eta = f > 0 ? (elapsed * (1 - f)) / f : NaN;
+    const etaText = Number.isFinite(eta) ? ` ETA ${formatSeconds(eta)}` : '';
+    this.stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * f).toFixed(0).padStart(3)}% ${label}${etaText}\x1b[K`);
+  }
+
+  done(): void {
+    if (this.active) this.stream.write('\n');
+  }
+}
+
+export function formatSeconds(s: number): string {
+  if (s < 60) return `${s.toFixed(0)}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m${String(Math.round(s - 60 * m)).padStart(2, '0')}s`;
+}

@@ -1,0 +1,125 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { readDataset } from '../formats/read-dataset.ts';
+import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
+import { toText } from '../formats/writers.ts';
+import { DEFAULT_FIT, fit, modelFromMemberships, type FitOptions } from '../model/fit.ts';
+import { independenceMeasure } from '../model/independence.ts';
+import { mixtureData } from '../model/mixture-data.ts';
+import { sweepJson } from '../model/result-json.ts';
+import type { Policy } from '../model/multi-start.ts';
+import { datasetFiles } from '../node/file-source.ts';
+import { nodeStartPool } from '../node/worker-pool.ts';
+import { runSweep, type SweepOptions, type SweepRun } from '../runtime/sweep.ts';
+import { choice, numberIn, parseKRange, positiveInt } from './parse-args.ts';
+import { ProgressBar } from './progress-bar.ts';
+import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { availableParallelism } from 'node:os';
+
+/** Adds the clustering options shared by `run` and `sweep`. */
+export function addClusterOptions(cmd: Command): Command {
+  return cmd
+    .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
+    .option('--starts <m>', 'starts per multi-start', '100')
+    .option('--replicates <r>', 'independent multi-starts per K', '1')
+    .option('--algorithm <name>', 'ema | em', 'ema')
+    .option('--policy <name>', 'best | uniform | weighted', 'best')
+    .option('--seed <s>', 'run seed (same seed ⇒ same result)', '1')
+    .option('--threads <t>', 'worker threads', String(availableParallelism()))
+    .option('--epsilon <e>', 'convergence: L∞ change of the parameters', '0.01')
+    .option('--max-iterations <n>', 'iteration cap per start', '500')
+    .option('--missing-copies <mode>', 'missing allele copies: skip | expect', 'skip')
+    .option('--alpha <a>', 'Dirichlet hyperparameter of allele frequencies', '1')
+    .option('--prior-informative <p>', "prior probability that a marker is informative: 'auto' or a number in (0, 1)", 'auto')
+    .option('--init <method>', 'random starts: data | flat', 'data')
+    .option('--out <dir>', 'output directory', 'stratify-out');
+}
+
+export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
+  const pi = o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
+  return {
+    ...DEFAULT_FIT,
+    algorithm: choice(o['algorithm'], '--algorithm', ['ema', 'em'] as const),
+    epsilon: numberIn(o['epsilon'], '--epsilon', 1e-12, 1),
+    maxIterations: positiveInt(o['maxIterations'], '--max-iterations'),
+    missing: choice(o['missingCopies'], '--missing-copies', ['skip', 'expect'] as const),
+    init: choice(o['init'], '--init', ['data', 'flat'] as const),
+    priors: { alpha: numberIn(o['alpha'], '--alpha', 1e-6, 1e6), alphaCluster: 1, priorInformative: pi },
+  };
+}
+
+export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
+  return {
+    kValues: parseKRange(String(o['k'])),
+    starts: positiveInt(o['starts'], '--starts'),
+    replicates: positiveInt(o['replicates'], '--replicates'),
+    policy: choice(o['policy'], '--policy', ['best', 'uniform', 'weighted'] as const) as Policy,
+    seed: Number.isInteger(Number(o['seed'])) ? Number(o['seed']) : (() => { throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`); })(),
+    fit: fitOptionsFrom(o),
+  };
+}
+
+/** Writes a run's .Q and .P files; returns their paths. */
+export function writeRunFiles(dir: string, stem: string, data: GenotypeData, run: SweepRun): string[] {
+  const base = join(dir, `${stem}.K${run.K}.r${run.replicate + 1}`);
+  writeFileSync(`${base}.Q`, toText(writeQ(run.clustering.Q, data.individuals.length, run.K)));
+  writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
+  return [`${base}.Q`, `${base}.P`];
+}
+
+/** Runs a sweep with a progress bar on a terminal and one parseable line per run otherwise. */
+export async function runSweepCli(data: GenotypeData, sweep: SweepOptions, threads: number): Promise<{ runs: readonly SweepRun[]; cancelled: boolean }> {
+  const bar = new ProgressBar(process.stderr);
+  const pool = nodeStartPool(threads);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await runSweep(
+      data,
+      sweep,
+      pool,
+      (p) => {
+        if (p.kind === 'start') bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
+        if (p.kind === 'run' && !bar.active) {
+          const c = p.run.clustering;
+          process.stdout.write(`run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}\n`);
+        }
+      },
+      controller.signal,
+    );
+  } finally {
+    bar.done();
+    process.off('SIGINT', onSigint);
+    pool.close();
+  }
+}
+
+export function registerRun(program: Command): void {
+  addClusterOptions(addReadOptions(program.command('run').argument('<file>', 'genotype file').description('cluster individuals with multi-start EMA (or EM) for each K; writes .Q, .P and a JSON of everything')))
+    .option('--init-q <file>', 'start one run from this membership matrix (.Q) instead of random starts')
+    .action(async (file: string, o: Record<string, unknown>) => {
+      const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+      const out = String(o['out']);
+      mkdirSync(out, { recursive: true });
+      const stem = 'stratify';
+      let sweep = sweepOptionsFrom(o);
+      let result: { runs: readonly SweepRun[]; cancelled: boolean };
+      if (typeof o['initQ'] === 'string') {
+        const q = parseQ(o['initQ'], readFileSync(o['initQ'], 'utf8'));
+        if (q.N !== data.individuals.length) throw new Error(`${o['initQ']}: ${q.N} rows but the data has ${data.individuals.length} individuals`);
+        const md = mixtureData(data);
+        const r = fit(md, modelFromMemberships(md, q.Q, q.K, sweep.fit), sweep.fit);
+        sweep = { ...sweep, kValues: [q.K], replicates: 1, starts: 1 };
+        const clustering = { K: q.K, policy: sweep.policy, model: r.model, Q: r.posterior, logLik: r.logLik, informative: r.informative, independence: independenceMeasure(md, r.model), bestStart: 0, starts: [{ index: 0, seed: 0, logLik: r.logLik, iterations: r.iterations, converged: r.converged }] };
+        result = { runs: [{ K: q.K, replicate: 0, clustering, completedStarts: 1 }], cancelled: false };
+      } else {
+        result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
+      }
+      for (const run of result.runs) writeRunFiles(out, stem, data, run);
+      writeFileSync(join(out, `${stem}.json`), JSON.stringify(sweepJson(data, sweep, result.runs, result.cancelled)));
+      process.stdout.write(`wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`);
+    });
+}
