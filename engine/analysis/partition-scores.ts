@@ -81,3 +81,15 @@ export function adjustedRandIndex(a: ArrayLike<number>, b: ArrayLike<number>): n
   if (maxIndex === expected) return 1;
   return (sumCells - expected) / (maxIndex - expected);
 }
+
+/**
+ * The label-insensitive distance of section 7.5.3: the Hamming distance between the cluster
+ * matrices of two partitions, i.e. the number of pairs {i, j} (i < j) that one partition puts
+ * together and the other apart.
+ */
+export function coMembershipDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new RangeError('coMembershipDistance: arrays differ in length');
+  let d = 0;
+  for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) if ((a[i] === a[j]) !== (b[i] === b[j])) d++;
+  return d;
+}

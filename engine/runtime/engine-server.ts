@@ -1,0 +1,132 @@
+import { applyFilters, type FilterOptions } from '../data/filters.ts';
+import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
+import { summarize, type DatasetSummary } from '../data/summary.ts';
+import { bytesSource } from '../io/byte-source.ts';
+import { FormatError, isFormatError } from '../formats/errors.ts';
+import { readDataset } from '../formats/read-dataset.ts';
+import { toText, writeGenepop, writeStructure, writeVcf } from '../formats/writers.ts';
+import type { Port } from './port.ts';
+import type { StartPool } from './pool.ts';
+import { runSweep, type SweepRun } from './sweep.ts';
+import type { DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
+import { ENGINE_METHODS } from './engine-protocol.ts';
+
+function summaryJson(s: DatasetSummary): SummaryJson {
+  const { allelesPerLocus: _a, ho: _ho, he: _he, maf: _maf, missingPerLocus, missingPerIndividual, ...rest } = s;
+  return { ...rest, missingPerLocus: Array.from(missingPerLocus), missingPerIndividual: Array.from(missingPerIndividual) };
+}
+
+function runInfo(r: SweepRun): RunInfo {
+  const c = r.clustering;
+  return { K: r.K, replicate: r.replicate, logLik: c.logLik, completedStarts: r.completedStarts, Q: c.Q, weights: c.model.weights, informative: c.informative, independence: c.independence, theta: c.model.theta };
+}
+
+/**
+ * The engine behind the typed client: holds datasets, runs calls, streams progress and honours
+ * cancellation. The same code serves a Web Worker, an Electron utility process and tests.
+ */
+export class EngineServer {
+  private readonly datasets = new Map<number, GenotypeData>();
+  private nextDataset = 1;
+  private readonly aborts = new Map<number, AbortController>();
+
+  constructor(
+    private readonly port: Port,
+    private readonly pool: () => StartPool,
+  ) {
+    port.onMessage((m) => void this.handle(m as ToEngine));
+  }
+
+  private send(m: FromEngine): void {
+    this.port.postMessage(m);
+  }
+
+  private info(datasetId: number, data: GenotypeData): DatasetInfo {
+    return {
+      datasetId,
+      summary: summaryJson(summarize(data)),
+      individuals: data.individuals.map((i) => ({ id: i.id, ...(i.population !== undefined ? { population: i.population } : {}), ...(i.group !== undefined ? { group: i.group } : {}) })),
+      loci: data.loci.map((l) => l.name),
+    };
+  }
+
+  private dataset(id: number): GenotypeData {
+    const d = this.datasets.get(id);
+    if (!d) throw new RangeError(`no dataset ${id} is open`);
+    return d;
+  }
+
+  private api(id: number, signal: AbortSignal): EngineApi {
+    const progress = (value: EngineProgress) => this.send({ id, op: 'progress', value });
+    return {
+      openDataset: async (files: readonly FileBytes[], options: OpenOptions) => {
+        if (!Array.isArray(files) || files.length === 0) throw new RangeError('openDataset: no file given');
+        const [main, ...companions] = files.map((f) => bytesSource(f.name, f.bytes));
+        const data = await readDataset(
+          { main: main!, companions },
+          {
+            format: options.format,
+            structure: options.structure,
+            vcf: { ploidyMismatch: options.vcfSkipMixedPloidy ? 'skip' : 'error' },
+            plink: { population: options.plinkPopulation ?? 'fid' },
+            populations: options.populationFile ? bytesSource(options.populationFile.name, options.populationFile.bytes) : undefined,
+            onProgress: (p) => progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
+          },
+        );
+        const datasetId = this.nextDataset++;
+        this.datasets.set(datasetId, data);
+        return this.info(datasetId, data);
+      },
+      filterDataset: async (datasetId: number, options: FilterOptions) => {
+        const r = applyFilters(this.dataset(datasetId), options);
+        const id2 = this.nextDataset++;
+        this.datasets.set(id2, r.data);
+        return { ...this.info(id2, r.data), removedIndividuals: r.removedIndividuals, removedLoci: r.removedLoci };
+      },
+      runSweep: async (req: SweepRequest) => {
+        const data = this.dataset(req.datasetId);
+        const res = await runSweep(data, req, this.pool(), (p) => {
+          if (p.kind === 'start') progress({ kind: 'start', K: p.K, replicate: p.replicate, completed: p.completed, total: p.total });
+          else if (p.kind === 'iteration') progress(p);
+          else progress({ kind: 'run', run: runInfo(p.run) });
+        }, signal);
+        return { runs: res.runs.map(runInfo), cancelled: res.cancelled };
+      },
+      exportDataset: async (datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]) => {
+        const data = this.dataset(datasetId);
+        const sub = loci ? subsetData(data, loci, range(data.individuals.length)) : data;
+        const w = format === 'structure' ? writeStructure(sub) : format === 'genepop' ? writeGenepop(sub) : writeVcf(sub);
+        return { text: toText(w), notes: w.notes };
+      },
+      closeDataset: async (datasetId: number) => {
+        this.datasets.delete(datasetId);
+      },
+    };
+  }
+
+  private async handle(msg: ToEngine): Promise<void> {
+    if (msg.op === 'cancel') {
+      this.aborts.get(msg.id)?.abort();
+      return;
+    }
+    const controller = new AbortController();
+    this.aborts.set(msg.id, controller);
+    try {
+      if (!ENGINE_METHODS.includes(msg.method)) throw new TypeError(`unknown engine method "${String(msg.method)}"`);
+      const api = this.api(msg.id, controller.signal);
+      const fn = api[msg.method] as (...a: unknown[]) => Promise<unknown>;
+      const value = await fn(...msg.args);
+      this.send({ id: msg.id, op: 'ok', value });
+    } catch (e) {
+      if (isFormatError(e)) {
+        const fe = e as FormatError;
+        this.send({ id: msg.id, op: 'err', name: 'FormatError', message: fe.message, file: fe.file, line: fe.line, column: fe.column });
+      } else {
+        const err = e instanceof Error ? e : new Error(String(e));
+        this.send({ id: msg.id, op: 'err', name: err.name, message: err.message });
+      }
+    } finally {
+      this.aborts.delete(msg.id);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { EngineClient } from '../../../engine/runtime/engine-client.ts';
+import { EngineError } from '../../../engine/runtime/engine-client.ts';
+import type { DatasetInfo, FileBytes, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
+
+export interface ShownError {
+  readonly title: string;
+  readonly message: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export type View = 'data' | 'run' | 'structure' | 'k' | 'markers';
+
+/** Application state: the open dataset, what is loading, and the last error. */
+export class AppState {
+  client = $state.raw<EngineClient | null>(null);
+  dataset = $state.raw<DatasetInfo | null>(null);
+  fileNames = $state.raw<string[]>([]);
+  view = $state<View>('data');
+  loading = $state(false);
+  parseFraction = $state(0);
+  error = $state.raw<ShownError | null>(null);
+  engineDown = $state(false);
+
+  async open(files: FileBytes[], options: OpenOptions = {}): Promise<void> {
+    if (!this.client) return;
+    this.loading = true;
+    this.parseFraction = 0;
+    this.error = null;
+    try {
+      const call = this.client.call('openDataset', [files, options], (p) => {
+        if (p.kind === 'parse' && p.totalBytes) this.parseFraction = p.bytesRead / p.totalBytes;
+      });
+      const info = await call.result;
+      if (this.dataset) void this.client.call('closeDataset', [this.dataset.datasetId]).result;
+      this.dataset = info;
+      this.fileNames = files.map((f) => f.name);
+      this.view = 'data';
+    } catch (e) {
+      this.error = toShownError('Could not read the file', e);
+    } finally {
+      this.loading = false;
+    }
+  }
+}
+
+export function toShownError(title: string, e: unknown): ShownError {
+  if (e instanceof EngineError) return { title, message: e.message, file: e.file, line: e.line, column: e.column };
+  return { title, message: e instanceof Error ? e.message : String(e) };
+}
+
+/** Reads browser File objects into the engine's FileBytes. */
+export async function readFiles(files: FileList | File[]): Promise<FileBytes[]> {
+  const list = Array.from(files);
+  // The main file first: a .bed/.ped/.vcf before its companions.
+  list.sort((a, b) => rank(a.name) - rank(b.name));
+  return Promise.all(list.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+}
+
+function rank(name: string): number {
+  return /\.(bim|fam|map)$/i.test(name) ? 1 : 0;
+}

@@ -1,0 +1,25 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const BASE = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:4174/';
+
+/** Debian's Chromium, headless, with the flags this machine needs. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/** A fresh page on the app, with console errors collected. */
+export async function openApp(browser: Browser, viewport = { width: 1360, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(BASE);
+  return { page, errors };
+}
