@@ -2,9 +2,21 @@ import { MISSING, textSource, type GenotypeData } from '../engine/index.ts';
 import { readDataset, type ReadOptions } from '../engine/formats/read-dataset.ts';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const SHARED_DATA = join(ROOT, '..', 'shared', 'data');
+/** The shared real datasets: $STRATIFY_SHARED_DATA, or shared/data beside the work tree. */
+export const SHARED_DATA = process.env.STRATIFY_SHARED_DATA ?? findShared(ROOT);
+
+function findShared(from: string): string {
+  let dir = from;
+  for (let k = 0; k < 4; k++) {
+    const candidate = join(dir, '..', 'shared', 'data');
+    if (existsSync(candidate)) return candidate;
+    dir = join(dir, '..');
+  }
+  return join(from, '..', 'shared', 'data');
+}
 
 /** Parses text as the given file name. */
 export function parseText(name: string, text: string, options: ReadOptions = {}, chunkSize?: number): Promise<GenotypeData> {
