@@ -7,6 +7,8 @@ import { VERSION } from '../version.ts';
 import { formatSummary, summaryJson } from './inspect.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { registerRun } from './run.ts';
+import { registerSweep } from './sweep.ts';
+import { registerSelect } from './select.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -25,6 +27,8 @@ export function buildProgram(): Command {
     process.stdout.write((opts['json'] ? JSON.stringify(summaryJson(s), null, 2) : formatSummary(s)) + '\n');
   });
   registerRun(program);
+  registerSweep(program);
+  registerSelect(program);
   return program;
 }
 

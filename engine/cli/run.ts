@@ -19,11 +19,11 @@ import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { availableParallelism } from 'node:os';
 
 /** Adds the clustering options shared by `run` and `sweep`. */
-export function addClusterOptions(cmd: Command): Command {
+export function addClusterOptions(cmd: Command, defaults: { replicates: string } = { replicates: '1' }): Command {
   return cmd
     .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
     .option('--starts <m>', 'starts per multi-start', '100')
-    .option('--replicates <r>', 'independent multi-starts per K', '1')
+    .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
     .option('--algorithm <name>', 'ema | em', 'ema')
     .option('--policy <name>', 'best | uniform | weighted', 'best')
     .option('--seed <s>', 'run seed (same seed ⇒ same result)', '1')
@@ -119,7 +119,7 @@ export function registerRun(program: Command): void {
         result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
       }
       for (const run of result.runs) writeRunFiles(out, stem, data, run);
-      writeFileSync(join(out, `${stem}.json`), JSON.stringify(sweepJson(data, sweep, result.runs, result.cancelled)));
+      writeFileSync(join(out, `${stem}.json`), JSON.stringify({ ...sweepJson(data, sweep, result.runs, result.cancelled), readFlags: o }));
       process.stdout.write(`wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`);
     });
 }

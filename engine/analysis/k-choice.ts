@@ -1,0 +1,99 @@
+import type { MixtureData } from '../model/mixture-data.ts';
+import type { SweepRun } from '../runtime/sweep.ts';
+import { fstFromModel } from './fst.ts';
+import { mannWhitney, type MannWhitney } from './mann-whitney.ts';
+import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
+
+/** What users weigh to choose K, over the replicates at one K. */
+export interface KSummary {
+  readonly K: number;
+  readonly replicates: number;
+  /** F_ST of each replicate (model-based, equation 8.2 corrected), in replicate order. */
+  readonly fst: readonly number[];
+  readonly fstMean: number;
+  readonly fstSd: number;
+  readonly logLikMean: number;
+  readonly logLikSd: number;
+  /** BIC = −2 ln L + k ln N with k = (K − 1) + K Σ_i (r_i − 1), mean over replicates. */
+  readonly bicMean: number;
+  /** Clusters with less than 1% of the individuals (or less than one), mean over replicates. */
+  readonly negligibleMean: number;
+  /** Distinct, non-negligible clusters (duplicated allele frequencies count once), mean over replicates. */
+  readonly effectiveMean: number;
+  /** Mann–Whitney test of this K's F_ST values against those of the previous K. */
+  readonly versusPrevious?: MannWhitney;
+  /** Replicate agreement (mean pairwise H') and number of modes. */
+  readonly similarity: number;
+  readonly modes: number;
+}
+
+function meanSd(xs: readonly number[]): [number, number] {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const v = xs.length > 1 ? xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1) : 0;
+  return [m, Math.sqrt(v)];
+}
+
+/** Negligible and effective cluster counts of one run. */
+export function clusterCounts(run: SweepRun, N: number): { negligible: number; effective: number } {
+  const K = run.K;
+  const c = run.clustering;
+  const mass = new Float64Array(K);
+  for (let d = 0; d < N; d++) for (let k = 0; k < K; k++) mass[k]! += c.Q[d * K + k]!;
+  const alive = Array.from({ length: K }, (_, k) => k).filter((k) => mass[k]! >= Math.max(1, 0.01 * N));
+  const distinct: number[] = [];
+  for (const k of alive) {
+    const dup = distinct.some((j) => {
+      let diff = 0;
+      for (let row = 0; row < c.model.theta.length / K; row++) diff = Math.max(diff, Math.abs(c.model.theta[row * K + k]! - c.model.theta[row * K + j]!));
+      return diff < 0.01;
+    });
+    if (!dup) distinct.push(k);
+  }
+  return { negligible: K - alive.length, effective: distinct.length };
+}
+
+export interface SweepSummary {
+  readonly perK: readonly KSummary[];
+  readonly alignment: readonly AlignedK[];
+  /** Per K (same order as perK): palette index of each aligned cluster, consistent across K. */
+  readonly colours: readonly Int32Array[];
+}
+
+/** F_ST per K with replicate statistics, alignment within K and colours across K. */
+export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): SweepSummary {
+  const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
+  const perK: KSummary[] = [];
+  const alignment: AlignedK[] = [];
+  let params = 0;
+  for (let i = 0; i < data.L; i++) params += data.alleles[i]! - 1;
+  let previousFst: number[] | undefined;
+  for (const K of ks) {
+    const reps = runs.filter((r) => r.K === K).sort((a, b) => a.replicate - b.replicate);
+    const fst = reps.map((r) => fstFromModel(data, r.clustering.model).fst);
+    const lls = reps.map((r) => r.clustering.logLik);
+    const k = K - 1 + K * params;
+    const counts = reps.map((r) => clusterCounts(r, data.N));
+    const [fstMean, fstSd] = meanSd(fst);
+    const [logLikMean, logLikSd] = meanSd(lls);
+    const aligned = alignReplicates(reps.map((r) => ({ Q: r.clustering.Q, logLik: r.clustering.logLik })), data.N, K);
+    alignment.push(aligned);
+    perK.push({
+      K,
+      replicates: reps.length,
+      fst,
+      fstMean,
+      fstSd,
+      logLikMean,
+      logLikSd,
+      bicMean: meanSd(lls.map((ll) => -2 * ll + k * Math.log(data.N)))[0],
+      negligibleMean: meanSd(counts.map((c) => c.negligible))[0],
+      effectiveMean: meanSd(counts.map((c) => c.effective))[0],
+      ...(previousFst ? { versusPrevious: mannWhitney(fst, previousFst) } : {}),
+      similarity: aligned.meanSimilarity,
+      modes: aligned.modes.length,
+    });
+    previousFst = fst;
+  }
+  const representatives = alignment.map((a) => ({ K: a.K, Q: a.modes[0]!.meanQ }));
+  return { perK, alignment, colours: coloursAcrossK(representatives, data.N) };
+}
