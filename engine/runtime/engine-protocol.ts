@@ -88,11 +88,58 @@ export type EngineProgress =
   | { readonly kind: 'iteration'; readonly K: number; readonly replicate: number; readonly start: number; readonly iteration: number; readonly logLik: number }
   | { readonly kind: 'run'; readonly run: RunInfo };
 
+/** Per-K statistics for choosing K (see engine/analysis/k-choice.ts). */
+export interface KInfo {
+  readonly K: number;
+  readonly replicates: number;
+  readonly fst: readonly number[];
+  readonly fstMean: number;
+  readonly fstSd: number;
+  readonly logLikMean: number;
+  readonly bicMean: number;
+  readonly negligibleMean: number;
+  readonly effectiveMean: number;
+  readonly mannWhitneyP?: number;
+  readonly similarity: number;
+  readonly modes: number;
+  /** The representative membership (major mode, aligned), shape (N, K). */
+  readonly Q: Float64Array;
+  /** Palette index of each column of Q, consistent across K. */
+  readonly colours: readonly number[];
+  /** Replicate whose model represents this K (best F_ST). */
+  readonly bestReplicate: number;
+}
+
+export interface SweepAnalysis {
+  readonly sweepId: number;
+  readonly perK: readonly KInfo[];
+}
+
+export interface MarkerRow {
+  readonly locus: number;
+  readonly name: string;
+  readonly mi: number;
+  readonly p: number;
+  readonly informative: number;
+  readonly fst: number;
+  readonly relevant: boolean;
+  readonly selected: boolean;
+}
+
+export interface MarkerSelectionInfo {
+  readonly K: number;
+  readonly replicate: number;
+  readonly rows: readonly MarkerRow[];
+  readonly panel: readonly number[];
+}
+
 /** The engine's API: what the one typed client may call. */
 export interface EngineApi {
   openDataset(files: readonly FileBytes[], options: OpenOptions): Promise<DatasetInfo>;
   filterDataset(datasetId: number, options: FilterOptions): Promise<FilterResultInfo>;
-  runSweep(request: SweepRequest): Promise<{ runs: RunInfo[]; cancelled: boolean }>;
+  runSweep(request: SweepRequest): Promise<{ sweepId: number; runs: RunInfo[]; cancelled: boolean }>;
+  analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
+  selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   exportDataset(datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]): Promise<{ text: string; notes: readonly string[] }>;
   closeDataset(datasetId: number): Promise<void>;
 }
@@ -116,4 +163,4 @@ export type FromEngine =
       readonly column?: number;
     };
 
-export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'exportDataset', 'closeDataset'];
+export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'analyzeSweep', 'selectMarkers', 'exportDataset', 'closeDataset'];

@@ -8,6 +8,10 @@ import { toText, writeGenepop, writeStructure, writeVcf } from '../formats/write
 import type { Port } from './port.ts';
 import type { StartPool } from './pool.ts';
 import { runSweep, type SweepRun } from './sweep.ts';
+import { mixtureData } from '../model/mixture-data.ts';
+import { summarizeSweep } from '../analysis/k-choice.ts';
+import { fstFromModel } from '../analysis/fst.ts';
+import { selectMarkers } from '../analysis/marker-selection.ts';
 import type { DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
 import { ENGINE_METHODS } from './engine-protocol.ts';
 
@@ -29,6 +33,8 @@ export class EngineServer {
   private readonly datasets = new Map<number, GenotypeData>();
   private nextDataset = 1;
   private readonly aborts = new Map<number, AbortController>();
+  private readonly sweeps = new Map<number, { datasetId: number; runs: readonly SweepRun[] }>();
+  private nextSweep = 1;
 
   constructor(
     private readonly port: Port,
@@ -48,6 +54,12 @@ export class EngineServer {
       individuals: data.individuals.map((i) => ({ id: i.id, ...(i.population !== undefined ? { population: i.population } : {}), ...(i.group !== undefined ? { group: i.group } : {}) })),
       loci: data.loci.map((l) => l.name),
     };
+  }
+
+  private sweep(id: number): { data: GenotypeData; runs: readonly SweepRun[] } {
+    const sw = this.sweeps.get(id);
+    if (!sw) throw new RangeError(`no sweep ${id}`);
+    return { data: this.dataset(sw.datasetId), runs: sw.runs };
   }
 
   private dataset(id: number): GenotypeData {
@@ -90,7 +102,51 @@ export class EngineServer {
           else if (p.kind === 'iteration') progress(p);
           else progress({ kind: 'run', run: runInfo(p.run) });
         }, signal);
-        return { runs: res.runs.map(runInfo), cancelled: res.cancelled };
+        const sweepId = this.nextSweep++;
+        this.sweeps.set(sweepId, { datasetId: req.datasetId, runs: res.runs });
+        return { sweepId, runs: res.runs.map(runInfo), cancelled: res.cancelled };
+      },
+      analyzeSweep: async (sweepId: number) => {
+        const { data, runs } = this.sweep(sweepId);
+        const md = mixtureData(data);
+        const summary = summarizeSweep(md, runs);
+        const perK = summary.perK.map((k, idx) => {
+          const fsts = k.fst;
+          const reps = runs.filter((r) => r.K === k.K).sort((a, b) => a.replicate - b.replicate);
+          const best = fsts.indexOf(Math.max(...fsts));
+          return {
+            K: k.K,
+            replicates: k.replicates,
+            fst: k.fst,
+            fstMean: k.fstMean,
+            fstSd: k.fstSd,
+            logLikMean: k.logLikMean,
+            bicMean: k.bicMean,
+            negligibleMean: k.negligibleMean,
+            effectiveMean: k.effectiveMean,
+            ...(k.versusPrevious ? { mannWhitneyP: k.versusPrevious.p } : {}),
+            similarity: k.similarity,
+            modes: k.modes,
+            Q: summary.alignment[idx]!.modes[0]!.meanQ,
+            colours: Array.from(summary.colours[idx]!),
+            bestReplicate: reps[best]?.replicate ?? 0,
+          };
+        });
+        return { sweepId, perK };
+      },
+      selectMarkers: async (sweepId: number, K: number, pRel: number, pRed: number) => {
+        const { data, runs } = this.sweep(sweepId);
+        const md = mixtureData(data);
+        const reps = runs.filter((r) => r.K === K);
+        if (reps.length === 0) throw new RangeError(`no run with K = ${K}`);
+        const scored = reps.map((r) => ({ r, f: fstFromModel(md, r.clustering.model) })).sort((a, b) => b.f.fst - a.f.fst)[0]!;
+        const sel = selectMarkers(md, scored.r.clustering.model, pRel, pRed);
+        return {
+          K,
+          replicate: scored.r.replicate,
+          rows: sel.ranking.map((x) => ({ locus: x.locus, name: data.loci[x.locus]!.name, mi: x.mi, p: x.p, informative: scored.r.clustering.informative[x.locus]!, fst: scored.f.perLocus[x.locus]!, relevant: x.relevant, selected: x.selected })),
+          panel: sel.panel,
+        };
       },
       exportDataset: async (datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]) => {
         const data = this.dataset(datasetId);

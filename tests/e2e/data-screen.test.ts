@@ -31,7 +31,6 @@ test('open eHGDP with its population file from disk', async () => {
   await page.getByTestId('n-individuals').waitFor({ timeout: 30000 });
   assert.equal(await page.getByTestId('n-individuals').textContent(), '1350');
   assert.equal(await page.getByTestId('n-loci').textContent(), '678');
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'data-ehgdp.png') });
 });
 
 test('a malformed file shows a clear error with its line and column', async () => {

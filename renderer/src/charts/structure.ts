@@ -1,0 +1,146 @@
+/** Pure layout and drawing of STRUCTURE-like bar plots (canvas on screen, SVG for export). */
+
+export interface PlotIndividual {
+  readonly id: string;
+  readonly population?: string;
+  readonly group?: string;
+}
+
+/** One K: the aligned membership matrix (N, K) and the palette index of each column. */
+export interface PlotRow {
+  readonly K: number;
+  readonly Q: Float64Array;
+  readonly colours: readonly number[];
+}
+
+export interface Segment {
+  readonly label: string;
+  readonly group?: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Layout {
+  /** Plot position → individual index. */
+  readonly order: readonly number[];
+  /** Consecutive runs of one population (in plot positions). */
+  readonly segments: readonly Segment[];
+}
+
+const UNLABELLED = '(no population)';
+
+/**
+ * Orders individuals for the plot: by higher group (when asked), then population in
+ * `populationOrder`, then within each population by dominant cluster (palette order of the
+ * sorting row) and decreasing membership in it.
+ */
+export function layoutIndividuals(individuals: readonly PlotIndividual[], populationOrder: readonly string[], sortRow: PlotRow | undefined, byGroup: boolean): Layout {
+  const popRank = new Map(populationOrder.map((p, k) => [p, k]));
+  const groupFirst = new Map<string, number>();
+  individuals.forEach((ind) => {
+    const g = ind.group ?? '';
+    const r = popRank.get(ind.population ?? UNLABELLED) ?? Number.MAX_SAFE_INTEGER;
+    groupFirst.set(g, Math.min(groupFirst.get(g) ?? Number.MAX_SAFE_INTEGER, r));
+  });
+  const dominant = (i: number): [number, number] => {
+    if (!sortRow) return [0, 0];
+    const K = sortRow.K;
+    let best = 0;
+    for (let c = 1; c < K; c++) if (sortRow.Q[i * K + c]! > sortRow.Q[i * K + best]!) best = c;
+    return [sortRow.colours[best] ?? best, sortRow.Q[i * K + best]!];
+  };
+  const keys = individuals.map((ind, i) => {
+    const [colour, share] = dominant(i);
+    return { i, g: byGroup ? groupFirst.get(ind.group ?? '')! : 0, p: popRank.get(ind.population ?? UNLABELLED) ?? Number.MAX_SAFE_INTEGER, colour, share };
+  });
+  keys.sort((a, b) => a.g - b.g || a.p - b.p || a.colour - b.colour || b.share - a.share || a.i - b.i);
+  const order = keys.map((k) => k.i);
+  const segments: Segment[] = [];
+  order.forEach((i, pos) => {
+    const label = individuals[i]!.population ?? UNLABELLED;
+    const last = segments[segments.length - 1];
+    if (last && last.label === label) (last as { end: number }).end = pos + 1;
+    else segments.push({ label, group: individuals[i]!.group, start: pos, end: pos + 1 });
+  });
+  return { order, segments };
+}
+
+/** Draws the rows (one per K) of a bar plot on a canvas; each individual is one bar. */
+export function drawStructure(ctx: CanvasRenderingContext2D, layout: Layout, rows: readonly PlotRow[], palette: readonly string[], width: number, barHeight: number, gap: number): void {
+  const n = layout.order.length;
+  const w = width / Math.max(1, n);
+  ctx.clearRect(0, 0, width, rows.length * (barHeight + gap));
+  rows.forEach((row, r) => {
+    const top = r * (barHeight + gap);
+    const K = row.K;
+    for (let pos = 0; pos < n; pos++) {
+      const i = layout.order[pos]!;
+      let y = top;
+      const x0 = Math.floor(pos * w);
+      const x1 = Math.floor((pos + 1) * w);
+      for (let c = 0; c < K; c++) {
+        const h = row.Q[i * K + c]! * barHeight;
+        ctx.fillStyle = palette[(row.colours[c] ?? c) % palette.length]!;
+        ctx.fillRect(x0, y, Math.max(1, x1 - x0), h + 0.5);
+        y += h;
+      }
+    }
+    ctx.fillStyle = '#ffffff';
+    for (const s of layout.segments.slice(1)) ctx.fillRect(Math.floor(s.start * w), top, 1, barHeight);
+  });
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+}
+
+export interface SvgOptions {
+  readonly width: number;
+  readonly barHeight: number;
+  readonly title?: string;
+}
+
+/**
+ * A publication SVG: one <g class="individual"> per individual and row, holding its K stacked
+ * rects; population labels under the last row; K labels on the left.
+ */
+export function structureSvg(individuals: readonly PlotIndividual[], layout: Layout, rows: readonly PlotRow[], palette: readonly string[], o: SvgOptions): string {
+  const left = 40;
+  const gap = 8;
+  const labelSpace = 110;
+  const plotW = o.width - left - 10;
+  const n = layout.order.length;
+  const w = plotW / Math.max(1, n);
+  const height = (o.title ? 24 : 6) + rows.length * (o.barHeight + gap) + labelSpace;
+  const top0 = o.title ? 24 : 6;
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`);
+  parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
+  if (o.title) parts.push(`<text x="${left}" y="16" font-size="13">${escapeXml(o.title)}</text>`);
+  rows.forEach((row, r) => {
+    const top = top0 + r * (o.barHeight + gap);
+    const K = row.K;
+    parts.push(`<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="11" text-anchor="end" dominant-baseline="middle">K=${K}</text>`);
+    for (let pos = 0; pos < n; pos++) {
+      const i = layout.order[pos]!;
+      let y = top;
+      const x = left + pos * w;
+      parts.push(`<g class="individual" data-id="${escapeXml(individuals[i]!.id)}">`);
+      for (let c = 0; c < K; c++) {
+        const h = row.Q[i * K + c]! * o.barHeight;
+        if (h > 0) parts.push(`<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${(w + 0.05).toFixed(3)}" height="${h.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`);
+        y += h;
+      }
+      parts.push('</g>');
+    }
+    for (const s of layout.segments.slice(1)) parts.push(`<line x1="${(left + s.start * w).toFixed(3)}" x2="${(left + s.start * w).toFixed(3)}" y1="${top}" y2="${top + o.barHeight}" stroke="#ffffff" stroke-width="0.8"/>`);
+    parts.push('</g>');
+  });
+  const labelTop = top0 + rows.length * (o.barHeight + gap);
+  for (const s of layout.segments) {
+    const cx = left + ((s.start + s.end) / 2) * w;
+    parts.push(`<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="9" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`);
+  }
+  parts.push('</svg>');
+  return parts.join('');
+}

@@ -1,0 +1,27 @@
+/** Colour-blind-safe default palette: Okabe–Ito, then Tableau 10 for K above 8. */
+export const DEFAULT_PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999', '#4E79A7', '#F28E2B', '#59A14F', '#B07AA1', '#FF9DA7', '#9C755F', '#76B7B2', '#EDC948', '#BAB0AC', '#E15759', '#1B9E77', '#7570B3'];
+
+/** Structure-plot settings: palette, population order, which K are shown. */
+export class PlotState {
+  palette = $state<string[]>([...DEFAULT_PALETTE]);
+  populationOrder = $state<string[]>([]);
+  shownK = $state<number[]>([]);
+  groupByRegion = $state(true);
+  barHeight = $state(90);
+
+  setPopulations(pops: string[]): void {
+    const kept = this.populationOrder.filter((p) => pops.includes(p));
+    this.populationOrder = [...kept, ...pops.filter((p) => !kept.includes(p))];
+  }
+
+  movePopulation(from: number, to: number): void {
+    const order = [...this.populationOrder];
+    const [item] = order.splice(from, 1);
+    order.splice(to, 0, item!);
+    this.populationOrder = order;
+  }
+
+  colour(index: number): string {
+    return this.palette[index % this.palette.length]!;
+  }
+}

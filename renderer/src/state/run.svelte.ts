@@ -1,0 +1,105 @@
+import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
+import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
+import { DEFAULT_FIT } from '../../../engine/model/fit.ts';
+
+export interface KProgress {
+  readonly K: number;
+  done: number;
+  readonly total: number;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+/** The Run view's settings, the running sweep and its results. */
+export class RunState {
+  algorithm = $state<'ema' | 'em'>('ema');
+  kFrom = $state(2);
+  kTo = $state(4);
+  starts = $state(20);
+  replicates = $state(3);
+  epsilon = $state(0.01);
+  seed = $state(1);
+  running = $state(false);
+  cancelled = $state(false);
+  progress = $state<KProgress[]>([]);
+  runs = $state.raw<RunInfo[]>([]);
+  analysis = $state.raw<SweepAnalysis | null>(null);
+  error = $state<string | null>(null);
+  private call: EngineCall<unknown> | null = null;
+
+  get kValues(): number[] {
+    const a = Math.max(1, Math.min(this.kFrom, this.kTo));
+    const b = Math.max(this.kFrom, this.kTo);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  }
+
+  validate(nIndividuals: number): string | null {
+    if (!Number.isInteger(this.kFrom) || !Number.isInteger(this.kTo) || this.kFrom < 1 || this.kTo < 1) return 'K must be a whole number of at least 1';
+    if (Math.max(this.kFrom, this.kTo) > Math.min(20, nIndividuals)) return `K can be at most ${Math.min(20, nIndividuals)}`;
+    if (!(this.starts >= 1 && this.starts <= 10000)) return 'Starts must be between 1 and 10000';
+    if (!(this.replicates >= 1 && this.replicates <= 100)) return 'Replicates must be between 1 and 100';
+    if (!(this.epsilon > 0 && this.epsilon < 1)) return 'ε must lie between 0 and 1';
+    return null;
+  }
+
+  async start(client: EngineClient, datasetId: number, nIndividuals: number): Promise<void> {
+    const problem = this.validate(nIndividuals);
+    if (problem) {
+      this.error = problem;
+      return;
+    }
+    this.error = null;
+    this.running = true;
+    this.cancelled = false;
+    this.runs = [];
+    this.analysis = null;
+    const ks = this.kValues;
+    this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
+    const call = client.call(
+      'runSweep',
+      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: 'best', seed: this.seed, fit: { ...DEFAULT_FIT, algorithm: this.algorithm, epsilon: this.epsilon } }],
+      (p) => {
+        if (p.kind === 'start') {
+          const row = this.progress.find((r) => r.K === p.K);
+          if (row) {
+            row.startedAt ??= Date.now();
+            row.done++;
+            if (row.done === row.total) row.finishedAt = Date.now();
+          }
+        } else if (p.kind === 'run') this.runs = [...this.runs, p.run];
+      },
+    );
+    this.call = call;
+    try {
+      const res = await call.result;
+      this.runs = res.runs;
+      this.cancelled = res.cancelled;
+      if (res.runs.length > 0) this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.running = false;
+      this.call = null;
+    }
+  }
+
+  /** Forgets results (a new dataset was opened). */
+  reset(): void {
+    this.cancel();
+    this.runs = [];
+    this.analysis = null;
+    this.progress = [];
+    this.error = null;
+    this.cancelled = false;
+  }
+
+  cancel(): void {
+    this.call?.cancel();
+  }
+}
+
+/** Seconds left for a K, from its rate so far. */
+export function etaSeconds(p: KProgress, now: number): number | undefined {
+  if (!p.startedAt || p.done === 0 || p.done >= p.total) return undefined;
+  return ((now - p.startedAt) / p.done) * (p.total - p.done) / 1000;
+}

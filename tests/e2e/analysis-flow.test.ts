@@ -1,0 +1,123 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launch, openApp } from './browser.ts';
+import { ROOT, SHARED_DATA } from '../helpers.ts';
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+async function runClustering(page: Page, kFrom: number, kTo: number, starts: number, replicates: number) {
+  await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+  await page.getByTestId('k-from').fill(String(kFrom));
+  await page.getByTestId('k-to').fill(String(kTo));
+  await page.getByTestId('starts').fill(String(starts));
+  await page.getByTestId('replicates').fill(String(replicates));
+  await page.getByTestId('run').click();
+}
+
+/** PNG width and height from its IHDR chunk. */
+function pngSize(path: string): { width: number; height: number } {
+  const b = readFileSync(path);
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}
+
+test('run K = 2..4, watch progress, see one bar per individual grouped by population, change colours, export SVG and PNG', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  await runClustering(page, 2, 4, 8, 3);
+  await page.getByTestId('progress').waitFor();
+  const bars = page.locator('[data-testid=progress] progress');
+  assert.equal(await bars.count(), 3);
+  await page.getByTestId('run-done').waitFor({ timeout: 120_000 });
+  for (let k = 0; k < 3; k++) assert.equal(await bars.nth(k).getAttribute('value'), '24');
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'run-nancycats.png') });
+
+  await page.getByRole('button', { name: 'Structure' }).click();
+  await page.getByTestId('structure-canvas').waitFor();
+  await page.getByTestId('structure-canvas').hover({ position: { x: 30, y: 40 } });
+  await page.getByTestId('tooltip').waitFor();
+  assert.match((await page.getByTestId('tooltip').textContent()) ?? '', /K = 2/);
+  await page.getByTestId('colour-0').fill('#000000');
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-nancycats.png'), fullPage: true });
+
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const svgPath = join(ROOT, 'test-results', 'structure.svg');
+  await svgDownload.saveAs(svgPath);
+  const svg = readFileSync(svgPath, 'utf8');
+  const rows = svg.split('<g class="row"').slice(1);
+  assert.equal(rows.length, 3);
+  for (const [r, row] of rows.entries()) {
+    assert.equal((row.match(/<g class="individual"/g) ?? []).length, 237, 'one bar per individual');
+    const colours = new Set([...row.matchAll(/fill="(#[0-9a-fA-F]{6})"/g)].map((m) => m[1]!.toLowerCase()));
+    assert.equal(colours.size, r + 2, `K = ${r + 2} colours`);
+  }
+  assert.ok(svg.includes('fill="#000000"'), 'the edited colour is used');
+  assert.equal((svg.match(/class="population"/g) ?? []).length >= 17, true);
+
+  await page.getByTestId('width-mm').fill('100');
+  await page.getByTestId('dpi').fill('150');
+  const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+  const pngPath = join(ROOT, 'test-results', 'structure.png');
+  await pngDownload.saveAs(pngPath);
+  assert.equal(pngSize(pngPath).width, Math.round((100 / 25.4) * 150));
+  assert.ok(statSync(pngPath).size > 1000);
+
+  await page.getByRole('button', { name: 'Choose K' }).click();
+  await page.getByTestId('k-table').waitFor();
+  assert.equal(await page.locator('[data-testid=k-table] tbody tr').count(), 3);
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-nancycats.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Markers' }).click();
+  await page.getByTestId('marker-table').waitFor();
+  await page.waitForFunction(() => /Panel: \d+ of 9/.test(document.querySelector('[data-testid=panel-size]')?.textContent ?? ''));
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'markers-nancycats.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test('cancel a run: it stops and keeps the finished starts', async () => {
+  const { page } = await openApp(browser);
+  await page.getByRole('button', { name: /nancycats \(GENEPOP/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  await runClustering(page, 2, 6, 400, 2);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress] progress')?.getAttribute('value') ?? 0) >= 3);
+  await page.getByTestId('cancel').click();
+  await page.getByTestId('cancelled').waitFor({ timeout: 10_000 });
+  const done = Number(await page.locator('[data-testid=progress] progress').first().getAttribute('value'));
+  assert.ok(done >= 3 && done < 800, `kept ${done} starts at K = 2`);
+});
+
+test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms', async () => {
+  const { page } = await openApp(browser);
+  await page.getByTestId('pop-input').setInputFiles([join(SHARED_DATA, 'eHGDP.labels.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([join(SHARED_DATA, 'eHGDP.str')]);
+  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  assert.equal(await page.getByTestId('n-populations').textContent(), '79');
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'data-ehgdp.png') });
+  await runClustering(page, 2, 5, 4, 2);
+  await page.getByTestId('run-done').waitFor({ timeout: 180_000 });
+  await page.getByRole('button', { name: 'Structure' }).click();
+  await page.getByTestId('timing').waitFor();
+  const first = (await page.getByTestId('timing').textContent()) ?? '';
+  await page.getByRole('button', { name: /Move .* down/ }).first().click();
+  await page.getByRole('button', { name: 'Choose K' }).click();
+  await page.getByTestId('k-table').waitFor();
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-ehgdp.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Structure' }).click();
+  await page.getByTestId('timing').waitFor();
+  await page.waitForTimeout(100);
+  const second = (await page.getByTestId('timing').textContent()) ?? '';
+  const ms = (t: string) => [...t.matchAll(/([\d.]+) ms/g)].map((m) => Number(m[1]));
+  const [draw1, layout1] = ms(first);
+  const [draw2, layout2] = ms(second);
+  console.log(`eHGDP plot: first draw ${draw1} ms + layout ${layout1} ms; after re-sorting ${draw2} ms + ${layout2} ms`);
+  assert.ok(draw1! + layout1! < 200 && draw2! + layout2! < 200);
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-ehgdp.png'), fullPage: true });
+});
