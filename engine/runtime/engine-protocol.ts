@@ -139,6 +139,8 @@ export interface EngineApi {
   filterDataset(datasetId: number, options: FilterOptions): Promise<FilterResultInfo>;
   runSweep(request: SweepRequest): Promise<{ sweepId: number; runs: RunInfo[]; cancelled: boolean }>;
   analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
+  /** Restores the runs of a saved project as a sweep on an open dataset. */
+  importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   exportDataset(datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]): Promise<{ text: string; notes: readonly string[] }>;
   closeDataset(datasetId: number): Promise<void>;
@@ -163,4 +165,4 @@ export type FromEngine =
       readonly column?: number;
     };
 
-export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'analyzeSweep', 'selectMarkers', 'exportDataset', 'closeDataset'];
+export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'analyzeSweep', 'importSweep', 'selectMarkers', 'exportDataset', 'closeDataset'];

@@ -12,6 +12,7 @@ import { mixtureData } from '../model/mixture-data.ts';
 import { summarizeSweep } from '../analysis/k-choice.ts';
 import { fstFromModel } from '../analysis/fst.ts';
 import { selectMarkers } from '../analysis/marker-selection.ts';
+import { independenceMeasure } from '../model/independence.ts';
 import type { DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
 import { ENGINE_METHODS } from './engine-protocol.ts';
 
@@ -105,6 +106,23 @@ export class EngineServer {
         const sweepId = this.nextSweep++;
         this.sweeps.set(sweepId, { datasetId: req.datasetId, runs: res.runs });
         return { sweepId, runs: res.runs.map(runInfo), cancelled: res.cancelled };
+      },
+      importSweep: async (datasetId: number, runs: readonly RunInfo[]) => {
+        const data = this.dataset(datasetId);
+        const md = mixtureData(data);
+        const restored: SweepRun[] = runs.map((r) => {
+          const K = r.K;
+          if (r.Q.length !== md.N * K || r.theta.length !== md.totalAlleles * K || r.weights.length !== K) {
+            throw new RangeError(`importSweep: run K=${K} does not fit this dataset (${md.N} individuals, ${md.totalAlleles} alleles)`);
+          }
+          const model = { K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.theta) };
+          const starts = [{ index: 0, seed: 0, logLik: r.logLik, iterations: 0, converged: true }];
+          const clustering = { K, policy: 'best' as const, model, Q: Float64Array.from(r.Q), logLik: r.logLik, informative: Float64Array.from(r.informative), independence: independenceMeasure(md, model), bestStart: 0, starts };
+          return { K, replicate: r.replicate, clustering, completedStarts: r.completedStarts };
+        });
+        const sweepId = this.nextSweep++;
+        this.sweeps.set(sweepId, { datasetId, runs: restored });
+        return { sweepId };
       },
       analyzeSweep: async (sweepId: number) => {
         const { data, runs } = this.sweep(sweepId);

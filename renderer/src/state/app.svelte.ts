@@ -17,6 +17,9 @@ export class AppState {
   client = $state.raw<EngineClient | null>(null);
   dataset = $state.raw<DatasetInfo | null>(null);
   fileNames = $state.raw<string[]>([]);
+  /** The bytes of the open files, kept so a project can embed them. */
+  files = $state.raw<FileBytes[]>([]);
+  populationFile = $state.raw<FileBytes | null>(null);
   view = $state<View>('data');
   loading = $state(false);
   parseFraction = $state(0);
@@ -36,6 +39,8 @@ export class AppState {
       if (this.dataset) void this.client.call('closeDataset', [this.dataset.datasetId]).result;
       this.dataset = info;
       this.fileNames = files.map((f) => f.name);
+      this.files = files;
+      this.populationFile = options.populationFile ?? null;
       this.view = 'data';
     } catch (e) {
       this.error = toShownError('Could not read the file', e);

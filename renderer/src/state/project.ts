@@ -1,0 +1,93 @@
+import type { FileBytes, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { View } from './app.svelte.ts';
+
+/** A saved analysis: the data (embedded), every setting and every result, as plain JSON. */
+export interface ProjectDoc {
+  readonly version: 1;
+  readonly app: 'stratify';
+  readonly savedAt: string;
+  readonly files: readonly { name: string; base64: string }[];
+  readonly populationFile?: { name: string; base64: string };
+  readonly view: View;
+  readonly run: { algorithm: 'ema' | 'em'; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number };
+  readonly plot: { palette: string[]; populationOrder: string[]; shownK: number[]; groupByRegion: boolean; barHeight: number };
+  readonly runs: readonly { K: number; replicate: number; logLik: number; completedStarts: number; Q: number[]; weights: number[]; informative: number[]; independence: number[]; theta: number[] }[];
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) s += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(s);
+}
+
+export function fromBase64(text: string): Uint8Array {
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+export function encodeFile(f: FileBytes): { name: string; base64: string } {
+  return { name: f.name, base64: toBase64(f.bytes) };
+}
+
+export function decodeFile(f: { name: string; base64: string }): FileBytes {
+  return { name: f.name, bytes: fromBase64(f.base64) };
+}
+
+export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
+  return runs.map((r) => ({ K: r.K, replicate: r.replicate, logLik: r.logLik, completedStarts: r.completedStarts, Q: Array.from(r.Q), weights: Array.from(r.weights), informative: Array.from(r.informative), independence: Array.from(r.independence), theta: Array.from(r.theta) }));
+}
+
+export function decodeRuns(runs: ProjectDoc['runs']): RunInfo[] {
+  return runs.map((r) => ({ ...r, Q: Float64Array.from(r.Q), weights: Float64Array.from(r.weights), informative: Float64Array.from(r.informative), independence: Float64Array.from(r.independence), theta: Float64Array.from(r.theta) }));
+}
+
+/** Checks that a parsed JSON document is a Stratify project; throws a readable error if not. */
+export function checkProject(doc: unknown): ProjectDoc {
+  const d = doc as Partial<ProjectDoc> | null;
+  if (!d || d.app !== 'stratify' || d.version !== 1) throw new Error('not a Stratify project (version 1) file');
+  if (!Array.isArray(d.files) || d.files.length === 0) throw new Error('the project holds no dataset');
+  if (!Array.isArray(d.runs) || !d.run || !d.plot) throw new Error('the project is incomplete');
+  return d as ProjectDoc;
+}
+
+const DB = 'stratify';
+const STORE = 'autosave';
+
+function db(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+/** Keeps the latest project in IndexedDB (one transaction: the old copy stays until the new one commits). */
+export async function autosave(doc: ProjectDoc): Promise<void> {
+  const d = await db();
+  await new Promise<void>((resolve, reject) => {
+    const tx = d.transaction(STORE, 'readwrite');
+    tx.objectStore(STORE).put(JSON.stringify(doc), 'latest');
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+  d.close();
+}
+
+export async function loadAutosave(): Promise<ProjectDoc | null> {
+  try {
+    const d = await db();
+    const text = await new Promise<string | undefined>((resolve, reject) => {
+      const req = d.transaction(STORE, 'readonly').objectStore(STORE).get('latest');
+      req.onsuccess = () => resolve(req.result as string | undefined);
+      req.onerror = () => reject(req.error);
+    });
+    d.close();
+    return text ? checkProject(JSON.parse(text)) : null;
+  } catch {
+    return null;
+  }
+}

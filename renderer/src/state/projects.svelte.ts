@@ -1,0 +1,84 @@
+import type { AppState } from './app.svelte.ts';
+import { toShownError } from './app.svelte.ts';
+import type { PlotState } from './plot.svelte.ts';
+import type { RunState } from './run.svelte.ts';
+import { autosave, checkProject, decodeFile, decodeRuns, encodeFile, encodeRuns, loadAutosave, type ProjectDoc } from './project.ts';
+import { saveFile } from '../export/save.ts';
+
+/** Saving, opening and autosaving projects; restoring a project restores every view. */
+export class ProjectState {
+  lastSaved = $state<string | null>(null);
+  restorable = $state.raw<ProjectDoc | null>(null);
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly app: AppState,
+    private readonly run: RunState,
+    private readonly plot: PlotState,
+  ) {}
+
+  build(): ProjectDoc | null {
+    const { app, run, plot } = this;
+    if (!app.dataset || app.files.length === 0) return null;
+    return {
+      version: 1,
+      app: 'stratify',
+      savedAt: new Date().toISOString(),
+      files: app.files.map(encodeFile),
+      ...(app.populationFile ? { populationFile: encodeFile(app.populationFile) } : {}),
+      view: app.view,
+      run: { algorithm: run.algorithm, kFrom: run.kFrom, kTo: run.kTo, starts: run.starts, replicates: run.replicates, epsilon: run.epsilon, seed: run.seed },
+      plot: { palette: [...plot.palette], populationOrder: [...plot.populationOrder], shownK: [...plot.shownK], groupByRegion: plot.groupByRegion, barHeight: plot.barHeight },
+      runs: run.running ? [] : encodeRuns(run.runs),
+    };
+  }
+
+  async save(): Promise<void> {
+    const doc = this.build();
+    if (!doc) return;
+    const name = `${(this.app.fileNames[0] ?? 'analysis').replace(/\.[^.]+$/, '')}.stratify.json`;
+    await saveFile(name, JSON.stringify(doc), 'application/json');
+    this.lastSaved = doc.savedAt;
+  }
+
+  /** Schedules an autosave (debounced), so a crash loses nothing. */
+  touch(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      const doc = this.build();
+      if (doc) void autosave(doc).then(() => (this.lastSaved = doc.savedAt));
+    }, 800);
+  }
+
+  async checkAutosave(): Promise<void> {
+    this.restorable = await loadAutosave();
+  }
+
+  async openFile(file: File): Promise<void> {
+    try {
+      await this.restore(checkProject(JSON.parse(await file.text())));
+    } catch (e) {
+      this.app.error = toShownError(`Could not open the project ${file.name}`, e);
+    }
+  }
+
+  async restore(doc: ProjectDoc): Promise<void> {
+    const { app, run, plot } = this;
+    await app.open(doc.files.map(decodeFile), doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {});
+    if (!app.dataset || !app.client) return;
+    Object.assign(run, doc.run);
+    plot.palette = [...doc.plot.palette];
+    plot.populationOrder = [...doc.plot.populationOrder];
+    plot.groupByRegion = doc.plot.groupByRegion;
+    plot.barHeight = doc.plot.barHeight;
+    if (doc.runs.length > 0) {
+      const runs = decodeRuns(doc.runs);
+      const { sweepId } = await app.client.call('importSweep', [app.dataset.datasetId, runs]).result;
+      run.runs = runs;
+      run.analysis = await app.client.call('analyzeSweep', [sweepId]).result;
+      plot.shownK = [...doc.plot.shownK];
+    }
+    app.view = doc.view;
+    this.restorable = null;
+  }
+}
