@@ -71,6 +71,15 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   assert.equal(pngSize(pngPath).width, Math.round((100 / 25.4) * 150));
   assert.ok(statSync(pngPath).size > 1000);
 
+  const [pdfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-pdf').click()]);
+  const pdfPath = join(ROOT, 'test-results', 'structure.pdf');
+  await pdfDownload.saveAs(pdfPath);
+  const pdf = readFileSync(pdfPath, 'latin1');
+  assert.ok(pdf.startsWith('%PDF-'));
+  const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(pdf);
+  assert.ok(box, 'PDF has a page box');
+  assert.ok(Math.abs(Number(box![1]) - (100 / 25.4) * 72) < 1, `page width ${box![1]} pt = 100 mm`);
+
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('k-table').waitFor();
   assert.equal(await page.locator('[data-testid=k-table] tbody tr').count(), 3);

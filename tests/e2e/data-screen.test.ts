@@ -43,3 +43,20 @@ test('a malformed file shows a clear error with its line and column', async () =
   assert.match(text, /row has 5 values/);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'error-malformed.png') });
 });
+
+test('filters remove what they report; reading options re-read the file', async () => {
+  const { page } = await openApp(browser);
+  await page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  await page.getByTestId('filter-ind').fill('10');
+  await page.getByTestId('apply-filters').click();
+  await page.getByTestId('removed').waitFor();
+  const removed = Number(/Removed (\d+) individual/.exec((await page.getByTestId('removed').textContent()) ?? '')![1]);
+  assert.ok(removed > 0);
+  assert.equal(Number(await page.getByTestId('n-individuals').textContent()), 237 - removed);
+  await page.getByText('Reading options').click();
+  await page.getByTestId('read-pop').selectOption('no');
+  await page.getByTestId('reread').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=n-populations]')?.textContent === '0');
+  assert.equal(await page.getByTestId('n-individuals').textContent(), '237');
+});

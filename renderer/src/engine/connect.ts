@@ -9,6 +9,7 @@ export interface StratifyDesktop {
   openFileDialog(): Promise<{ name: string; bytes: Uint8Array }[] | null>;
   saveFile(suggestedName: string, data: Uint8Array | string): Promise<string | null>;
   onEngineCrashed(handler: (reason: string) => void): void;
+  onMenuCommand(handler: (command: string) => void): void;
 }
 
 declare global {

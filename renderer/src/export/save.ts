@@ -34,3 +34,27 @@ export async function svgToPng(svg: string, pixelWidth: number): Promise<Blob> {
     URL.revokeObjectURL(url);
   }
 }
+
+/**
+ * Renders an SVG string to a one-page PDF at publication size: `widthMm` wide, the height from
+ * the SVG's aspect ratio, vector shapes and text (jsPDF + svg2pdf.js, loaded on first use).
+ */
+export async function svgToPdf(svg: string, widthMm: number): Promise<Blob> {
+  const [{ jsPDF }, { svg2pdf }] = await Promise.all([import('jspdf'), import('svg2pdf.js')]);
+  const el = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement as unknown as SVGSVGElement;
+  const w = Number(el.getAttribute('width'));
+  const h = Number(el.getAttribute('height'));
+  const heightMm = (widthMm * h) / w;
+  const doc = new jsPDF({ orientation: widthMm > heightMm ? 'landscape' : 'portrait', unit: 'mm', format: [widthMm, heightMm], compress: true });
+  const holder = document.createElement('div');
+  holder.style.position = 'absolute';
+  holder.style.left = '-10000px';
+  holder.appendChild(el);
+  document.body.appendChild(holder);
+  try {
+    await svg2pdf(el, doc, { x: 0, y: 0, width: widthMm, height: heightMm });
+  } finally {
+    holder.remove();
+  }
+  return doc.output('blob');
+}

@@ -1,6 +1,7 @@
 import type { EngineClient } from '../../../engine/runtime/engine-client.ts';
 import { EngineError } from '../../../engine/runtime/engine-client.ts';
 import type { DatasetInfo, FileBytes, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
+import type { FilterOptions, Removed } from '../../../engine/data/filters.ts';
 
 export interface ShownError {
   readonly title: string;
@@ -20,6 +21,11 @@ export class AppState {
   /** The bytes of the open files, kept so a project can embed them. */
   files = $state.raw<FileBytes[]>([]);
   populationFile = $state.raw<FileBytes | null>(null);
+  openOptions = $state.raw<OpenOptions>({});
+  /** The dataset as read, before filters (filters always start from it). */
+  unfiltered = $state.raw<DatasetInfo | null>(null);
+  filters = $state.raw<FilterOptions>({});
+  removed = $state.raw<{ individuals: readonly Removed[]; loci: readonly Removed[] } | null>(null);
   view = $state<View>('data');
   loading = $state(false);
   parseFraction = $state(0);
@@ -38,15 +44,39 @@ export class AppState {
       const info = await call.result;
       if (this.dataset) void this.client.call('closeDataset', [this.dataset.datasetId]).result;
       this.dataset = info;
+      this.unfiltered = info;
       this.fileNames = files.map((f) => f.name);
       this.files = files;
       this.populationFile = options.populationFile ?? null;
+      this.openOptions = options;
+      this.filters = {};
+      this.removed = null;
       this.view = 'data';
     } catch (e) {
       this.error = toShownError('Could not read the file', e);
     } finally {
       this.loading = false;
     }
+  }
+}
+
+/** Applies filters to the dataset as read; an empty filter set restores it. */
+export async function applyFilters(app: AppState, filters: FilterOptions): Promise<void> {
+  if (!app.client || !app.unfiltered) return;
+  const active = Object.values(filters).some((v) => v !== undefined && v !== false);
+  try {
+    if (!active) {
+      app.dataset = app.unfiltered;
+      app.filters = {};
+      app.removed = null;
+      return;
+    }
+    const r = await app.client.call('filterDataset', [app.unfiltered.datasetId, filters]).result;
+    app.dataset = r;
+    app.filters = filters;
+    app.removed = { individuals: r.removedIndividuals, loci: r.removedLoci };
+  } catch (e) {
+    app.error = toShownError('Could not apply the filters', e);
   }
 }
 

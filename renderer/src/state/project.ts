@@ -1,4 +1,5 @@
-import type { FileBytes, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { FilterOptions } from '../../../engine/data/filters.ts';
 import type { View } from './app.svelte.ts';
 
 /** A saved analysis: the data (embedded), every setting and every result, as plain JSON. */
@@ -9,6 +10,8 @@ export interface ProjectDoc {
   readonly files: readonly { name: string; base64: string }[];
   readonly populationFile?: { name: string; base64: string };
   readonly view: View;
+  readonly openOptions?: Omit<OpenOptions, 'populationFile'>;
+  readonly filters?: FilterOptions;
   readonly run: { algorithm: 'ema' | 'em'; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number };
   readonly plot: { palette: string[]; populationOrder: string[]; shownK: number[]; groupByRegion: boolean; barHeight: number };
   readonly runs: readonly { K: number; replicate: number; logLik: number; completedStarts: number; Q: number[]; weights: number[]; informative: number[]; independence: number[]; theta: number[] }[];
