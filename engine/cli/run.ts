@@ -10,6 +10,7 @@ import { independenceMeasure } from '../model/independence.ts';
 import { mixtureData } from '../model/mixture-data.ts';
 import { sweepJson } from '../model/result-json.ts';
 import type { Policy } from '../model/multi-start.ts';
+import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { runSweep, type SweepOptions, type SweepRun } from '../runtime/sweep.ts';
@@ -24,7 +25,9 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
     .option('--starts <m>', 'starts per multi-start', '100')
     .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
-    .option('--algorithm <name>', 'ema | em', 'ema')
+    .option('--algorithm <name>', 'ema | em | ema-tan', 'ema')
+    .option('--tan-window <w>', 'EMA-TAN: candidate parents = the w preceding markers on the chromosome', '3')
+    .option('--tan-order <order>', 'EMA-TAN: marker order genome | file | random', 'genome')
     .option('--policy <name>', 'best | uniform | weighted', 'best')
     .option('--seed <s>', 'run seed (same seed ⇒ same result)', '1')
     .option('--threads <t>', 'worker threads', String(availableParallelism()))
@@ -41,7 +44,8 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
   const pi = o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
   return {
     ...DEFAULT_FIT,
-    algorithm: choice(o['algorithm'], '--algorithm', ['ema', 'em'] as const),
+    algorithm: choice(o['algorithm'], '--algorithm', ['ema', 'em', 'ema-tan'] as const),
+    tan: { window: positiveInt(o['tanWindow'] ?? '3', '--tan-window'), order: choice(o['tanOrder'] ?? 'genome', '--tan-order', ['genome', 'file', 'random'] as const), orderSeed: Number(o['seed'] ?? 1) },
     epsilon: numberIn(o['epsilon'], '--epsilon', 1e-12, 1),
     maxIterations: positiveInt(o['maxIterations'], '--max-iterations'),
     missing: choice(o['missingCopies'], '--missing-copies', ['skip', 'expect'] as const),
@@ -66,7 +70,23 @@ export function writeRunFiles(dir: string, stem: string, data: GenotypeData, run
   const base = join(dir, `${stem}.K${run.K}.r${run.replicate + 1}`);
   writeFileSync(`${base}.Q`, toText(writeQ(run.clustering.Q, data.individuals.length, run.K)));
   writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
-  return [`${base}.Q`, `${base}.P`];
+  const files = [`${base}.Q`, `${base}.P`];
+  if (run.clustering.linkage) {
+    writeFileSync(`${base}.linkage.tsv`, linkageTsv(data, run.clustering.linkage));
+    files.push(`${base}.linkage.tsv`);
+  }
+  return files;
+}
+
+/** EMA-TAN's linkage map: per marker, the weight on C and on each candidate parent. */
+export function linkageTsv(data: GenotypeData, linkage: readonly ParentWeights[]): string {
+  const rows = ['locus\tchrom\tpos\tdepends_on_cluster\tparent\tparent_weight'];
+  for (const p of linkage) {
+    const l = data.loci[p.locus]!;
+    if (p.parents.length === 0) rows.push([l.name, l.chrom ?? '', l.pos ?? '', p.cluster.toFixed(4), '', ''].join('\t'));
+    for (const q of p.parents) rows.push([l.name, l.chrom ?? '', l.pos ?? '', p.cluster.toFixed(4), data.loci[q.locus]!.name, q.weight.toFixed(4)].join('\t'));
+  }
+  return rows.join('\n') + '\n';
 }
 
 /** Runs a sweep with a progress bar on a terminal and one parseable line per run otherwise. */

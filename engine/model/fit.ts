@@ -2,8 +2,10 @@ import { eStep, eStepBuffers, expectedCounts, type MissingCopies } from './e-ste
 import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import { maxParameterChange, type InitMethod, type MixtureModel } from './mixture-model.ts';
+import { DEFAULT_TAN_DATA, type TanDataOptions } from './tan/tan-data.ts';
 
-export type Algorithm = 'ema' | 'em';
+/** 'ema' and 'em' on the naive Bayes mixture; 'ema-tan' averages over TAN structures (model/tan/). */
+export type Algorithm = 'ema' | 'em' | 'ema-tan';
 
 /** Options of one EM/EMA run. */
 export interface FitOptions {
@@ -22,9 +24,11 @@ export interface FitOptions {
    * effective cluster.
    */
   readonly warmup: number;
+  /** EMA-TAN: candidate parents and marker order. */
+  readonly tan: TanDataOptions;
 }
 
-export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data', warmup: 10 };
+export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data', warmup: 10, tan: DEFAULT_TAN_DATA };
 
 /** What each iteration reports. `logLik` is that of the parameters the iteration started from. */
 export interface StepInfo {
@@ -60,19 +64,21 @@ function cloneModel(m: MixtureModel): MixtureModel {
  * and cancel between iterations) and returning the final model.
  */
 export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
+  if (opts.algorithm === 'ema-tan') throw new RangeError('fitSteps: EMA-TAN runs through tanFitSteps (model/tan/tan-fit.ts)');
+  const algorithm = opts.algorithm;
   const K = init.K;
   let cur = cloneModel(init);
   let next = cloneModel(init);
   const buf = eStepBuffers(data, K);
   const counts = { alleleCluster: new Float64Array(data.totalAlleles * K), cluster: new Float64Array(K) };
-  const informative = new Float64Array(data.L).fill(opts.algorithm === "em" ? 1 : 0.5);
+  const informative = new Float64Array(data.L).fill(algorithm === 'em' ? 1 : 0.5);
   let iterations = 0;
   let converged = false;
   while (iterations < opts.maxIterations) {
     const ll = eStep(data, cur, buf);
     expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf.genotype);
-    maStep(data, counts, K, opts.priors, opts.algorithm, next, informative);
-    if (opts.algorithm === 'ema' && iterations < opts.warmup && maxOf(informative) < 0.5) {
+    maStep(data, counts, K, opts.priors, algorithm, next, informative);
+    if (algorithm === 'ema' && iterations < opts.warmup && maxOf(informative) < 0.5) {
       // The split does not follow the data yet (every marker judged uninformative): an EM
       // step instead, so that the clusters are not erased before they can form.
       maStep(data, counts, K, opts.priors, 'em', next, informative);
@@ -109,6 +115,6 @@ export function modelFromMemberships(data: MixtureData, Q: Float64Array, K: numb
   const placeholder: MixtureModel = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(data.totalAlleles * K).fill(1) };
   const counts = expectedCounts(data, placeholder, Q, 'skip');
   const out: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(data.totalAlleles * K) };
-  maStep(data, counts, K, opts.priors, opts.algorithm, out, new Float64Array(data.L));
+  maStep(data, counts, K, opts.priors, opts.algorithm === 'em' ? 'em' : 'ema', out, new Float64Array(data.L).fill(0.5));
   return out;
 }

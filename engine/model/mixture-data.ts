@@ -22,7 +22,7 @@ export interface MixtureData {
    *   genotypeOffsets: shape (L + 1,), locus i's genotypes are rows genotypeOffsets[i] ..
    *   genotypeAlleles: shape (Σ G_i, P), the copies of each genotype (sorted, MISSING = -1)
    */
-  readonly genotypeOf: Int32Array;
+  readonly genotypeOf: Uint16Array | Int32Array;
   readonly genotypeOffsets: Int32Array;
   readonly genotypeAlleles: Int16Array;
 }
@@ -38,7 +38,7 @@ export function mixtureData(data: GenotypeData): MixtureData {
     alleles[i] = Math.max(1, data.loci[i]!.alleles.length);
     offsets[i + 1] = offsets[i]! + alleles[i]!;
   }
-  const genotypeOf = new Int32Array(L * N);
+  const codes = new Int32Array(L * N);
   const genotypeOffsets = new Int32Array(L + 1);
   const table: number[] = [];
   const copy = new Int16Array(P);
@@ -55,10 +55,14 @@ export function mixtureData(data: GenotypeData): MixtureData {
         seen.set(key, g);
         for (let p = 0; p < P; p++) table.push(copy[p]!);
       }
-      genotypeOf[i * N + d] = g;
+      codes[i * N + d] = g;
     }
     genotypeOffsets[i + 1] = genotypeOffsets[i]! + seen.size;
   }
+  let maxG = 0;
+  for (let i = 0; i < L; i++) maxG = Math.max(maxG, genotypeOffsets[i + 1]! - genotypeOffsets[i]!);
+  // Narrow storage halves the memory the hot loops stream through.
+  const genotypeOf = maxG <= 0xffff ? Uint16Array.from(codes) : codes;
   return {
     N,
     L,

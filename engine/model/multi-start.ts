@@ -1,10 +1,55 @@
-import { alignToReference } from '../analysis/align.ts';
-import { eStep, eStepBuffers } from './e-step.ts';
+import { alignToReference, permuteColumns } from '../analysis/align.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { eStep, eStepBuffers, expectedCounts } from './e-step.ts';
 import { fitSteps, type FitOptions, type StepInfo } from './fit.ts';
 import { independenceMeasure } from './independence.ts';
-import type { MixtureData } from './mixture-data.ts';
+import { maStep } from './ma-step.ts';
+import { mixtureData, type MixtureData } from './mixture-data.ts';
 import { permuteModel, randomModel, type MixtureModel } from './mixture-model.ts';
 import { createRng, deriveSeed } from './rng.ts';
+import { tanData, type TanData, type TanDataOptions } from './tan/tan-data.ts';
+import { tanFitSteps, type ParentWeights } from './tan/tan-fit.ts';
+import { randomTanModel } from './tan/tan-model.ts';
+
+/** What a start needs: the naive Bayes view of the data and, for EMA-TAN, its TAN variables. */
+export interface StartContext {
+  readonly md: MixtureData;
+  tan(o: TanDataOptions): TanData;
+}
+
+/** A start context over a dataset; TAN variables are built on first use and cached per option set. */
+export function startContext(data: GenotypeData, md: MixtureData = mixtureData(data)): StartContext {
+  const cache = new Map<string, TanData>();
+  return {
+    md,
+    tan(o) {
+      const key = `${o.window}/${o.order}/${o.orderSeed}`;
+      let td = cache.get(key);
+      if (!td) {
+        td = tanData(data, o);
+        cache.set(key, td);
+      }
+      return td;
+    },
+  };
+}
+
+function asContext(x: MixtureData | StartContext): StartContext {
+  if ('md' in x) return x;
+  return { md: x, tan: () => { throw new RangeError('EMA-TAN needs the genotype data: use startContext(data)'); } };
+}
+
+/**
+ * The allele-level summary of a clustering (cluster weights and allele frequencies per cluster
+ * from the memberships), used for .P files, F_ST and marker ranking whatever the algorithm.
+ */
+export function summaryModel(md: MixtureData, posterior: Float64Array, K: number, opts: FitOptions): MixtureModel {
+  const placeholder: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(md.totalAlleles * K).fill(1) };
+  const counts = expectedCounts(md, placeholder, posterior, 'skip');
+  const out: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(md.totalAlleles * K) };
+  maStep(md, counts, K, opts.priors, 'em', out, new Float64Array(md.L));
+  return out;
+}
 
 /** How the m starts of a multi-start are combined (section 7.4). */
 export type Policy = 'best' | 'uniform' | 'weighted';
@@ -21,6 +66,8 @@ export interface StartResult {
   readonly posterior: Float64Array;
   /** shape (L,). */
   readonly informative: Float64Array;
+  /** EMA-TAN only: posterior weight of each marker's parent sets (a linkage map). */
+  readonly linkage?: readonly ParentWeights[];
 }
 
 /** The seed of start `index` of replicate `replicate` at K (independent of threads and order). */
@@ -29,14 +76,31 @@ export function startSeed(runSeed: number, K: number, replicate: number, index: 
 }
 
 /** One start from random parameters drawn with `seed`, as a generator of iterations. */
-export function* startSteps(data: MixtureData, K: number, opts: FitOptions, index: number, seed: number): Generator<StepInfo, StartResult> {
-  const init = randomModel(data, K, createRng(seed), opts.init);
-  const r = yield* fitSteps(data, init, opts);
+export function* startSteps(context: MixtureData | StartContext, K: number, opts: FitOptions, index: number, seed: number): Generator<StepInfo, StartResult> {
+  const ctx = asContext(context);
+  if (opts.algorithm === 'ema-tan') {
+    const td = ctx.tan(opts.tan);
+    const init = randomTanModel(td, K, createRng(seed));
+    const r = yield* tanFitSteps(td, init, {
+      alpha: opts.priors.alpha,
+      alphaCluster: opts.priors.alphaCluster,
+      epsilon: opts.epsilon,
+      maxIterations: opts.maxIterations,
+      warmup: opts.warmup,
+      onlyC: false,
+    });
+    const informative = new Float64Array(ctx.md.L);
+    for (const p of r.parentWeights) informative[p.locus] = p.cluster;
+    const posterior = Float64Array.from(r.posterior);
+    return { index, seed, logLik: r.logLik, iterations: r.iterations, converged: r.converged, model: summaryModel(ctx.md, posterior, K, opts), posterior, informative, linkage: r.parentWeights };
+  }
+  const init = randomModel(ctx.md, K, createRng(seed), opts.init);
+  const r = yield* fitSteps(ctx.md, init, opts);
   return { index, seed, logLik: r.logLik, iterations: r.iterations, converged: r.converged, model: r.model, posterior: Float64Array.from(r.posterior), informative: r.informative };
 }
 
 /** Runs one start to the end. */
-export function runStart(data: MixtureData, K: number, opts: FitOptions, index: number, seed: number): StartResult {
+export function runStart(data: MixtureData | StartContext, K: number, opts: FitOptions, index: number, seed: number): StartResult {
   const it = startSteps(data, K, opts, index, seed);
   for (;;) {
     const r = it.next();
@@ -68,6 +132,8 @@ export interface Clustering {
   /** Index of the start with the highest likelihood. */
   readonly bestStart: number;
   readonly starts: readonly StartSummary[];
+  /** EMA-TAN: the best start's linkage map. */
+  readonly linkage?: readonly ParentWeights[];
 }
 
 /**
@@ -93,6 +159,7 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
       independence: independenceMeasure(data, best.model),
       bestStart: best.index,
       starts: summaries,
+      ...(best.linkage ? { linkage: best.linkage } : {}),
     };
   }
   const u = starts.map((s) => (policy === 'uniform' ? 1 : Math.exp(s.logLik - best.logLik)));
@@ -110,6 +177,17 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
     for (let i = 0; i < data.L; i++) informative[i]! += f * s.informative[i]!;
   });
   const model: MixtureModel = { K, weights, theta };
+  if (best.linkage) {
+    // EMA-TAN: memberships are averaged directly (the TAN tables are not re-evaluated).
+    const Q = new Float64Array(data.N * K);
+    starts.forEach((s, k) => {
+      const f = u[k]! / total;
+      if (f === 0) return;
+      const q = permuteColumns(s.posterior, data.N, K, alignToReference(best.posterior, s.posterior, data.N, K));
+      for (let x = 0; x < Q.length; x++) Q[x]! += f * q[x]!;
+    });
+    return { K, policy, model, Q, logLik: best.logLik, informative, independence: independenceMeasure(data, model), bestStart: best.index, starts: summaries, linkage: best.linkage };
+  }
   const buf = eStepBuffers(data, K);
   const logLik = eStep(data, model, buf);
   return { K, policy, model, Q: buf.posterior, logLik, informative, independence: independenceMeasure(data, model), bestStart: best.index, starts: summaries };

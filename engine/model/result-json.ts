@@ -43,6 +43,7 @@ export function sweepJson(data: GenotypeData, options: SweepOptions, runs: reado
         frequencies: rows(c.model.theta, c.K),
         informative: Array.from(c.informative, r),
         independence: Array.from(c.independence, r),
+        ...(c.linkage ? { linkage: c.linkage.map((p) => ({ locus: p.locus, cluster: r(p.cluster), parents: p.parents.map((q) => ({ locus: q.locus, weight: r(q.weight) })) })) } : {}),
       };
     }),
   };

@@ -1,6 +1,5 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { mixtureData, type MixtureData } from '../model/mixture-data.ts';
-import { startSteps } from '../model/multi-start.ts';
+import { startContext, startSteps, type StartContext } from '../model/multi-start.ts';
 import { yieldToEventLoop, type Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 
@@ -15,7 +14,7 @@ const PROGRESS_EVERY_MS = 200;
  * running start at its next iteration.
  */
 export function serveStarts(port: Port): void {
-  const datasets = new Map<number, MixtureData>();
+  const datasets = new Map<number, StartContext>();
   const queue: Extract<ToStartWorker, { op: 'start' }>[] = [];
   const cancelled = new Set<number>();
   let running = false;
@@ -73,7 +72,7 @@ export function serveStarts(port: Port): void {
     const msg = raw as ToStartWorker;
     switch (msg.op) {
       case 'dataset':
-        datasets.set(msg.datasetId, mixtureData(msg.data as GenotypeData));
+        datasets.set(msg.datasetId, startContext(msg.data as GenotypeData));
         break;
       case 'start':
         queue.push(msg);

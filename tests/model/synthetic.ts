@@ -1,4 +1,4 @@
-import { createRng, type Rng } from '../../engine/model/rng.ts';
+import { createRng, gammaDraw, type Rng } from '../../engine/model/rng.ts';
 import type { GenotypeData, Individual, Locus } from '../../engine/data/genotype-data.ts';
 
 /** Builds a dataset from a (locus, individual, copy) allele function; -1 = missing. */
@@ -91,4 +91,42 @@ export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: numb
   for (let l = 0; l < opts.n; l++) for (let i = 0; i < opts.N; i++) for (let p = 0; p < P; p++) values.push(draw(cond[l]![labels[i]!]!, rng));
   const data = makeData(opts.N, opts.n, P, Array(opts.n).fill(opts.r), (l, i, p) => values[(l * opts.N + i) * P + p]!);
   return { data, labels };
+}
+
+/**
+ * Phased diploid SNPs in haplotype blocks: `blocks` blocks of `size` SNPs; the first SNP of a
+ * block has population-specific frequencies (Balding–Nichols, F_ST ≈ fst), each later SNP of the
+ * block copies the previous SNP on the same haplotype, flipped with probability `flip`.
+ * Markers carry chromosome and position so genome order follows the blocks.
+ */
+export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number; blocks: number; size: number; flip: number; fst: number }): { data: GenotypeData; labels: number[] } {
+  const rng = createRng(seed);
+  const N = o.pops * o.perPop;
+  const L = o.blocks * o.size;
+  const labels = Array.from({ length: N }, (_, d) => Math.floor(d / o.perPop));
+  const calls = new Int16Array(L * N * 2);
+  for (let b = 0; b < o.blocks; b++) {
+    const p = 0.2 + 0.6 * rng.uniform();
+    const a = (p * (1 - o.fst)) / o.fst;
+    const bb = ((1 - p) * (1 - o.fst)) / o.fst;
+    const freq = Array.from({ length: o.pops }, () => {
+      const x = gammaDrawLocal(a, rng);
+      return x / (x + gammaDrawLocal(bb, rng));
+    });
+    for (let d = 0; d < N; d++)
+      for (let h = 0; h < 2; h++) {
+        let allele = rng.uniform() < freq[labels[d]!]! ? 1 : 0;
+        for (let s = 0; s < o.size; s++) {
+          if (s > 0 && rng.uniform() < o.flip) allele = 1 - allele;
+          calls[((b * o.size + s) * N + d) * 2 + h] = allele;
+        }
+      }
+  }
+  const loci = Array.from({ length: L }, (_, l) => ({ name: `b${Math.floor(l / o.size)}s${l % o.size}`, chrom: '1', pos: 1000 * l + 1, alleles: ['A', 'G'] }));
+  const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
+  return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
+}
+
+function gammaDrawLocal(shape: number, rng: Rng): number {
+  return gammaDraw(shape, rng);
 }

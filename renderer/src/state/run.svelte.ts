@@ -12,7 +12,7 @@ export interface KProgress {
 
 /** The Run view's settings, the running sweep and its results. */
 export class RunState {
-  algorithm = $state<'ema' | 'em'>('ema');
+  algorithm = $state<'ema' | 'em' | 'ema-tan'>('ema');
   kFrom = $state(2);
   kTo = $state(4);
   starts = $state(20);
