@@ -109,9 +109,17 @@ test('EMA-TAN MA step equals the brute-force average over every TAN structure fo
       if (i === n) break;
     }
     assert.ok(worst < 1e-9, `n=${n} K=${K}: max |Δ ln p| = ${worst}`);
-    // And the E step uses exactly this joint.
-    const q = new Float64Array(N * K);
-    const ll = tanEStep(td, model, q);
-    assert.ok(Number.isFinite(ll));
+    // The precomputed-table path and the row-by-row path give the same E step and counts.
+    const slow = { ...td, parentConfig: td.parentConfig.map(() => null) };
+    const q1 = new Float64Array(N * K);
+    const q2 = new Float64Array(N * K);
+    const ll1 = tanEStep(td, model, q1);
+    const ll2 = tanEStep(slow, model, q2);
+    assert.ok(Math.abs(ll1 - ll2) < 1e-9 * Math.abs(ll1), `${ll1} vs ${ll2}`);
+    const c1 = emptyCounts(td, K);
+    const c2 = emptyCounts(td, K);
+    tanCounts(td, q1, K, c1);
+    tanCounts(slow, q1, K, c2);
+    c1.vars.forEach((t, i) => t.byCL.forEach((a, j) => a.forEach((v, k) => assert.ok(Math.abs(v - c2.vars[i]!.byCL[j]![k]!) < 1e-9))));
   }
 });

@@ -35,7 +35,18 @@ export interface TanData {
   readonly candidates: readonly Int32Array[];
   /** Observed state frequencies of each variable (used for a missing parent value). */
   readonly marginal: readonly Float64Array[];
+  /**
+   * Per variable, when its candidates' joint states are few (≤ MAX_CONFIGS): the index of the
+   * candidates' joint state in every row (shape (N, R); -1 where a candidate is missing), so the
+   * hot loops look up one precomputed table entry per row. null: evaluate row by row.
+   */
+  readonly parentConfig: readonly (Int32Array | null)[];
+  /** Number of joint candidate states per variable (1 without candidates). */
+  readonly configs: Int32Array;
 }
+
+/** Largest number of joint candidate states for which tables are precomputed. */
+export const MAX_CONFIGS = 4096;
 
 function genomeOrder(data: GenotypeData): number[] {
   const idx = data.loci.map((_, l) => l);
@@ -116,5 +127,26 @@ export function tanData(data: GenotypeData, o: TanDataOptions = DEFAULT_TAN_DATA
     }
     return Int32Array.from(c);
   });
-  return { N, R, n: L, level, loci: Int32Array.from(order), states, values, candidates, marginal };
+  const configs = new Int32Array(L);
+  const parentConfig = candidates.map((cand, i) => {
+    let count = 1;
+    for (const l of cand) count *= states[l]!;
+    configs[i] = count;
+    if (count > MAX_CONFIGS) return null;
+    const out = new Int32Array(N * R);
+    for (let row = 0; row < N * R; row++) {
+      let cfg = 0;
+      for (const l of cand) {
+        const v = values[l * N * R + row]!;
+        if (v === MISSING) {
+          cfg = -1;
+          break;
+        }
+        cfg = cfg * states[l]! + v;
+      }
+      out[row] = cfg;
+    }
+    return out;
+  });
+  return { N, R, n: L, level, loci: Int32Array.from(order), states, values, candidates, marginal, parentConfig, configs };
 }

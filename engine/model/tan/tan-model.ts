@@ -50,11 +50,32 @@ export function emptyCounts(td: TanData, K: number): TanCounts {
   return { cluster: new Float64Array(K), vars: Array.from({ length: td.n }, (_, i) => emptyTables(td, i, K)) };
 }
 
+/** Bytes the tables of a TAN model take at K clusters (model, counts and a working copy). */
+export function tanModelBytes(td: TanData, K: number): number {
+  let cells = 0;
+  for (let i = 0; i < td.n; i++) {
+    const r = td.states[i]!;
+    cells += r + K * r + 2 + 2 * td.candidates[i]!.length;
+    for (const l of td.candidates[i]!) cells += (1 + K) * td.states[l]! * r;
+  }
+  return cells * 8 * 3;
+}
+
+/** The largest set of tables EMA-TAN accepts (bytes). */
+export const TAN_MEMORY_LIMIT = 1.5e9;
+
 /**
  * A random start: a naive Bayes model (all weight on {C}) whose θ(x_i | c) are drawn from
  * Dirichlet(p̂_i) around the observed frequencies, as EMA's 'data' start.
  */
 export function randomTanModel(td: TanData, K: number, rng: Rng): TanModel {
+  const bytes = tanModelBytes(td, K);
+  if (bytes > TAN_MEMORY_LIMIT) {
+    throw new RangeError(
+      `EMA-TAN would need ${(bytes / 2 ** 30).toFixed(1)} GiB of tables here: unphased genotypes of multi-allelic markers have too many states (${Math.max(...td.states)} at one locus). ` +
+        'Use phased data, biallelic markers, a smaller --tan-window, or EMA.',
+    );
+  }
   const vars = Array.from({ length: td.n }, (_, i) => {
     const t = emptyTables(td, i, K);
     const r = td.states[i]!;
@@ -113,7 +134,41 @@ function conditional(td: TanData, t: TanTables, i: number, x: number, d: number,
   }
 }
 
-/** E step: posterior p(c | x_d) (shape (N, K)) and the log-likelihood of the observed values. */
+/** Digit j (candidate j's state) of a joint candidate configuration. */
+function digit(td: TanData, i: number, cfg: number, j: number): number {
+  const cand = td.candidates[i]!;
+  let x = cfg;
+  for (let k = cand.length - 1; k > j; k--) x = Math.floor(x / td.states[cand[k]!]!);
+  return x % td.states[cand[j]!]!;
+}
+
+/** ln p(x_i = x | c, candidates in joint state cfg) for all (cfg, c, x): shape (configs, K, r). */
+function logTable(td: TanData, t: TanTables, i: number, K: number): Float64Array {
+  const r = td.states[i]!;
+  const cand = td.candidates[i]!;
+  const configs = td.configs[i]!;
+  const w = t.weight;
+  const out = new Float64Array(configs * K * r);
+  const xs = new Int32Array(cand.length);
+  for (let cfg = 0; cfg < configs; cfg++) {
+    for (let j = 0; j < cand.length; j++) xs[j] = digit(td, i, cfg, j);
+    for (let c = 0; c < K; c++)
+      for (let x = 0; x < r; x++) {
+        let p = w[0]! * t.none[x]! + w[1]! * t.byC[c * r + x]!;
+        for (let j = 0; j < cand.length; j++) {
+          const rl = td.states[cand[j]!]!;
+          p += w[2 + j]! * t.byL[j]![xs[j]! * r + x]! + w[2 + cand.length + j]! * t.byCL[j]![(c * rl + xs[j]!) * r + x]!;
+        }
+        out[(cfg * K + c) * r + x] = Math.log(p);
+      }
+  }
+  return out;
+}
+
+/**
+ * E step: posterior p(c | x_d) (shape (N, K)) and the log-likelihood of the observed values.
+ * Rows whose candidates are all observed read a precomputed table of ln p(x_i | c, parents).
+ */
 export function tanEStep(td: TanData, model: TanModel, posterior: Float64Array): number {
   const { N, R, n, values } = td;
   const K = model.K;
@@ -121,12 +176,23 @@ export function tanEStep(td: TanData, model: TanModel, posterior: Float64Array):
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) posterior[d * K + c] = Math.log(model.weights[c]!);
   for (let i = 0; i < n; i++) {
     const t = model.vars[i]!;
+    const r = td.states[i]!;
+    const cfgs = td.parentConfig[i];
+    const table = cfgs ? logTable(td, t, i, K) : undefined;
     for (let d = 0; d < N; d++) {
+      const o = d * K;
       for (let h = 0; h < R; h++) {
-        const x = values[(i * N + d) * R + h]!;
+        const row = d * R + h;
+        const x = values[i * N * R + row]!;
         if (x === MISSING) continue;
-        conditional(td, t, i, x, d, h, K, tmp);
-        for (let c = 0; c < K; c++) posterior[d * K + c]! += Math.log(tmp[c]!);
+        const cfg = cfgs ? cfgs[row]! : -1;
+        if (cfg >= 0) {
+          const base = cfg * K * r + x;
+          for (let c = 0; c < K; c++) posterior[o + c]! += table![base + c * r]!;
+        } else {
+          conditional(td, t, i, x, d, h, K, tmp);
+          for (let c = 0; c < K; c++) posterior[o + c]! += Math.log(tmp[c]!);
+        }
       }
     }
   }
@@ -135,7 +201,33 @@ export function tanEStep(td: TanData, model: TanModel, posterior: Float64Array):
   return ll;
 }
 
-/** Expected counts (7.23, 7.24) from posteriors; a missing parent value is spread over its frequencies. */
+/** Adds one row's contribution with a missing candidate (spread over its frequencies). */
+function countRowSlow(td: TanData, t: TanTables, i: number, x: number, d: number, h: number, posterior: Float64Array, K: number): void {
+  const { N, R, values } = td;
+  const r = td.states[i]!;
+  const cand = td.candidates[i]!;
+  for (let j = 0; j < cand.length; j++) {
+    const l = cand[j]!;
+    const rl = td.states[l]!;
+    const xl = values[(l * N + d) * R + h]!;
+    if (xl !== MISSING) {
+      t.byL[j]![xl * r + x]!++;
+      for (let c = 0; c < K; c++) t.byCL[j]![(c * rl + xl) * r + x]! += posterior[d * K + c]!;
+    } else {
+      const m = td.marginal[l]!;
+      for (let y = 0; y < rl; y++) {
+        t.byL[j]![y * r + x]! += m[y]!;
+        for (let c = 0; c < K; c++) t.byCL[j]![(c * rl + y) * r + x]! += m[y]! * posterior[d * K + c]!;
+      }
+    }
+  }
+}
+
+/**
+ * Expected counts (7.23, 7.24) from posteriors; a missing candidate value is spread over its
+ * frequencies. Rows are first summed per (candidate configuration, state), then spread to the
+ * tables, so each row costs K additions.
+ */
 export function tanCounts(td: TanData, posterior: Float64Array, K: number, out: TanCounts): void {
   const { N, R, n, values } = td;
   out.cluster.fill(0);
@@ -148,29 +240,38 @@ export function tanCounts(td: TanData, posterior: Float64Array, K: number, out: 
     for (const a of t.byCL) a.fill(0);
     const r = td.states[i]!;
     const cand = td.candidates[i]!;
+    const cfgs = td.parentConfig[i];
+    const configs = td.configs[i]!;
+    const acc = cfgs ? new Float64Array(configs * r * K) : undefined;
+    const rows = cfgs ? new Float64Array(configs * r) : undefined;
     for (let d = 0; d < N; d++) {
       for (let h = 0; h < R; h++) {
-        const x = values[(i * N + d) * R + h]!;
+        const row = d * R + h;
+        const x = values[i * N * R + row]!;
         if (x === MISSING) continue;
         t.none[x]!++;
         for (let c = 0; c < K; c++) t.byC[c * r + x]! += posterior[d * K + c]!;
-        for (let j = 0; j < cand.length; j++) {
-          const l = cand[j]!;
-          const rl = td.states[l]!;
-          const xl = values[(l * N + d) * R + h]!;
-          if (xl !== MISSING) {
-            t.byL[j]![xl * r + x]!++;
-            for (let c = 0; c < K; c++) t.byCL[j]![(c * rl + xl) * r + x]! += posterior[d * K + c]!;
-          } else {
-            const m = td.marginal[l]!;
-            for (let y = 0; y < rl; y++) {
-              t.byL[j]![y * r + x]! += m[y]!;
-              for (let c = 0; c < K; c++) t.byCL[j]![(c * rl + y) * r + x]! += m[y]! * posterior[d * K + c]!;
-            }
-          }
-        }
+        const cfg = cfgs ? cfgs[row]! : -1;
+        if (cfg >= 0) {
+          const o = (cfg * r + x) * K;
+          rows![cfg * r + x]!++;
+          for (let c = 0; c < K; c++) acc![o + c]! += posterior[d * K + c]!;
+        } else if (cand.length > 0) countRowSlow(td, t, i, x, d, h, posterior, K);
       }
     }
+    if (!cfgs) continue;
+    for (let cfg = 0; cfg < configs; cfg++)
+      for (let x = 0; x < r; x++) {
+        const nRows = rows![cfg * r + x]!;
+        if (nRows === 0) continue;
+        const o = (cfg * r + x) * K;
+        for (let j = 0; j < cand.length; j++) {
+          const xl = digit(td, i, cfg, j);
+          const rl = td.states[cand[j]!]!;
+          t.byL[j]![xl * r + x]! += nRows;
+          for (let c = 0; c < K; c++) t.byCL[j]![(c * rl + xl) * r + x]! += acc![o + c]!;
+        }
+      }
   }
 }
 
