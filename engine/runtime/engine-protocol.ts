@@ -1,8 +1,9 @@
 import type { FilterOptions, Removed } from '../data/filters.ts';
 import type { FormatName } from '../data/genotype-data.ts';
 import type { StructureOptions } from '../formats/structure.ts';
-import type { Policy } from '../model/multi-start.ts';
-import type { FitOptions } from '../model/fit.ts';
+import type { DatasetSummary } from '../data/summary.ts';
+import type { KSummary } from '../analysis/k-choice.ts';
+import type { SweepOptions } from './sweep.ts';
 
 /** A file handed to the engine: its name and bytes. */
 export interface FileBytes {
@@ -20,31 +21,11 @@ export interface OpenOptions {
   readonly populationFile?: FileBytes;
 }
 
-/** A dataset summary in plain JSON (typed arrays as number arrays). */
-export interface SummaryJson {
-  readonly format?: string;
-  readonly file?: string;
-  readonly individuals: number;
-  readonly loci: number;
-  readonly ploidy: number;
-  readonly phased: boolean;
-  readonly populations: readonly { name: string; count: number }[];
-  readonly groups: readonly { name: string; count: number }[];
-  readonly allelesMin: number;
-  readonly allelesMedian: number;
-  readonly allelesMax: number;
-  readonly allelesTotal: number;
-  readonly missingRate: number;
-  readonly missingGenotypeRate: number;
+/** A dataset summary in plain JSON: the per-locus statistics the UI does not draw are left out. */
+export type SummaryJson = Omit<DatasetSummary, 'allelesPerLocus' | 'ho' | 'he' | 'maf' | 'missingPerLocus' | 'missingPerIndividual'> & {
   readonly missingPerLocus: readonly number[];
   readonly missingPerIndividual: readonly number[];
-  readonly meanHo: number;
-  readonly meanHe: number;
-  readonly biallelic: number;
-  readonly monomorphic: number;
-  readonly assumptions: readonly string[];
-  readonly warnings: readonly string[];
-}
+};
 
 export interface DatasetInfo {
   readonly datasetId: number;
@@ -58,15 +39,8 @@ export interface FilterResultInfo extends DatasetInfo {
   readonly removedLoci: readonly Removed[];
 }
 
-export interface SweepRequest {
-  readonly datasetId: number;
-  readonly kValues: readonly number[];
-  readonly replicates: number;
-  readonly starts: number;
-  readonly policy: Policy;
-  readonly seed: number;
-  readonly fit: FitOptions;
-}
+/** A sweep on an open dataset (the options of engine/runtime/sweep.ts). */
+export type SweepRequest = SweepOptions & { readonly datasetId: number };
 
 /** One combined run as the UI receives it. */
 export interface RunInfo {
@@ -88,27 +62,16 @@ export type EngineProgress =
   | { readonly kind: 'iteration'; readonly K: number; readonly replicate: number; readonly start: number; readonly iteration: number; readonly logLik: number }
   | { readonly kind: 'run'; readonly run: RunInfo };
 
-/** Per-K statistics for choosing K (see engine/analysis/k-choice.ts). */
-export interface KInfo {
-  readonly K: number;
-  readonly replicates: number;
-  readonly fst: readonly number[];
-  readonly fstMean: number;
-  readonly fstSd: number;
-  readonly logLikMean: number;
-  readonly bicMean: number;
-  readonly negligibleMean: number;
-  readonly effectiveMean: number;
+/** Per-K statistics for choosing K (engine/analysis/k-choice.ts), with what the plot needs. */
+export type KInfo = Omit<KSummary, 'versusPrevious' | 'logLikSd'> & {
   readonly mannWhitneyP?: number;
-  readonly similarity: number;
-  readonly modes: number;
   /** The representative membership (major mode, aligned), shape (N, K). */
   readonly Q: Float64Array;
   /** Palette index of each column of Q, consistent across K. */
   readonly colours: readonly number[];
   /** Replicate whose model represents this K (best F_ST). */
   readonly bestReplicate: number;
-}
+};
 
 export interface SweepAnalysis {
   readonly sweepId: number;

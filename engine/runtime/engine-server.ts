@@ -132,19 +132,10 @@ export class EngineServer {
           const fsts = k.fst;
           const reps = runs.filter((r) => r.K === k.K).sort((a, b) => a.replicate - b.replicate);
           const best = fsts.indexOf(Math.max(...fsts));
+          const { versusPrevious, logLikSd: _sd, ...rest } = k;
           return {
-            K: k.K,
-            replicates: k.replicates,
-            fst: k.fst,
-            fstMean: k.fstMean,
-            fstSd: k.fstSd,
-            logLikMean: k.logLikMean,
-            bicMean: k.bicMean,
-            negligibleMean: k.negligibleMean,
-            effectiveMean: k.effectiveMean,
-            ...(k.versusPrevious ? { mannWhitneyP: k.versusPrevious.p } : {}),
-            similarity: k.similarity,
-            modes: k.modes,
+            ...rest,
+            ...(versusPrevious ? { mannWhitneyP: versusPrevious.p } : {}),
             Q: summary.alignment[idx]!.modes[0]!.meanQ,
             colours: Array.from(summary.colours[idx]!),
             bestReplicate: reps[best]?.replicate ?? 0,

@@ -1,41 +1,36 @@
 import type { Port } from '../../../engine/runtime/port.ts';
 
-/** A Port over a Worker (seen from the page). */
-export function workerPort(w: Worker): Port {
+interface MessageSource {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (e: MessageEvent) => void): void;
+}
+
+/** A Port over anything that posts and dispatches 'message' events. */
+function eventPort(target: MessageSource, close: () => void): Port {
   return {
-    postMessage: (m, transfer) => w.postMessage(m, transfer ?? []),
+    postMessage: (m, transfer) => target.postMessage(m, transfer ?? []),
     onMessage: (h) => {
       const l = (e: MessageEvent) => h(e.data);
-      w.addEventListener('message', l);
-      return () => w.removeEventListener('message', l);
+      target.addEventListener('message', l);
+      return () => target.removeEventListener('message', l);
     },
-    close: () => w.terminate(),
+    close,
   };
+}
+
+/** A Port over a Worker (seen from the page). */
+export function workerPort(w: Worker): Port {
+  return eventPort(w, () => w.terminate());
 }
 
 /** A Port over a worker's own scope (seen from inside the worker). */
 export function workerScopePort(scope: DedicatedWorkerGlobalScope): Port {
-  return {
-    postMessage: (m, transfer) => scope.postMessage(m, transfer ?? []),
-    onMessage: (h) => {
-      const l = (e: MessageEvent) => h(e.data);
-      scope.addEventListener('message', l);
-      return () => scope.removeEventListener('message', l);
-    },
-    close: () => scope.close(),
-  };
+  return eventPort(scope, () => scope.close());
 }
 
 /** A Port over a MessagePort (Electron: renderer ↔ utility process). */
 export function messagePortPort(p: MessagePort): Port {
   p.start();
-  return {
-    postMessage: (m, transfer) => p.postMessage(m, transfer ?? []),
-    onMessage: (h) => {
-      const l = (e: MessageEvent) => h(e.data);
-      p.addEventListener('message', l);
-      return () => p.removeEventListener('message', l);
-    },
-    close: () => p.close(),
-  };
+  return eventPort(p, () => p.close());
 }
