@@ -32,6 +32,12 @@ parentPort.on('message', (e) => {
       },
       close: () => port.close(),
     },
-    () => (pool ??= nodeStartPool()),
+    (threads?: number) => {
+      if (pool && threads !== undefined && pool.size !== threads) {
+        pool.close();
+        pool = undefined;
+      }
+      return (pool ??= nodeStartPool(threads));
+    },
   );
 });

@@ -7,6 +7,7 @@ import { mixtureData } from '../engine/model/mixture-data.ts';
 import { DEFAULT_FIT } from '../engine/model/fit.ts';
 import { combineStarts, runStart, startSeed } from '../engine/model/multi-start.ts';
 import { selectMarkers } from '../engine/analysis/marker-selection.ts';
+import { conditionalMutualInformation, mutualInformationWithCluster, pairwiseMutualInformation } from '../engine/analysis/mutual-information.ts';
 import { hardAssignments, matchingAccuracy, adjustedRandIndex } from '../engine/analysis/partition-scores.ts';
 import { range, subsetData } from '../engine/data/genotype-data.ts';
 import { shuffle, toyExample } from './model/synthetic.ts';
@@ -90,4 +91,23 @@ test('selection: p_red = 0 keeps one marker; larger p_rel keeps at least as many
   assert.ok(loose >= strict);
   assert.throws(() => selectMarkers(md, full.model, 2, 0.01), /p_rel and p_red/);
   assert.equal(adjustedRandIndex([0, 0, 1, 1], [1, 1, 0, 0]), 1);
+});
+
+test('mutual information under the model: I(X;C) from θ, pairwise I(X_i;X_j) through C, conditional I zero for a copy', () => {
+  const md = mixtureData(toyExample(1).data);
+  // Two clusters; locus 0 perfectly informative, locus 1 a copy of it, locus 2 uninformative.
+  const K = 2;
+  const theta = new Float64Array(md.totalAlleles * K).fill(0.5);
+  const set = (l: number, a: number, c: number, v: number) => (theta[(md.offsets[l]! + a) * K + c] = v);
+  for (const l of [0, 1]) {
+    set(l, 0, 0, 1); set(l, 1, 0, 0); set(l, 0, 1, 0); set(l, 1, 1, 1);
+  }
+  const model = { K, weights: Float64Array.from([0.5, 0.5]), theta };
+  const mi = mutualInformationWithCluster(md, model);
+  assert.ok(Math.abs(mi[0]! - Math.log(2)) < 1e-12);
+  assert.ok(Math.abs(mi[2]!) < 1e-12);
+  assert.ok(Math.abs(pairwiseMutualInformation(md, model, 0, 1) - Math.log(2)) < 1e-12);
+  assert.ok(Math.abs(pairwiseMutualInformation(md, model, 0, 2)) < 1e-12);
+  assert.ok(Math.abs(conditionalMutualInformation(md, model, 1, 0)) < 1e-12, 'a copy adds nothing given the original');
+  assert.ok(Math.abs(conditionalMutualInformation(md, model, 0, 2) - Math.log(2)) < 1e-12);
 });

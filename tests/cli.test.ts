@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { ROOT, SHARED_DATA } from './helpers.ts';
 
 const stratify = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
@@ -41,4 +43,46 @@ test('stratify inspect with layout flags overrides detection', () => {
   const bad = stratify('inspect', join(SHARED_DATA, 'nancycats.str'), '--label', 'maybe');
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /--label takes yes or no/);
+});
+
+test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matrix', () => {
+  const out = mkdtempSync(join(tmpdir(), 'stratify-run-'));
+  const r = stratify('run', join(SHARED_DATA, 'nancycats.gen'), '--k', '2..3', '--starts', '4', '--threads', '1', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /run K=3 replicate=1 logLik=-\d+\.\d+ starts=4/);
+  const q = readFileSync(join(out, 'stratify.K3.r1.Q'), 'utf8').trim().split('\n');
+  assert.equal(q.length, 237);
+  assert.equal(q[0]!.split(' ').length, 3);
+  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as { version: string; runs: { K: number; logLik: number; starts: unknown[] }[]; options: { seed: number } };
+  assert.equal(json.runs.length, 2);
+  assert.equal(json.runs[1]!.starts.length, 4);
+  assert.equal(json.options.seed, 1);
+  const cont = mkdtempSync(join(tmpdir(), 'stratify-cont-'));
+  const r2 = stratify('run', join(SHARED_DATA, 'nancycats.gen'), '--init-q', join(out, 'stratify.K3.r1.Q'), '--out', cont);
+  assert.equal(r2.status, 0, r2.stderr);
+  const cj = JSON.parse(readFileSync(join(cont, 'stratify.json'), 'utf8')) as { runs: { K: number; logLik: number }[] };
+  assert.equal(cj.runs[0]!.K, 3);
+  assert.ok(Math.abs(cj.runs[0]!.logLik - json.runs[1]!.logLik) < 50, 'continuing from a converged Q stays near its likelihood');
+  const bad = stratify('run', join(SHARED_DATA, 'nancycats.gen'), '--k', '2..x');
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /--k takes a range/);
+});
+
+test('stratify sweep and select: F_ST table, aligned Q files, colours, ranking and panel in the input format', () => {
+  const out = mkdtempSync(join(tmpdir(), 'stratify-sweep-'));
+  const r = stratify('sweep', join(SHARED_DATA, 'nancycats.str'), '--k', '2..3', '--starts', '3', '--replicates', '3', '--threads', '1', '--out', out);
+  assert.equal(r.status, 0, r.stderr);
+  const table = readFileSync(join(out, 'fst-by-k.tsv'), 'utf8').trim().split('\n');
+  assert.equal(table.length, 3);
+  assert.match(table[0]!, /^K\treplicates\tfst_mean/);
+  assert.equal(readFileSync(join(out, 'stratify.K3.colours'), 'utf8').trim().split(' ').length, 3);
+  const s = stratify('select', join(out, 'stratify.json'), '--out', join(out, 'panel'));
+  assert.equal(s.status, 0, s.stderr);
+  assert.match(s.stdout, /panel of \d+ markers/);
+  const ranking = readFileSync(join(out, 'panel', 'ranking.tsv'), 'utf8').trim().split('\n');
+  assert.equal(ranking.length, 10);
+  const panel = readFileSync(join(out, 'panel', 'panel.tsv'), 'utf8').trim().split('\n').slice(1);
+  const panelData = readFileSync(join(out, 'panel', 'panel.str'), 'utf8').split('\n');
+  assert.deepEqual(panelData[0]!.split(' ').sort(), panel.map((l) => l.split('\t')[0]!).sort());
+  assert.equal(readFileSync(join(out, 'panel', 'panel-sizes.tsv'), 'utf8').trim().split('\n').length, 1 + 11 * 4);
 });

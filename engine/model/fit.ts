@@ -30,7 +30,11 @@ export interface FitOptions {
 
 export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data', warmup: 10, tan: DEFAULT_TAN_DATA };
 
-/** What each iteration reports. `logLik` is that of the parameters the iteration started from. */
+/**
+ * What each iteration reports. `logLik` is that of the parameters the iteration started from.
+ * On convergence the run returns those parameters (whose E step it has), so no extra E step is
+ * spent; the update they would have received moves no parameter by more than ε.
+ */
 export interface StepInfo {
   readonly iteration: number;
   readonly logLik: number;
@@ -74,8 +78,11 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
   const informative = new Float64Array(data.L).fill(algorithm === 'em' ? 1 : 0.5);
   let iterations = 0;
   let converged = false;
-  while (iterations < opts.maxIterations) {
-    const ll = eStep(data, cur, buf);
+  let logLik = -Infinity;
+  for (;;) {
+    // E step of the current parameters: its posterior and likelihood belong to `cur`.
+    logLik = eStep(data, cur, buf);
+    if (iterations >= opts.maxIterations) break;
     expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf.genotype);
     maStep(data, counts, K, opts.priors, algorithm, next, informative);
     if (algorithm === 'ema' && iterations < opts.warmup && maxOf(informative) < 0.5) {
@@ -85,15 +92,15 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
       informative.fill(0.5);
     }
     const change = maxParameterChange(cur, next);
-    [cur, next] = [next, cur];
     iterations++;
-    yield { iteration: iterations, logLik: ll, change };
+    yield { iteration: iterations, logLik, change };
     if (change < opts.epsilon) {
+      // Converged: keep `cur`, whose E step is fresh (the update moved no parameter by ε).
       converged = true;
       break;
     }
+    [cur, next] = [next, cur];
   }
-  const logLik = eStep(data, cur, buf);
   return { model: cur, logLik, posterior: buf.posterior, informative, iterations, converged };
 }
 

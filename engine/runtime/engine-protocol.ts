@@ -40,7 +40,11 @@ export interface FilterResultInfo extends DatasetInfo {
 }
 
 /** A sweep on an open dataset (the options of engine/runtime/sweep.ts). */
-export type SweepRequest = SweepOptions & { readonly datasetId: number };
+export type SweepRequest = SweepOptions & {
+  readonly datasetId: number;
+  /** Workers for the starts (default: the engine's choice, all cores). */
+  readonly threads?: number;
+};
 
 /** One combined run as the UI receives it. */
 export interface RunInfo {

@@ -39,7 +39,7 @@ export class EngineServer {
 
   constructor(
     private readonly port: Port,
-    private readonly pool: () => StartPool,
+    private readonly pool: (threads?: number) => StartPool,
   ) {
     port.onMessage((m) => void this.handle(m as ToEngine));
   }
@@ -98,7 +98,8 @@ export class EngineServer {
       },
       runSweep: async (req: SweepRequest) => {
         const data = this.dataset(req.datasetId);
-        const res = await runSweep(data, req, this.pool(), (p) => {
+        if (req.threads !== undefined && !(Number.isInteger(req.threads) && req.threads >= 1 && req.threads <= 64)) throw new RangeError(`threads must be a whole number from 1 to 64, got ${req.threads}`);
+        const res = await runSweep(data, req, this.pool(req.threads), (p) => {
           if (p.kind === 'start') progress({ kind: 'start', K: p.K, replicate: p.replicate, completed: p.completed, total: p.total });
           else if (p.kind === 'iteration') progress(p);
           else progress({ kind: 'run', run: runInfo(p.run) });

@@ -46,6 +46,9 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await page.getByTestId('structure-canvas').hover({ position: { x: 30, y: 40 } });
   await page.getByTestId('tooltip').waitFor();
   assert.match((await page.getByTestId('tooltip').textContent()) ?? '', /K = 2/);
+  // Change which K are shown: hide K = 3, then show it again.
+  await page.getByRole('checkbox', { name: '3', exact: true }).uncheck();
+  await page.getByRole('checkbox', { name: '3', exact: true }).check();
   await page.getByTestId('colour-0').fill('#000000');
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-nancycats.png'), fullPage: true });
 
@@ -83,6 +86,10 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('k-table').waitFor();
   assert.equal(await page.locator('[data-testid=k-table] tbody tr').count(), 3);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-csv').click()]);
+  const csvPath = join(ROOT, 'test-results', 'fst-by-k.csv');
+  await csv.saveAs(csvPath);
+  assert.equal(readFileSync(csvPath, 'utf8').trim().split('\n').length, 4);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-nancycats.png'), fullPage: true });
   await page.getByRole('button', { name: 'Markers' }).click();
   await page.getByTestId('marker-table').waitFor();

@@ -55,8 +55,10 @@ export function* tanFitSteps(td: TanData, init: TanModel, o: TanFitOptions): Gen
   const counts = emptyCounts(td, K);
   let iterations = 0;
   let converged = false;
-  while (iterations < o.maxIterations) {
-    const ll = tanEStep(td, cur, posterior);
+  let logLik = -Infinity;
+  for (;;) {
+    logLik = tanEStep(td, cur, posterior);
+    if (iterations >= o.maxIterations) break;
     tanCounts(td, posterior, K, counts);
     tanMaStep(td, counts, K, o.alpha, o.alphaCluster, next, o.onlyC);
     if (!o.onlyC && iterations < o.warmup) {
@@ -70,14 +72,13 @@ export function* tanFitSteps(td: TanData, init: TanModel, o: TanFitOptions): Gen
       if (most < 0.5) tanMaStep(td, counts, K, o.alpha, o.alphaCluster, next, true);
     }
     const change = tanChange(cur, next);
-    [cur, next] = [next, cur];
     iterations++;
-    yield { iteration: iterations, logLik: ll, change };
+    yield { iteration: iterations, logLik, change };
     if (change < o.epsilon) {
       converged = true;
       break;
     }
+    [cur, next] = [next, cur];
   }
-  const logLik = tanEStep(td, cur, posterior);
   return { model: cur, logLik, posterior, iterations, converged, parentWeights: parentWeights(td, cur) };
 }

@@ -7,12 +7,21 @@ import { spawnInProcess } from '../../../engine/runtime/in-process.ts';
 import { workerPort, workerScopePort } from './ports.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-const threads = Math.max(1, Math.min(8, (navigator.hardwareConcurrency || 2) - 0));
+const defaultThreads = Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2));
 let pool: StartPool | undefined;
+
+/** The start pool, recreated when a run asks for another number of workers. */
+function poolOf(threads = defaultThreads): StartPool {
+  if (pool && pool.size !== threads) {
+    pool.close();
+    pool = undefined;
+  }
+  return (pool ??= new StartPool(spawnStartWorker, threads));
+}
 
 function spawnStartWorker() {
   if (typeof Worker === 'undefined') return spawnInProcess();
   return workerPort(new Worker(new URL('./start.worker.ts', import.meta.url), { type: 'module' }));
 }
 
-new EngineServer(workerScopePort(scope), () => (pool ??= new StartPool(spawnStartWorker, threads)));
+new EngineServer(workerScopePort(scope), poolOf);

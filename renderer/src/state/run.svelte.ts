@@ -19,6 +19,7 @@ export class RunState {
   replicates = $state(3);
   epsilon = $state(0.01);
   seed = $state(1);
+  threads = $state(Math.max(1, Math.min(8, typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2)));
   running = $state(false);
   cancelled = $state(false);
   progress = $state<KProgress[]>([]);
@@ -39,6 +40,7 @@ export class RunState {
     if (!(this.starts >= 1 && this.starts <= 10000)) return 'Starts must be between 1 and 10000';
     if (!(this.replicates >= 1 && this.replicates <= 100)) return 'Replicates must be between 1 and 100';
     if (!(this.epsilon > 0 && this.epsilon < 1)) return 'ε must lie between 0 and 1';
+    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= 64)) return 'Threads must be between 1 and 64';
     return null;
   }
 
@@ -57,7 +59,7 @@ export class RunState {
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     const call = client.call(
       'runSweep',
-      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: 'best', seed: this.seed, fit: { ...DEFAULT_FIT, algorithm: this.algorithm, epsilon: this.epsilon } }],
+      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: 'best', seed: this.seed, threads: this.threads, fit: { ...DEFAULT_FIT, algorithm: this.algorithm, epsilon: this.epsilon } }],
       (p) => {
         if (p.kind === 'start') {
           const row = this.progress.find((r) => r.K === p.K);
