@@ -10,9 +10,26 @@ export interface Port {
   close(): void;
 }
 
-/** Yields to the event loop (a macrotask), so pending messages such as a cancel can arrive. */
+let channel: MessageChannel | undefined;
+const waiting: (() => void)[] = [];
+
+/**
+ * Yields to the event loop (a macrotask), so pending messages such as a cancel can arrive.
+ * Uses a MessageChannel where there is one (browsers, workers, Node): unlike setTimeout(0) it
+ * is not clamped to a millisecond or more.
+ */
 export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waiting.shift()?.();
+    (channel.port1 as { unref?: () => void }).unref?.();
+    (channel.port2 as { unref?: () => void }).unref?.();
+  }
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    channel!.port2.postMessage(0);
+  });
 }
 
 /** Two connected in-process ports; messages are delivered asynchronously, like a worker's. */
