@@ -116,7 +116,10 @@ export function tokenize(line: string, delimiter?: string): Token[] {
       const end = d < 0 ? line.length : d;
       const raw = line.slice(start, end);
       const lead = raw.length - raw.trimStart().length;
-      out.push({ text: raw.trim(), column: start + lead + 1 });
+      let text = raw.trim();
+      // Spreadsheet exports quote fields: "A/G" → A/G ("" inside stands for one quote).
+      if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1).replace(/""/g, '"');
+      out.push({ text, column: start + lead + 1 });
       if (d < 0) break;
       start = d + 1;
     }

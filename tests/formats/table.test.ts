@@ -38,3 +38,11 @@ test('table errors name line and column', async () => {
   await assert.rejects(parseText('g.csv', 'id,L1\na,A/G\na,A/A\n'), (e: unknown) => e instanceof FormatError && e.line === 3 && /duplicate/.test(e.message));
   await assert.rejects(parseText('g.csv', 'id,L1,L2\na,A/G,A/A/A\n'), (e: unknown) => e instanceof FormatError && e.column === 7 && /3 allele/.test(e.message));
 });
+
+test('quoted CSV fields (spreadsheet exports) and semicolon delimiters', async () => {
+  const d = await parseText('q.csv', '"id","pop","L1"\r\n"a","North","A/G"\r\n"b","South","G/G"\r\n');
+  assert.deepEqual(d.individuals.map((i) => [i.id, i.population]), [['a', 'North'], ['b', 'South']]);
+  assert.deepEqual(genotype(d, 0, 0), ['A', 'G']);
+  const e = await parseText('s.csv', 'id;L1;L2\nx;120/124;NA\n');
+  assert.deepEqual(genotype(e, 0, 0), ['120', '124']);
+});
