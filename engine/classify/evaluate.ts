@@ -1,0 +1,102 @@
+import { createRng } from '../model/rng.ts';
+import { subsetRows, type CategoricalData } from './categorical.ts';
+import { fitGenerative, predict, type Classifier } from './classifier.ts';
+import { DEFAULT_DISCRIMINATIVE, fitDiscriminative } from './discriminative.ts';
+import { learnStructure, type StructureKind } from './structure.ts';
+
+export type Learning = 'generative' | 'gradient';
+
+export interface ClassifierOptions {
+  readonly structure: StructureKind;
+  /** kDB's k. */
+  readonly k: number;
+  readonly learning: Learning;
+  /** Dirichlet pseudo-count of the generative estimate. */
+  readonly alpha: number;
+}
+
+export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, learning: 'generative', alpha: 1 };
+
+/** Learns structure and parameters from the labelled rows of `d`. */
+export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
+  const parents = learnStructure(d, o.structure, o.k);
+  const gen = fitGenerative(d, parents, o.alpha);
+  return o.learning === 'gradient' ? fitDiscriminative(d, gen, DEFAULT_DISCRIMINATIVE).classifier : gen;
+}
+
+/** Stratified folds: each class's labelled rows shuffled (seeded) and dealt round-robin. */
+export function stratifiedFolds(labels: Int32Array, folds: number, seed: number): number[][] {
+  const rng = createRng(seed);
+  const byClass = new Map<number, number[]>();
+  labels.forEach((y, r) => {
+    if (y < 0) return;
+    const g = byClass.get(y) ?? [];
+    g.push(r);
+    byClass.set(y, g);
+  });
+  const out: number[][] = Array.from({ length: folds }, () => []);
+  let next = 0;
+  for (const y of [...byClass.keys()].sort((a, b) => a - b)) {
+    const rows = byClass.get(y)!;
+    for (let i = rows.length - 1; i > 0; i--) {
+      const j = Math.floor(rng.uniform() * (i + 1));
+      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+    }
+    for (const r of rows) out[next++ % folds]!.push(r);
+  }
+  return out.map((f) => f.sort((a, b) => a - b));
+}
+
+export interface Evaluation {
+  readonly accuracy: number;
+  /** Mean −ln p(true class | x). */
+  readonly logLoss: number;
+  /** confusion[true * K + predicted]. */
+  readonly confusion: Int32Array;
+  /** Accuracy of each fold. */
+  readonly foldAccuracy: readonly number[];
+  /** Out-of-fold posteriors, shape (N, K) (zero rows for unlabelled items). */
+  readonly posterior: Float64Array;
+}
+
+/**
+ * k-fold cross-validation. `prepare(trainRows)` builds the dataset for one fold (so, for
+ * example, discretisation is learned inside the fold); by default the data as given.
+ */
+export function crossValidate(
+  d: CategoricalData,
+  o: ClassifierOptions,
+  folds: number,
+  seed: number,
+  prepare: (trainRows: number[]) => CategoricalData = () => d,
+): Evaluation {
+  const K = d.classes.length;
+  const assignments = stratifiedFolds(d.labels, folds, seed);
+  const confusion = new Int32Array(K * K);
+  const posterior = new Float64Array(d.N * K);
+  const foldAccuracy: number[] = [];
+  let correct = 0;
+  let total = 0;
+  let loss = 0;
+  assignments.forEach((test, f) => {
+    const trainRows = assignments.flatMap((rows, g) => (g === f ? [] : rows));
+    const full = prepare(trainRows);
+    const model = train(subsetRows(full, trainRows), o);
+    const testData = subsetRows(full, test);
+    const post = predict(testData, model);
+    let foldCorrect = 0;
+    test.forEach((row, k) => {
+      const y = d.labels[row]!;
+      let best = 0;
+      for (let c = 1; c < K; c++) if (post[k * K + c]! > post[k * K + best]!) best = c;
+      confusion[y * K + best]!++;
+      if (best === y) foldCorrect++;
+      loss -= Math.log(Math.max(1e-15, post[k * K + y]!));
+      for (let c = 0; c < K; c++) posterior[row * K + c] = post[k * K + c]!;
+    });
+    correct += foldCorrect;
+    total += test.length;
+    foldAccuracy.push(test.length ? foldCorrect / test.length : NaN);
+  });
+  return { accuracy: correct / total, logLoss: loss / total, confusion, foldAccuracy, posterior };
+}
