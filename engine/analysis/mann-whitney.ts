@@ -84,3 +84,35 @@ export function mannWhitney(x: readonly number[], y: readonly number[]): MannWhi
   const z = (Math.abs(u - mean) - 0.5) / Math.sqrt(variance);
   return { u, p: Math.min(1, 2 * (1 - normalCdf(Math.max(0, z)))), method: 'normal' };
 }
+
+/**
+ * Two-sided Wilcoxon signed-rank test of paired samples (x_k − y_k), zero differences dropped;
+ * exact (enumerating the 2^n sign patterns) for n ≤ 20 without ties, else the normal
+ * approximation with tie correction.
+ */
+export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): { w: number; p: number; method: 'exact' | 'normal' } {
+  const diffs = x.map((v, k) => v - y[k]!).filter((dv) => dv !== 0);
+  const n = diffs.length;
+  if (n === 0) return { w: 0, p: 1, method: 'exact' };
+  const abs = diffs.map(Math.abs);
+  const { ranks: r, tieTerm } = ranks(abs);
+  let wPlus = 0;
+  diffs.forEach((dv, k) => {
+    if (dv > 0) wPlus += r[k]!;
+  });
+  const total = (n * (n + 1)) / 2;
+  const wMin = Math.min(wPlus, total - wPlus);
+  if (tieTerm === 0 && n <= 20) {
+    // Distribution of the positive-rank sum over all sign patterns (ranks 1..n).
+    const counts = new Float64Array(total + 1);
+    counts[0] = 1;
+    for (let k = 1; k <= n; k++) for (let s = total; s >= k; s--) counts[s]! += counts[s - k]!;
+    let below = 0;
+    for (let s = 0; s <= wMin; s++) below += counts[s]!;
+    return { w: wPlus, p: Math.min(1, (2 * below) / 2 ** n), method: 'exact' };
+  }
+  const mean = total / 2;
+  const variance = (n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48;
+  const z = (Math.abs(wPlus - mean) - 0.5) / Math.sqrt(variance);
+  return { w: wPlus, p: Math.min(1, 2 * (1 - normalCdf(Math.max(0, z)))), method: 'normal' };
+}

@@ -34,8 +34,15 @@ export function configOf(d: CategoricalData, c: Classifier, i: number, row: numb
   return q;
 }
 
-/** Generative MAP parameters: θ = (α + N)/(rα + N_row) from the labelled rows. */
-export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1): Classifier {
+/** The largest number of CPT entries a classifier may hold (about 400 MB of parameters). */
+export const MAX_CELLS = 5e7;
+
+/**
+ * Generative parameters from the labelled rows: θ = (a + N)/(r·a + N_row) with a = α per cell
+ * when `perRow` is false (Laplace), or a = α / r (a prior of total weight α per CPT row) when
+ * true — the choice that keeps CPTs of many-state features (microsatellite genotypes) informative.
+ */
+export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1, perRow = false): Classifier {
   const K = d.classes.length;
   const prior = new Float64Array(K);
   let labelled = 0;
@@ -45,6 +52,13 @@ export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1): 
   }
   for (let y = 0; y < K; y++) prior[y] = Math.log((alpha + prior[y]!) / (K * alpha + labelled));
   const shell: Classifier = { K, states: d.states, parents, prior, tables: [] };
+  let cells = 0;
+  for (let i = 0; i < d.n; i++) cells += K * configCount(d.states, parents[i]!) * d.states[i]!;
+  if (cells > MAX_CELLS) {
+    throw new RangeError(
+      `the classifier's tables would hold ${cells.toExponential(2)} entries: features with many states (such as microsatellite genotypes) give parents too many configurations; use naive Bayes, fewer parents, or a smaller marker panel`,
+    );
+  }
   const tables = Array.from({ length: d.n }, (_, i) => {
     const r = d.states[i]!;
     const Q = configCount(d.states, parents[i]!);
@@ -55,10 +69,11 @@ export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1): 
       if (y < 0 || x < 0) continue;
       t[(y * Q + configOf(d, shell, i, row)) * r + x]!++;
     }
+    const a = perRow ? alpha / r : alpha;
     for (let o = 0; o < t.length; o += r) {
       let s = 0;
       for (let x = 0; x < r; x++) s += t[o + x]!;
-      for (let x = 0; x < r; x++) t[o + x] = Math.log((alpha + t[o + x]!) / (r * alpha + s));
+      for (let x = 0; x < r; x++) t[o + x] = Math.log((a + t[o + x]!) / (r * a + s));
     }
     return t;
   });

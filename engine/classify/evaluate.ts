@@ -13,6 +13,8 @@ export interface ClassifierOptions {
   readonly learning: Learning;
   /** Dirichlet pseudo-count of the generative estimate. */
   readonly alpha: number;
+  /** α is the prior weight of a whole CPT row (α/r per cell) rather than of each cell. */
+  readonly alphaPerRow?: boolean;
 }
 
 export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, learning: 'generative', alpha: 1 };
@@ -20,7 +22,7 @@ export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, le
 /** Learns structure and parameters from the labelled rows of `d`. */
 export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
   const parents = learnStructure(d, o.structure, o.k);
-  const gen = fitGenerative(d, parents, o.alpha);
+  const gen = fitGenerative(d, parents, o.alpha, o.alphaPerRow ?? false);
   return o.learning === 'gradient' ? fitDiscriminative(d, gen, DEFAULT_DISCRIMINATIVE).classifier : gen;
 }
 

@@ -6,46 +6,39 @@ export type StructureKind = 'nb' | 'tan' | 'kdb';
 /** Feature parents of every feature (besides the class). */
 export type Parents = readonly Int32Array[];
 
-function pairCounts(d: CategoricalData, i: number, j: number, K: number): { table: Float64Array; total: number } {
+/**
+ * Empirical I(X_i; X_j | C) (nats) from the labelled rows where both are observed. Counts are
+ * kept sparse (only the (c, x_i, x_j) cells that occur), so features with many states, such as
+ * microsatellite genotypes, cost O(N) per pair rather than K·r_i·r_j.
+ */
+export function conditionalMI(d: CategoricalData, i: number, j: number): number {
   const ri = d.states[i]!;
   const rj = d.states[j]!;
-  const table = new Float64Array(K * ri * rj);
+  const joint = new Map<number, number>();
+  const ya = new Map<number, number>();
+  const yb = new Map<number, number>();
+  const y0 = new Map<number, number>();
   let total = 0;
+  const inc = (m: Map<number, number>, k: number) => m.set(k, (m.get(k) ?? 0) + 1);
   for (let r = 0; r < d.N; r++) {
     const y = d.labels[r]!;
     const a = d.values[r * d.n + i]!;
-    const b = j >= 0 ? d.values[r * d.n + j]! : 0;
+    const b = d.values[r * d.n + j]!;
     if (y < 0 || a < 0 || b < 0) continue;
-    table[(y * ri + a) * rj + b]!++;
+    inc(joint, (y * ri + a) * rj + b);
+    inc(ya, y * ri + a);
+    inc(yb, y * rj + b);
+    inc(y0, y);
     total++;
   }
-  return { table, total };
-}
-
-/** Empirical I(X_i; X_j | C) (nats) from the labelled rows where both are observed. */
-export function conditionalMI(d: CategoricalData, i: number, j: number): number {
-  const K = d.classes.length;
-  const ri = d.states[i]!;
-  const rj = d.states[j]!;
-  const { table, total } = pairCounts(d, i, j, K);
   if (total === 0) return 0;
   let s = 0;
-  for (let y = 0; y < K; y++) {
-    let ny = 0;
-    const na = new Float64Array(ri);
-    const nb = new Float64Array(rj);
-    for (let a = 0; a < ri; a++)
-      for (let b = 0; b < rj; b++) {
-        const x = table[(y * ri + a) * rj + b]!;
-        ny += x;
-        na[a]! += x;
-        nb[b]! += x;
-      }
-    for (let a = 0; a < ri; a++)
-      for (let b = 0; b < rj; b++) {
-        const x = table[(y * ri + a) * rj + b]!;
-        if (x > 0) s += (x / total) * Math.log((x * ny) / (na[a]! * nb[b]!));
-      }
+  for (const [key, x] of joint) {
+    const b = key % rj;
+    const ya_ = (key - b) / rj;
+    const a = ya_ % ri;
+    const y = (ya_ - a) / ri;
+    s += (x / total) * Math.log((x * y0.get(y)!) / (ya.get(y * ri + a)! * yb.get(y * rj + b)!));
   }
   return Math.max(0, s);
 }
@@ -114,7 +107,8 @@ export function tanParents(d: CategoricalData, weight: (i: number, j: number) =>
  * features with the highest I(X_i; X_j | C).
  */
 export function kdbParents(d: CategoricalData, k: number): Parents {
-  const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => classMI(d, b) - classMI(d, a) || a - b);
+  const mi = Array.from({ length: d.n }, (_, i) => classMI(d, i));
+  const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
   const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
   order.forEach((i, pos) => {
     const earlier = order.slice(0, pos).map((j) => ({ j, w: conditionalMI(d, i, j) })).sort((a, b) => b.w - a.w || a.j - b.j);

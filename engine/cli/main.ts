@@ -9,6 +9,7 @@ import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { registerRun } from './run.ts';
 import { registerSweep } from './sweep.ts';
 import { registerSelect } from './select.ts';
+import { registerAssign } from './assign.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerRun(program);
   registerSweep(program);
   registerSelect(program);
+  registerAssign(program);
   return program;
 }
 

@@ -1,0 +1,93 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { appendIndividuals } from '../data/merge.ts';
+import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
+import { readDataset } from '../formats/read-dataset.ts';
+import { categoricalFromGenotypes } from '../classify/categorical.ts';
+import { predict } from '../classify/classifier.ts';
+import { crossValidate, train, type ClassifierOptions } from '../classify/evaluate.ts';
+import { panelCurve, type PanelMethod } from '../classify/panel-curve.ts';
+import { datasetFiles, fileSource } from '../node/file-source.ts';
+import { choice, positiveInt } from './parse-args.ts';
+import { addReadOptions, readOptionsFrom } from './read-options.ts';
+
+function panelLoci(data: GenotypeData, path: string): number[] {
+  const names = readFileSync(path, 'utf8').split(/\r?\n/).map((l) => l.split('\t')[0]!.trim()).filter((n) => n !== '' && n !== 'locus');
+  const index = new Map(data.loci.map((l, k) => [l.name, k]));
+  const missing = names.filter((n) => !index.has(n));
+  if (missing.length > 0) throw new Error(`${path}: ${missing.length} marker(s) not in the data, e.g. ${missing.slice(0, 3).join(', ')}`);
+  return names.map((n) => index.get(n)!);
+}
+
+export function registerAssign(program: Command): void {
+  addReadOptions(
+    program
+      .command('assign')
+      .argument('<train>', 'genotype file of individuals with known populations')
+      .description('assign individuals to known populations with a Bayesian-network classifier: cross-validated accuracy, log-loss and confusion matrix; posteriors for unlabelled individuals; panel curves'),
+  )
+    .option('--labels <file>', 'population file (id, population[, group]) for the training individuals')
+    .option('--by <level>', 'classes: population | group (e.g. region)', 'population')
+    .option('--unknown <file>', 'a second genotype file whose individuals are assigned')
+    .option('--panel <file>', 'use only these markers (first column of a TSV, e.g. panel.tsv from `stratify select`)')
+    .option('--classifier <name>', 'nb | tan | kdb', 'nb')
+    .option('--kdb-k <k>', 'kDB: parents per feature', '2')
+    .option('--learning <name>', 'generative | gradient', 'generative')
+    .option('--cv <folds>', 'cross-validation folds', '10')
+    .option('--seed <s>', 'fold seed', '1')
+    .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
+    .option('--out <dir>', 'output directory', 'stratify-assign')
+    .action(async (file: string, o: Record<string, unknown>) => {
+      const readOptions = readOptionsFrom(o);
+      if (typeof o['labels'] === 'string') readOptions.populations = fileSource(o['labels']);
+      let data = await readDataset(datasetFiles(file), readOptions);
+      if (typeof o['panel'] === 'string') data = subsetData(data, panelLoci(data, o['panel']), range(data.individuals.length));
+      const nTrain = data.individuals.length;
+      if (typeof o['unknown'] === 'string') data = appendIndividuals(data, await readDataset(datasetFiles(o['unknown']), readOptionsFrom(o)));
+      const by = choice(o['by'], '--by', ['population', 'group'] as const);
+      const cat = categoricalFromGenotypes(data, by);
+      if (cat.classes.length < 2) throw new Error(`assign needs at least two ${by === 'group' ? 'groups' : 'populations'} among the labelled individuals`);
+      const opts: ClassifierOptions = {
+        structure: choice(o['classifier'], '--classifier', ['nb', 'tan', 'kdb'] as const),
+        k: positiveInt(o['kdbK'], '--kdb-k'),
+        learning: choice(o['learning'], '--learning', ['generative', 'gradient'] as const),
+        alpha: 1,
+      };
+      const folds = positiveInt(o['cv'], '--cv');
+      const seed = Number(o['seed']);
+      const out = String(o['out']);
+      mkdirSync(out, { recursive: true });
+      const ev = crossValidate(cat, opts, folds, seed);
+      const K = cat.classes.length;
+      const confusion = ['true\\predicted\t' + cat.classes.join('\t'), ...cat.classes.map((c, y) => [c, ...Array.from({ length: K }, (_, p) => ev.confusion[y * K + p]!)].join('\t'))];
+      writeFileSync(join(out, 'confusion.tsv'), confusion.join('\n') + '\n');
+      const summary: Record<string, unknown> = { classifier: opts, folds, seed, classes: cat.classes, labelled: cat.labels.filter((y) => y >= 0).length, markers: cat.n, accuracy: ev.accuracy, logLoss: ev.logLoss, foldAccuracy: ev.foldAccuracy };
+      // Posteriors for every unlabelled individual, from a model trained on all labelled ones.
+      const unlabelled = Array.from(cat.labels).map((y, r) => (y < 0 ? r : -1)).filter((r) => r >= 0);
+      if (unlabelled.length > 0) {
+        const model = train(cat, opts);
+        const post = predict(cat, model);
+        const lines = ['id\tsource\tassigned\tprobability\t' + cat.classes.join('\t')];
+        for (const r of unlabelled) {
+          const row = Array.from({ length: K }, (_, c) => post[r * K + c]!);
+          const best = row.indexOf(Math.max(...row));
+          lines.push([data.individuals[r]!.id, r < nTrain ? 'train file' : 'unknown file', cat.classes[best], row[best]!.toFixed(4), ...row.map((p) => p.toFixed(4))].join('\t'));
+        }
+        writeFileSync(join(out, 'posteriors.tsv'), lines.join('\n') + '\n');
+        summary['assigned'] = unlabelled.length;
+      }
+      if (typeof o['panelCurve'] === 'string') {
+        const sizes = String(o['panelCurve']).split(',').map((s) => positiveInt(s.trim(), '--panel-curve'));
+        const methods: PanelMethod[] = ['mi', 'fst', 'random'];
+        const curve = panelCurve(cat, data, sizes, methods, opts, folds, seed);
+        const lines = ['method\tsize\taccuracy\tlog_loss\twilcoxon_p_vs_random'];
+        for (const p of curve.points) lines.push([p.method, p.size, p.accuracy.toFixed(4), p.logLoss.toFixed(4), curve.tests.find((t) => t.method === p.method && t.size === p.size)?.p.toPrecision(3) ?? ''].join('\t'));
+        writeFileSync(join(out, 'panel-curve.tsv'), lines.join('\n') + '\n');
+        summary['panelCurve'] = curve;
+        process.stdout.write(lines.join('\n') + '\n');
+      }
+      writeFileSync(join(out, 'assign.json'), JSON.stringify(summary, null, 1));
+      process.stdout.write(`${folds}-fold CV over ${summary['labelled']} individuals, ${cat.n} markers, ${K} classes: accuracy ${(100 * ev.accuracy).toFixed(2)}%, log-loss ${ev.logLoss.toFixed(4)}${unlabelled.length ? `; ${unlabelled.length} individual(s) assigned` : ''}\nwrote ${out}\n`);
+    });
+}
