@@ -100,6 +100,29 @@ export interface MarkerSelectionInfo {
   readonly panel: readonly number[];
 }
 
+export interface AssignRequest {
+  readonly datasetId: number;
+  readonly by: 'population' | 'group';
+  readonly classifier: 'nb' | 'tan' | 'kdb';
+  readonly learning: 'generative' | 'gradient';
+  readonly folds: number;
+  readonly seed: number;
+  /** Panel sizes for the accuracy curve (empty: no curve). */
+  readonly curveSizes: readonly number[];
+}
+
+export interface AssignInfo {
+  readonly classes: readonly string[];
+  readonly accuracy: number;
+  readonly logLoss: number;
+  /** confusion[true * K + predicted]. */
+  readonly confusion: Int32Array;
+  /** Out-of-fold posteriors of labelled individuals and posteriors of unlabelled ones, shape (N, K). */
+  readonly posterior: Float64Array;
+  readonly labels: Int32Array;
+  readonly curve: readonly { method: string; size: number; accuracy: number; logLoss: number; p?: number }[];
+}
+
 /** The engine's API: what the one typed client may call. */
 export interface EngineApi {
   openDataset(files: readonly FileBytes[], options: OpenOptions): Promise<DatasetInfo>;
@@ -109,6 +132,7 @@ export interface EngineApi {
   /** Restores the runs of a saved project as a sweep on an open dataset. */
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
+  assign(request: AssignRequest): Promise<AssignInfo>;
   exportDataset(datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]): Promise<{ text: string; notes: readonly string[] }>;
   closeDataset(datasetId: number): Promise<void>;
 }
@@ -132,4 +156,4 @@ export type FromEngine =
       readonly column?: number;
     };
 
-export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'analyzeSweep', 'importSweep', 'selectMarkers', 'exportDataset', 'closeDataset'];
+export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'analyzeSweep', 'importSweep', 'selectMarkers', 'assign', 'exportDataset', 'closeDataset'];

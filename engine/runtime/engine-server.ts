@@ -13,7 +13,11 @@ import { summarizeSweep } from '../analysis/k-choice.ts';
 import { fstFromModel } from '../analysis/fst.ts';
 import { selectMarkers } from '../analysis/marker-selection.ts';
 import { independenceMeasure } from '../model/independence.ts';
-import type { DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
+import { categoricalFromGenotypes } from '../classify/categorical.ts';
+import { predict } from '../classify/classifier.ts';
+import { crossValidate, train } from '../classify/evaluate.ts';
+import { panelCurve } from '../classify/panel-curve.ts';
+import type { AssignRequest, DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
 import { ENGINE_METHODS } from './engine-protocol.ts';
 
 function summaryJson(s: DatasetSummary): SummaryJson {
@@ -156,6 +160,31 @@ export class EngineServer {
           replicate: scored.r.replicate,
           rows: sel.ranking.map((x) => ({ locus: x.locus, name: data.loci[x.locus]!.name, mi: x.mi, p: x.p, informative: scored.r.clustering.informative[x.locus]!, fst: scored.f.perLocus[x.locus]!, relevant: x.relevant, selected: x.selected })),
           panel: sel.panel,
+        };
+      },
+      assign: async (req: AssignRequest) => {
+        const data = this.dataset(req.datasetId);
+        const cat = categoricalFromGenotypes(data, req.by);
+        if (cat.classes.length < 2) throw new RangeError(`assignment needs at least two ${req.by === 'group' ? 'groups' : 'populations'}`);
+        const o = { structure: req.classifier, k: 2, learning: req.learning, alpha: 1 } as const;
+        const ev = crossValidate(cat, o, req.folds, req.seed);
+        const posterior = ev.posterior;
+        const unlabelled = Array.from(cat.labels).some((y) => y < 0);
+        if (unlabelled) {
+          const post = predict(cat, train(cat, o));
+          cat.labels.forEach((y, r) => {
+            if (y < 0) posterior.set(post.subarray(r * cat.classes.length, (r + 1) * cat.classes.length), r * cat.classes.length);
+          });
+        }
+        const curve = req.curveSizes.length > 0 ? panelCurve(cat, data, req.curveSizes, ['mi', 'fst', 'random'], o, req.folds, req.seed) : undefined;
+        return {
+          classes: cat.classes,
+          accuracy: ev.accuracy,
+          logLoss: ev.logLoss,
+          confusion: ev.confusion,
+          posterior,
+          labels: cat.labels,
+          curve: curve ? curve.points.map((p) => ({ method: p.method, size: p.size, accuracy: p.accuracy, logLoss: p.logLoss, p: curve.tests.find((t) => t.method === p.method && t.size === p.size)?.p })) : [],
         };
       },
       exportDataset: async (datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]) => {

@@ -11,7 +11,7 @@ export interface ShownError {
   readonly column?: number;
 }
 
-export type View = 'data' | 'run' | 'structure' | 'k' | 'markers';
+export type View = 'data' | 'run' | 'structure' | 'k' | 'markers' | 'assign';
 
 /** Application state: the open dataset, what is loading, and the last error. */
 export class AppState {

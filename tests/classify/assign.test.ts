@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { wilcoxonSignedRank } from '../../engine/analysis/mann-whitney.ts';
+import { appendIndividuals } from '../../engine/data/merge.ts';
+import { categoricalFromGenotypes } from '../../engine/classify/categorical.ts';
+import { panelCurve } from '../../engine/classify/panel-curve.ts';
+import { ROOT, SHARED_DATA, genotype, parseText } from '../helpers.ts';
+import { haplotypeBlocks } from '../model/synthetic.ts';
+
+test('Wilcoxon signed-rank: exact values (R: wilcox.test(paired = TRUE))', () => {
+  // Differences 1..6 all positive: p = 2/64 = 0.03125.
+  assert.ok(Math.abs(wilcoxonSignedRank([2, 3, 4, 5, 6, 7], [1, 1, 1, 1, 1, 1]).p - 0.03125) < 1e-12);
+  // Differences −1, 2, 3: W+ = 5 of 6, P(W+ ≤ 1) = 2/8 → p = 0.5.
+  assert.ok(Math.abs(wilcoxonSignedRank([0, 2, 3], [1, 0, 0]).p - 0.5) < 1e-12);
+  assert.equal(wilcoxonSignedRank([1, 2], [1, 2]).p, 1);
+});
+
+test('appendIndividuals matches loci by name and alleles by their names', async () => {
+  const a = await parseText('a.str', 'L1 L2\ni1 1 100 102 7 7\ni2 2 102 102 7 9\n');
+  const b = await parseText('b.str', 'L2 L1\nu1 1 9 9 104 100\n');
+  const m = appendIndividuals(a, b);
+  assert.equal(m.individuals.length, 3);
+  assert.equal(m.individuals[2]!.population, undefined, 'appended individuals are unlabelled');
+  assert.deepEqual(genotype(m, 0, 2), ['100', '104']);
+  assert.deepEqual(genotype(m, 1, 2), ['9', '9']);
+  assert.ok(m.loci[0]!.alleles.includes('104'));
+  assert.throws(() => appendIndividuals(a, a), /in both files/);
+});
+
+test('panel curve on linked SNPs: informative panels beat random ones', () => {
+  const { data } = haplotypeBlocks(5, { pops: 3, perPop: 50, blocks: 40, size: 3, flip: 0.05, fst: 0.08 });
+  const d = categoricalFromGenotypes(data);
+  const curve = panelCurve(d, data, [5, 20], ['mi', 'random'], { structure: 'nb', k: 2, learning: 'generative', alpha: 1 }, 5, 1);
+  const at = (m: string, s: number) => curve.points.find((p) => p.method === m && p.size === s)!.accuracy;
+  assert.ok(at('mi', 20) >= at('mi', 5) - 0.05);
+  assert.ok(at('mi', 5) >= at('random', 5) - 0.05);
+  assert.equal(curve.tests.length, 2);
+});
+
+test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors for an unknown file', () => {
+  const out = mkdtempSync(join(tmpdir(), 'stratify-assign-'));
+  // The first 20 cats of nancycats.str, relabelled as unknowns in a second file.
+  const lines = readFileSync(join(SHARED_DATA, 'nancycats.str'), 'utf8').split('\n');
+  const unknown = join(out, 'unknown.str');
+  writeFileSync(unknown, [lines[0], ...lines.slice(1, 21).map((l) => l.replace(/^N/, 'U'))].join('\n') + '\n');
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), 'assign', join(SHARED_DATA, 'nancycats.str'), '--unknown', unknown, '--cv', '5', '--out', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /5-fold CV over 237 individuals, 9 markers, 17 classes: accuracy \d+\.\d+%/);
+  const acc = Number(/accuracy (\d+\.\d+)%/.exec(r.stdout)![1]);
+  assert.ok(acc > 100 / 17 * 2, `accuracy ${acc}% well above chance`);
+  const confusion = readFileSync(join(out, 'confusion.tsv'), 'utf8').trim().split('\n');
+  assert.equal(confusion.length, 18);
+  const post = readFileSync(join(out, 'posteriors.tsv'), 'utf8').trim().split('\n');
+  assert.equal(post.length, 21);
+  assert.match(post[1]!, /^U215\tunknown file\t1\t/, 'the copy of a colony-1 cat is assigned to colony 1');
+});
