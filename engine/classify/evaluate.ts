@@ -3,8 +3,9 @@ import { subsetRows, type CategoricalData } from './categorical.ts';
 import { fitGenerative, predict, type Classifier } from './classifier.ts';
 import { DEFAULT_DISCRIMINATIVE, fitDiscriminative } from './discriminative.ts';
 import { learnStructure, type StructureKind } from './structure.ts';
+import { DEFAULT_TM, fitTM } from './tm.ts';
 
-export type Learning = 'generative' | 'gradient';
+export type Learning = 'generative' | 'gradient' | 'tm';
 
 export interface ClassifierOptions {
   readonly structure: StructureKind;
@@ -22,6 +23,7 @@ export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, le
 /** Learns structure and parameters from the labelled rows of `d`. */
 export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
   const parents = learnStructure(d, o.structure, o.k);
+  if (o.learning === 'tm') return fitTM(d, parents, { ...DEFAULT_TM, alpha: o.alpha }).classifier;
   const gen = fitGenerative(d, parents, o.alpha, o.alphaPerRow ?? false);
   return o.learning === 'gradient' ? fitDiscriminative(d, gen, DEFAULT_DISCRIMINATIVE).classifier : gen;
 }

@@ -104,7 +104,7 @@ export interface AssignRequest {
   readonly datasetId: number;
   readonly by: 'population' | 'group';
   readonly classifier: 'nb' | 'tan' | 'kdb';
-  readonly learning: 'generative' | 'gradient';
+  readonly learning: 'generative' | 'gradient' | 'tm';
   readonly folds: number;
   readonly seed: number;
   /** Panel sizes for the accuracy curve (empty: no curve). */

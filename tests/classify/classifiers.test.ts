@@ -8,6 +8,7 @@ import { cllGradient, fitDiscriminative, pack, unpack, DEFAULT_DISCRIMINATIVE } 
 import { conditionalMI, kdbParents, tanParents } from '../../engine/classify/structure.ts';
 import { crossValidate, stratifiedFolds } from '../../engine/classify/evaluate.ts';
 import { readArff } from '../../engine/classify/tabular.ts';
+import { fitTM } from '../../engine/classify/tm.ts';
 import { categoricalFromTable, mdlCuts } from '../../engine/classify/discretize.ts';
 import { createRng } from '../../engine/model/rng.ts';
 import { SHARED_DATA } from '../helpers.ts';
@@ -112,4 +113,15 @@ test('MDL discretisation, stratified folds, and the published naive Bayes accura
   assert.ok(Math.abs(nb.accuracy - 0.9034) < 0.02, `NB ${nb.accuracy}`);
   assert.ok(disc.accuracy > nb.accuracy + 0.03, `discriminative ${disc.accuracy} vs generative ${nb.accuracy}`);
   assert.equal(nb.confusion.reduce((a, b) => a + b, 0), 435);
+});
+
+test('TM algorithm: CLL never decreases, ends above the generative start, for NB and TAN', () => {
+  for (const [seed, kind] of [[21, 'nb'], [22, 'tan']] as const) {
+    const d = randomData(seed, 150, 5, 3, 3, 0.05);
+    const parents = kind === 'nb' ? Array.from({ length: d.n }, () => new Int32Array(0)) : tanParents(d);
+    const { classifier, trace } = fitTM(d, parents);
+    for (let k = 1; k < trace.length; k++) assert.ok(trace[k]! >= trace[k - 1]! - 1e-9);
+    assert.ok(trace.length > 2, 'TM iterates');
+    assert.ok(conditionalLogLik(d, classifier) > conditionalLogLik(d, fitGenerative(d, parents, 1)) + 1e-6, `${kind}: TM improves the CLL`);
+  }
 });
