@@ -1,7 +1,8 @@
 import type { CategoricalData } from './categorical.ts';
+import { bckgParents } from './bckg.ts';
 
 /** Bayesian-network classifier structures: the class is a parent of every feature. */
-export type StructureKind = 'nb' | 'tan' | 'kdb';
+export type StructureKind = 'nb' | 'tan' | 'kdb' | 'bckg';
 
 /** Feature parents of every feature (besides the class). */
 export type Parents = readonly Int32Array[];
@@ -120,5 +121,6 @@ export function kdbParents(d: CategoricalData, k: number): Parents {
 export function learnStructure(d: CategoricalData, kind: StructureKind, k = 2): Parents {
   if (kind === 'nb') return Array.from({ length: d.n }, () => new Int32Array(0));
   if (kind === 'tan') return tanParents(d);
+  if (kind === 'bckg') return bckgParents(d, k, 'bic');
   return kdbParents(d, k);
 }

@@ -31,8 +31,8 @@ export function registerAssign(program: Command): void {
     .option('--by <level>', 'classes: population | group (e.g. region)', 'population')
     .option('--unknown <file>', 'a second genotype file whose individuals are assigned')
     .option('--panel <file>', 'use only these markers (first column of a TSV, e.g. panel.tsv from `stratify select`)')
-    .option('--classifier <name>', 'nb | tan | kdb', 'nb')
-    .option('--kdb-k <k>', 'kDB: parents per feature', '2')
+    .option('--classifier <name>', 'nb | tan | kdb | bckg (BFS-consistent k-graph, BIC score)', 'nb')
+    .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
     .option('--learning <name>', 'generative | gradient | tm', 'generative')
     .option('--cv <folds>', 'cross-validation folds', '10')
     .option('--seed <s>', 'fold seed', '1')
@@ -49,7 +49,7 @@ export function registerAssign(program: Command): void {
       const cat = categoricalFromGenotypes(data, by);
       if (cat.classes.length < 2) throw new Error(`assign needs at least two ${by === 'group' ? 'groups' : 'populations'} among the labelled individuals`);
       const opts: ClassifierOptions = {
-        structure: choice(o['classifier'], '--classifier', ['nb', 'tan', 'kdb'] as const),
+        structure: choice(o['classifier'], '--classifier', ['nb', 'tan', 'kdb', 'bckg'] as const),
         k: positiveInt(o['kdbK'], '--kdb-k'),
         learning: choice(o['learning'], '--learning', ['generative', 'gradient', 'tm'] as const),
         alpha: 1,

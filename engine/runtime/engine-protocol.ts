@@ -103,7 +103,7 @@ export interface MarkerSelectionInfo {
 export interface AssignRequest {
   readonly datasetId: number;
   readonly by: 'population' | 'group';
-  readonly classifier: 'nb' | 'tan' | 'kdb';
+  readonly classifier: 'nb' | 'tan' | 'kdb' | 'bckg';
   readonly learning: 'generative' | 'gradient' | 'tm';
   readonly folds: number;
   readonly seed: number;

@@ -9,6 +9,7 @@ import { conditionalMI, kdbParents, tanParents } from '../../engine/classify/str
 import { crossValidate, stratifiedFolds } from '../../engine/classify/evaluate.ts';
 import { readArff } from '../../engine/classify/tabular.ts';
 import { fitTM } from '../../engine/classify/tm.ts';
+import { bckgParents, bfsOrder, structureScore, tanForScore } from '../../engine/classify/bckg.ts';
 import { categoricalFromTable, mdlCuts } from '../../engine/classify/discretize.ts';
 import { createRng } from '../../engine/model/rng.ts';
 import { SHARED_DATA } from '../helpers.ts';
@@ -123,5 +124,26 @@ test('TM algorithm: CLL never decreases, ends above the generative start, for NB
     for (let k = 1; k < trace.length; k++) assert.ok(trace[k]! >= trace[k - 1]! - 1e-9);
     assert.ok(trace.length > 2, 'TM iterates');
     assert.ok(conditionalLogLik(d, classifier) > conditionalLogLik(d, fitGenerative(d, parents, 1)) + 1e-6, `${kind}: TM improves the CLL`);
+  }
+});
+
+test('BCkG: score(BCkG) ≥ score(TAN) ≥ score(NB) for LL, BIC and K2; BCkG is acyclic and BFS-consistent', () => {
+  for (const seed of [31, 32, 33]) {
+    const d = randomData(seed, 250, 6, 3, 2, 0.02);
+    const nb = Array.from({ length: d.n }, () => new Int32Array(0));
+    for (const score of ['ll', 'bic', 'k2'] as const) {
+      const tan = tanForScore(d, score);
+      const bckg = bckgParents(d, 2, score);
+      const sNb = structureScore(d, nb, score);
+      const sTan = structureScore(d, tan, score);
+      const sB = structureScore(d, bckg, score);
+      if (score !== 'k2') assert.ok(sTan >= sNb - 1e-9, `${score}: TAN ${sTan} ≥ NB ${sNb}`);
+      assert.ok(sB >= sTan - 1e-9 && sB >= sNb - 1e-9, `${score}: BCkG ${sB} ≥ TAN ${sTan}, NB ${sNb}`);
+      const order = bfsOrder(tan);
+      bckg.forEach((p, i) => {
+        assert.ok(p.length <= 2);
+        for (const j of p) assert.ok(order.indexOf(j) < order.indexOf(i), 'parents come earlier in the BFS order');
+      });
+    }
   }
 });
