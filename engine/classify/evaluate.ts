@@ -4,8 +4,9 @@ import { fitGenerative, predict, type Classifier } from './classifier.ts';
 import { DEFAULT_DISCRIMINATIVE, fitDiscriminative } from './discriminative.ts';
 import { learnStructure, type StructureKind } from './structure.ts';
 import { DEFAULT_TM, fitTM } from './tm.ts';
+import { fitAcll } from './acll.ts';
 
-export type Learning = 'generative' | 'gradient' | 'tm';
+export type Learning = 'generative' | 'gradient' | 'tm' | 'acll';
 
 export interface ClassifierOptions {
   readonly structure: StructureKind;
@@ -24,6 +25,7 @@ export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, le
 export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
   const parents = learnStructure(d, o.structure, o.k);
   if (o.learning === 'tm') return fitTM(d, parents, { ...DEFAULT_TM, alpha: o.alpha }).classifier;
+  if (o.learning === 'acll') return fitAcll(d, parents);
   const gen = fitGenerative(d, parents, o.alpha, o.alphaPerRow ?? false);
   return o.learning === 'gradient' ? fitDiscriminative(d, gen, DEFAULT_DISCRIMINATIVE).classifier : gen;
 }

@@ -33,7 +33,7 @@ export function registerAssign(program: Command): void {
     .option('--panel <file>', 'use only these markers (first column of a TSV, e.g. panel.tsv from `stratify select`)')
     .option('--classifier <name>', 'nb | tan | kdb | bckg (BFS-consistent k-graph, BIC score)', 'nb')
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
-    .option('--learning <name>', 'generative | gradient | tm', 'generative')
+    .option('--learning <name>', 'generative | gradient | tm | acll', 'generative')
     .option('--cv <folds>', 'cross-validation folds', '10')
     .option('--seed <s>', 'fold seed', '1')
     .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
@@ -51,7 +51,7 @@ export function registerAssign(program: Command): void {
       const opts: ClassifierOptions = {
         structure: choice(o['classifier'], '--classifier', ['nb', 'tan', 'kdb', 'bckg'] as const),
         k: positiveInt(o['kdbK'], '--kdb-k'),
-        learning: choice(o['learning'], '--learning', ['generative', 'gradient', 'tm'] as const),
+        learning: choice(o['learning'], '--learning', ['generative', 'gradient', 'tm', 'acll'] as const),
         alpha: 1,
       };
       const folds = positiveInt(o['cv'], '--cv');

@@ -104,7 +104,7 @@ export interface AssignRequest {
   readonly datasetId: number;
   readonly by: 'population' | 'group';
   readonly classifier: 'nb' | 'tan' | 'kdb' | 'bckg';
-  readonly learning: 'generative' | 'gradient' | 'tm';
+  readonly learning: 'generative' | 'gradient' | 'tm' | 'acll';
   readonly folds: number;
   readonly seed: number;
   /** Panel sizes for the accuracy curve (empty: no curve). */

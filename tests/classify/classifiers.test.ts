@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import type { CategoricalData } from '../../engine/classify/categorical.ts';
 import { conditionalLogLik, fitGenerative, jointLogLik } from '../../engine/classify/classifier.ts';
 import { cllGradient, fitDiscriminative, pack, unpack, DEFAULT_DISCRIMINATIVE } from '../../engine/classify/discriminative.ts';
-import { conditionalMI, kdbParents, tanParents } from '../../engine/classify/structure.ts';
+import { classMI, conditionalMI, kdbParents, tanParents } from '../../engine/classify/structure.ts';
 import { crossValidate, stratifiedFolds } from '../../engine/classify/evaluate.ts';
 import { readArff } from '../../engine/classify/tabular.ts';
 import { fitTM } from '../../engine/classify/tm.ts';
+import { acllBeta, fitAcll } from '../../engine/classify/acll.ts';
 import { bckgParents, bfsOrder, structureScore, tanForScore } from '../../engine/classify/bckg.ts';
 import { categoricalFromTable, mdlCuts } from '../../engine/classify/discretize.ts';
 import { createRng } from '../../engine/model/rng.ts';
@@ -146,4 +147,66 @@ test('BCkG: score(BCkG) ≥ score(TAN) ≥ score(NB) for LL, BIC and K2; BCkG is
       });
     }
   }
+});
+
+test('aCLL: β for two classes matches the closed form (π² − 18)/24; closed-form parameters follow Theorem 3.8', () => {
+  assert.ok(Math.abs(acllBeta(2) - (Math.PI ** 2 - 18) / 24) < 0.01, `β = ${acllBeta(2)}`);
+  const beta = acllBeta(2);
+  // One binary feature, two classes: counts N[c][x] = [[8, 2], [1, 9]].
+  const d: CategoricalData = { N: 20, n: 1, states: Int32Array.of(2), values: Int16Array.from([...Array(8).fill(0), 1, 1, 0, ...Array(9).fill(1)]), labels: Int32Array.from([...Array(10).fill(0), ...Array(10).fill(1)]), classes: ['a', 'b'], features: ['x'] };
+  const c = fitAcll(d, [new Int32Array(0)], 0.5);
+  const plus = (own: number, other: number) => Math.max(0.5, (1 + beta) * own + beta * other);
+  const want = [plus(8, 1), plus(2, 9)];
+  const sum = want[0]! + want[1]!;
+  assert.ok(Math.abs(Math.exp(c.tables[0]![0]!) - want[0]! / sum) < 1e-12);
+  assert.ok(Math.abs(Math.exp(c.tables[0]![1]!) - want[1]! / sum) < 1e-12);
+  assert.equal(want[1], 0.5, 'a cell outweighed by the other class is clipped at the pseudo-count');
+});
+
+test('BCkG and kDB equal brute force on tiny problems', () => {
+  const d = randomData(51, 150, 4, 3, 2);
+  for (const score of ['ll', 'bic'] as const) {
+    const order = bfsOrder(tanForScore(d, score));
+    // Every BFS-consistent 2-graph: each node any subset (size ≤ 2) of the nodes before it.
+    const options = order.map((i, pos) => {
+      const before = order.slice(0, pos);
+      const subsets: number[][] = [[]];
+      for (let a = 0; a < before.length; a++) {
+        subsets.push([before[a]!]);
+        for (let b = a + 1; b < before.length; b++) subsets.push([before[a]!, before[b]!]);
+      }
+      return { i, subsets };
+    });
+    let best = -Infinity;
+    const pick = (k: number, parents: Int32Array[]) => {
+      if (k === options.length) {
+        best = Math.max(best, structureScore(d, parents, score));
+        return;
+      }
+      for (const s of options[k]!.subsets) {
+        parents[options[k]!.i] = Int32Array.from(s);
+        pick(k + 1, parents);
+      }
+    };
+    pick(0, Array.from({ length: d.n }, () => new Int32Array(0)));
+    assert.ok(Math.abs(structureScore(d, bckgParents(d, 2, score), score) - best) < 1e-9, `${score}: BCkG is the best BFS-consistent 2-graph`);
+  }
+  // kDB: each feature's parents are the k earlier features (by I(X;C)) of highest I(X_i; X_j | C).
+  const parents = kdbParents(d, 2);
+  const mi = Array.from({ length: d.n }, (_, i) => classMI(d, i));
+  const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
+  order.forEach((i, pos) => {
+    const earlier = order.slice(0, pos);
+    let bestPair: number[] = [];
+    let bestSum = -Infinity;
+    const subsets = earlier.length <= 2 ? [earlier] : earlier.flatMap((a, x) => earlier.slice(x + 1).map((b) => [a, b]));
+    for (const s of subsets) {
+      const sum = s.reduce((t, j) => t + conditionalMI(d, i, j), 0);
+      if (sum > bestSum + 1e-12) {
+        bestSum = sum;
+        bestPair = s;
+      }
+    }
+    assert.deepEqual([...parents[i]!].sort(), [...bestPair].sort());
+  });
 });
