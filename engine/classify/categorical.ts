@@ -1,4 +1,5 @@
-import { MISSING, type GenotypeData } from '../data/genotype-data.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { genotypeStates } from '../data/genotype-states.ts';
 
 /**
  * A supervised dataset of categorical features:
@@ -42,29 +43,12 @@ export function subsetFeatures(d: CategoricalData, cols: readonly number[]): Cat
 export function categoricalFromGenotypes(data: GenotypeData, groupBy: 'population' | 'group' = 'population'): CategoricalData {
   const N = data.individuals.length;
   const n = data.loci.length;
-  const P = data.ploidy;
   const values = new Int16Array(N * n);
   const states = new Int32Array(n);
-  const copy = new Int32Array(P);
   for (let i = 0; i < n; i++) {
-    const seen = new Map<string, number>();
-    for (let d = 0; d < N; d++) {
-      let missing = false;
-      for (let p = 0; p < P; p++) {
-        copy[p] = data.calls[(i * N + d) * P + p]!;
-        if (copy[p] === MISSING) missing = true;
-      }
-      if (missing) {
-        values[d * n + i] = MISSING;
-        continue;
-      }
-      copy.sort();
-      const key = copy.join(',');
-      let g = seen.get(key);
-      if (g === undefined) seen.set(key, (g = seen.size));
-      values[d * n + i] = g;
-    }
-    states[i] = Math.max(1, seen.size);
+    const g = genotypeStates(data, i);
+    for (let d = 0; d < N; d++) values[d * n + i] = g.values[d]!;
+    states[i] = g.count;
   }
   const classes: string[] = [];
   const index = new Map<string, number>();

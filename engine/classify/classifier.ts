@@ -34,6 +34,17 @@ export function configOf(d: CategoricalData, c: Classifier, i: number, row: numb
   return q;
 }
 
+/** ln of (a + n)/(r·a + Σ row) for every row of r counts (a new array). */
+export function logSmoothed(counts: Float64Array, r: number, a: number): Float64Array {
+  const out = new Float64Array(counts.length);
+  for (let o = 0; o < counts.length; o += r) {
+    let s = 0;
+    for (let x = 0; x < r; x++) s += counts[o + x]!;
+    for (let x = 0; x < r; x++) out[o + x] = Math.log((a + counts[o + x]!) / (r * a + s));
+  }
+  return out;
+}
+
 /** The largest number of CPT entries a classifier may hold (about 400 MB of parameters). */
 export const MAX_CELLS = 5e7;
 
@@ -69,13 +80,7 @@ export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1, p
       if (y < 0 || x < 0) continue;
       t[(y * Q + configOf(d, shell, i, row)) * r + x]!++;
     }
-    const a = perRow ? alpha / r : alpha;
-    for (let o = 0; o < t.length; o += r) {
-      let s = 0;
-      for (let x = 0; x < r; x++) s += t[o + x]!;
-      for (let x = 0; x < r; x++) t[o + x] = Math.log((a + t[o + x]!) / (r * a + s));
-    }
-    return t;
+    return logSmoothed(t, r, perRow ? alpha / r : alpha);
   });
   return { K, states: d.states, parents, prior, tables };
 }
@@ -131,8 +136,8 @@ export function predict(d: CategoricalData, c: Classifier): Float64Array {
   return out;
 }
 
-/** Conditional log-likelihood Σ ln p(c_d | x_d) over the labelled rows. */
-export function conditionalLogLik(d: CategoricalData, c: Classifier): number {
+/** Σ over labelled rows of ln p(c_d | x_d) (conditional) or ln p(c_d, x_d) (joint). */
+function labelledLogLik(d: CategoricalData, c: Classifier, conditional: boolean): number {
   const z = normalizers(c);
   const tmp = new Float64Array(c.K);
   let s = 0;
@@ -140,21 +145,17 @@ export function conditionalLogLik(d: CategoricalData, c: Classifier): number {
     const y = d.labels[row]!;
     if (y < 0) continue;
     logJoint(d, c, row, tmp, z);
-    s += tmp[y]! - logSumExp(tmp, 0, c.K);
+    s += tmp[y]! - (conditional ? logSumExp(tmp, 0, c.K) : 0);
   }
   return s;
 }
 
+/** Conditional log-likelihood Σ ln p(c_d | x_d) over the labelled rows. */
+export function conditionalLogLik(d: CategoricalData, c: Classifier): number {
+  return labelledLogLik(d, c, true);
+}
+
 /** Log-likelihood Σ ln p(c_d, x_d) over the labelled rows (the generative score). */
 export function jointLogLik(d: CategoricalData, c: Classifier): number {
-  const z = normalizers(c);
-  const tmp = new Float64Array(c.K);
-  let s = 0;
-  for (let row = 0; row < d.N; row++) {
-    const y = d.labels[row]!;
-    if (y < 0) continue;
-    logJoint(d, c, row, tmp, z);
-    s += tmp[y]!;
-  }
-  return s;
+  return labelledLogLik(d, c, false);
 }

@@ -1,5 +1,5 @@
 import type { CategoricalData } from './categorical.ts';
-import { configCount, configOf, conditionalLogLik, predict, type Classifier } from './classifier.ts';
+import { configCount, configOf, conditionalLogLik, logSmoothed, predict, type Classifier } from './classifier.ts';
 import type { Parents } from './structure.ts';
 
 /**
@@ -20,16 +20,7 @@ function classifierFrom(d: CategoricalData, parents: Parents, n: Counts, alpha: 
   let total = 0;
   for (const x of n.cls) total += x;
   const prior = Float64Array.from(n.cls, (x) => Math.log((alpha + x) / (K * alpha + total)));
-  const tables = n.tables.map((t, i) => {
-    const r = d.states[i]!;
-    const out = new Float64Array(t.length);
-    for (let o = 0; o < t.length; o += r) {
-      let s = 0;
-      for (let x = 0; x < r; x++) s += t[o + x]!;
-      for (let x = 0; x < r; x++) out[o + x] = Math.log((alpha + t[o + x]!) / (r * alpha + s));
-    }
-    return out;
-  });
+  const tables = n.tables.map((t, i) => logSmoothed(t, d.states[i]!, alpha));
   return { K, states: d.states, parents, prior, tables };
 }
 

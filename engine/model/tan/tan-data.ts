@@ -1,5 +1,6 @@
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
 import { createRng } from '../rng.ts';
+import { genotypeStates } from '../../data/genotype-states.ts';
 
 /** How the markers are ordered for the TAN class (the ancestral order π). */
 export type TanOrder = 'genome' | 'file' | 'random';
@@ -78,33 +79,14 @@ export function tanData(data: GenotypeData, o: TanDataOptions = DEFAULT_TAN_DATA
   const values = new Int16Array(L * N * R);
   const states = new Int32Array(L);
   const marginal: Float64Array[] = [];
-  const copy = new Int32Array(P);
   order.forEach((locus, i) => {
     if (level === 'copy') {
       states[i] = Math.max(1, data.loci[locus]!.alleles.length);
       for (let d = 0; d < N; d++) for (let h = 0; h < P; h++) values[(i * N + d) * R + h] = data.calls[(locus * N + d) * P + h]!;
     } else {
-      const seen = new Map<string, number>();
-      for (let d = 0; d < N; d++) {
-        let missing = false;
-        for (let h = 0; h < P; h++) {
-          copy[h] = data.calls[(locus * N + d) * P + h]!;
-          if (copy[h] === MISSING) missing = true;
-        }
-        if (missing) {
-          values[i * N + d] = MISSING;
-          continue;
-        }
-        copy.sort();
-        const key = copy.join(',');
-        let g = seen.get(key);
-        if (g === undefined) {
-          g = seen.size;
-          seen.set(key, g);
-        }
-        values[i * N + d] = g;
-      }
-      states[i] = Math.max(1, seen.size);
+      const g = genotypeStates(data, locus);
+      values.set(g.values, i * N);
+      states[i] = g.count;
     }
     const m = new Float64Array(states[i]!);
     let total = 0;
