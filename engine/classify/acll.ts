@@ -36,6 +36,10 @@ export function acllBeta(s: number, samples = 200_000, seed = 1): number {
 }
 
 const betaCache = new Map<number, number>();
+/** β for s classes, computed once per s. */
+export function acllBetaCached(s: number): number {
+  return betaFor(s);
+}
 function betaFor(s: number): number {
   let b = betaCache.get(s);
   if (b === undefined) betaCache.set(s, (b = acllBeta(s)));

@@ -1,9 +1,14 @@
 import { logGamma } from '../model/log-math.ts';
 import type { CategoricalData } from './categorical.ts';
+import { acllBetaCached } from './acll.ts';
 import { tanParents, type Parents } from './structure.ts';
 
-/** Decomposable structure scores: log-likelihood, BIC/MDL, and K2 (Bayesian Dirichlet, α = 1). */
-export type Score = 'll' | 'bic' | 'k2';
+/**
+ * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), and
+ * the approximate conditional log-likelihood with its closed-form parameters (âCLL, seed 000
+ * equation 28; the class term is common to every structure and left out).
+ */
+export type Score = 'll' | 'bic' | 'k2' | 'acll';
 
 /**
  * φ_i(Π ∪ {C}): the local score of feature i with feature parents Π (the class is always a
@@ -11,6 +16,7 @@ export type Score = 'll' | 'bic' | 'k2';
  * Counts are kept sparse, per occurring (class, parent configuration).
  */
 export function localScore(d: CategoricalData, i: number, parents: readonly number[], score: Score): number {
+  if (score === 'acll') return acllLocalScore(d, i, parents);
   const r = d.states[i]!;
   const rows = new Map<number, Float64Array>();
   let n = 0;
@@ -41,6 +47,46 @@ export function localScore(d: CategoricalData, i: number, parents: readonly numb
     let q = d.classes.length;
     for (const p of parents) q *= d.states[p]! + 1;
     s -= 0.5 * Math.log(Math.max(1, n)) * q * (r - 1);
+  }
+  return s;
+}
+
+/** âCLL of feature i: Σ_{q,c,k} (αN_{qck} + βΣ_{c'≠c}N_{qc'k}) ln(N⁺_{qck} / Σ_k N⁺_{qck}). */
+function acllLocalScore(d: CategoricalData, i: number, parents: readonly number[], pseudo = 0.5): number {
+  const K = d.classes.length;
+  const beta = acllBetaCached(K);
+  const alpha = 1 + beta;
+  const r = d.states[i]!;
+  // Counts per parent configuration (without the class), then per class and state.
+  const rows = new Map<number, Float64Array>();
+  for (let row = 0; row < d.N; row++) {
+    const y = d.labels[row]!;
+    const x = d.values[row * d.n + i]!;
+    if (y < 0 || x < 0) continue;
+    let q = 0;
+    for (const p of parents) {
+      const v = d.values[row * d.n + p]!;
+      q = q * (d.states[p]! + 1) + (v < 0 ? d.states[p]! : v);
+    }
+    let t = rows.get(q);
+    if (!t) rows.set(q, (t = new Float64Array(K * r)));
+    t[y * r + x]!++;
+  }
+  let s = 0;
+  for (const t of rows.values()) {
+    for (let c = 0; c < K; c++) {
+      const w = new Float64Array(r);
+      const plus = new Float64Array(r);
+      let sum = 0;
+      for (let x = 0; x < r; x++) {
+        let others = 0;
+        for (let c2 = 0; c2 < K; c2++) if (c2 !== c) others += t[c2 * r + x]!;
+        w[x] = alpha * t[c * r + x]! + beta * others;
+        plus[x] = Math.max(pseudo, w[x]!);
+        sum += plus[x]!;
+      }
+      for (let x = 0; x < r; x++) if (w[x] !== 0) s += w[x]! * Math.log(plus[x]! / sum);
+    }
   }
   return s;
 }

@@ -3,6 +3,7 @@ import { subsetRows, type CategoricalData } from './categorical.ts';
 import { fitGenerative, predict, type Classifier } from './classifier.ts';
 import { DEFAULT_DISCRIMINATIVE, fitDiscriminative } from './discriminative.ts';
 import { learnStructure, type StructureKind } from './structure.ts';
+import type { Score } from './bckg.ts';
 import { DEFAULT_TM, fitTM } from './tm.ts';
 import { fitAcll } from './acll.ts';
 
@@ -17,13 +18,15 @@ export interface ClassifierOptions {
   readonly alpha: number;
   /** α is the prior weight of a whole CPT row (α/r per cell) rather than of each cell. */
   readonly alphaPerRow?: boolean;
+  /** BCkG's structure score (default BIC). */
+  readonly score?: Score;
 }
 
 export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, learning: 'generative', alpha: 1 };
 
 /** Learns structure and parameters from the labelled rows of `d`. */
 export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
-  const parents = learnStructure(d, o.structure, o.k);
+  const parents = learnStructure(d, o.structure, o.k, o.score ?? 'bic');
   if (o.learning === 'tm') return fitTM(d, parents, { ...DEFAULT_TM, alpha: o.alpha }).classifier;
   if (o.learning === 'acll') return fitAcll(d, parents);
   const gen = fitGenerative(d, parents, o.alpha, o.alphaPerRow ?? false);

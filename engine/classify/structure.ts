@@ -1,5 +1,5 @@
 import type { CategoricalData } from './categorical.ts';
-import { bckgParents } from './bckg.ts';
+import { bckgParents, type Score } from './bckg.ts';
 
 /** Bayesian-network classifier structures: the class is a parent of every feature. */
 export type StructureKind = 'nb' | 'tan' | 'kdb' | 'bckg';
@@ -118,9 +118,9 @@ export function kdbParents(d: CategoricalData, k: number): Parents {
   return parents;
 }
 
-export function learnStructure(d: CategoricalData, kind: StructureKind, k = 2): Parents {
+export function learnStructure(d: CategoricalData, kind: StructureKind, k = 2, score: Score = 'bic'): Parents {
   if (kind === 'nb') return Array.from({ length: d.n }, () => new Int32Array(0));
   if (kind === 'tan') return tanParents(d);
-  if (kind === 'bckg') return bckgParents(d, k, 'bic');
+  if (kind === 'bckg') return bckgParents(d, k, score);
   return kdbParents(d, k);
 }

@@ -33,6 +33,7 @@ export function registerAssign(program: Command): void {
     .option('--panel <file>', 'use only these markers (first column of a TSV, e.g. panel.tsv from `stratify select`)')
     .option('--classifier <name>', 'nb | tan | kdb | bckg (BFS-consistent k-graph, BIC score)', 'nb')
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
+    .option('--score <name>', 'BCkG structure score: ll | bic | k2 | acll', 'bic')
     .option('--learning <name>', 'generative | gradient | tm | acll', 'generative')
     .option('--cv <folds>', 'cross-validation folds', '10')
     .option('--seed <s>', 'fold seed', '1')
@@ -53,6 +54,7 @@ export function registerAssign(program: Command): void {
         k: positiveInt(o['kdbK'], '--kdb-k'),
         learning: choice(o['learning'], '--learning', ['generative', 'gradient', 'tm', 'acll'] as const),
         alpha: 1,
+        score: choice(o['score'], '--score', ['ll', 'bic', 'k2', 'acll'] as const),
       };
       const folds = positiveInt(o['cv'], '--cv');
       const seed = Number(o['seed']);
