@@ -54,6 +54,8 @@ export interface StructureLayout {
   missing: string;
   /** Values on every genotype row (detected from the first rows). */
   valuesPerRow: number;
+  /** Names at the start of the marker-name row that label leading columns, not loci. */
+  headerLead: number;
 }
 
 const SAMPLE_ROWS = 400;
@@ -98,7 +100,19 @@ export async function detectStructureLayout(
     markerNames = rows.length > 1 && (r0.length < dataCount || anyTextBeyondLabel);
     if (markerNames) assumptions.push(`row 1 holds ${r0.length} marker names`);
   }
-  const nLociFromNames = markerNames ? rows[0]!.tokens.length : undefined;
+  // Some tools also name the leading columns in the header ("ID POP loc1 loc2 …"): with
+  // m such names, one-row diploid rows hold m + 2(T0 − m) values.
+  let headerLead = 0;
+  if (markerNames && options.oneRowPerIndividual !== false) {
+    const T0 = rows[0]!.tokens.length;
+    const P = options.ploidy ?? 2;
+    const m = P > 1 ? (P * T0 - dataCount) / (P - 1) : 0;
+    if (Number.isInteger(m) && m >= 1 && m <= 5 && m < T0) {
+      headerLead = m;
+      assumptions.push(`the first ${m} name(s) of the header row (${rows[0]!.tokens.slice(0, m).map((t) => t.text).join(', ')}) label the leading columns`);
+    }
+  }
+  const nLociFromNames = markerNames ? rows[0]!.tokens.length - headerLead : undefined;
   let header = markerNames ? 1 : 0;
   let mapDistances = options.mapDistances ?? false;
   let recessiveAlleles = options.recessiveAlleles ?? false;
@@ -212,6 +226,7 @@ export async function detectStructureLayout(
     extraColumns,
     missing,
     valuesPerRow: dataCount,
+    headerLead,
   };
   const genoValues = dataCount - metaCount(layout);
   if (genoValues <= 0 || genoValues % vpr !== 0) {
@@ -300,7 +315,7 @@ export async function readStructure(source: ByteSource, options: StructureOption
     const tokens = tokenize(line.text);
     if (tokens.length === 0) continue;
     if (headerRows > 0) {
-      if (layout.markerNames && names === undefined) names = tokens.map((t) => t.text);
+      if (layout.markerNames && names === undefined) names = tokens.slice(layout.headerLead).map((t) => t.text);
       headerRows--;
       continue;
     }

@@ -83,3 +83,11 @@ test('errors name the file, line and column', async () => {
   await rejects('', 1, 1, /empty/);
   await rejects('a 1 10 20\na 1 11 20\nb 1 10 21\n', 3, 1, /last individual has 1 of 2 rows/, { oneRowPerIndividual: false, ploidy: 2 });
 });
+
+test('a header row that also names the leading columns (ID POP loc1 loc2) is recognised', async () => {
+  const d = await str('ID POP locA locB locC\ni1 1 100 102 7 7 3 3\ni2 1 -9 -9 7 9 3 4\ni3 2 102 102 9 9 4 4\n');
+  assert.deepEqual(d.loci.map((l) => l.name), ['locA', 'locB', 'locC']);
+  assert.deepEqual(d.individuals.map((i) => i.population), ['1', '1', '2']);
+  assert.deepEqual(genotype(d, 2, 1), ['3', '4']);
+  assert.ok(d.source!.assumptions.some((a) => a.includes('ID, POP')));
+});
