@@ -107,7 +107,8 @@ export async function detectStructureLayout(
     const T0 = rows[0]!.tokens.length;
     const P = options.ploidy ?? 2;
     const m = P > 1 ? (P * T0 - dataCount) / (P - 1) : 0;
-    if (Number.isInteger(m) && m >= 1 && m <= 5 && m < T0) {
+    const metaName = /^(id|ids|ind|indiv|individuals?|labels?|samples?|names?|pop|pops|population|popflag|popdata|loc|locdata|location|region|group|phenotype)$/i;
+    if (Number.isInteger(m) && m >= 1 && m <= 5 && m < T0 && rows[0]!.tokens.slice(0, m).every((t) => metaName.test(t.text))) {
       headerLead = m;
       assumptions.push(`the first ${m} name(s) of the header row (${rows[0]!.tokens.slice(0, m).map((t) => t.text).join(', ')}) label the leading columns`);
     }
