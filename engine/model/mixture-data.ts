@@ -22,7 +22,7 @@ export interface MixtureData {
    *   genotypeOffsets: shape (L + 1,), locus i's genotypes are rows genotypeOffsets[i] ..
    *   genotypeAlleles: shape (Σ G_i, P), the copies of each genotype (sorted, MISSING = -1)
    */
-  readonly genotypeOf: Uint16Array | Int32Array;
+  readonly genotypeOf: Uint8Array | Uint16Array | Int32Array;
   readonly genotypeOffsets: Int32Array;
   readonly genotypeAlleles: Int16Array;
 }
@@ -62,7 +62,7 @@ export function mixtureData(data: GenotypeData): MixtureData {
   let maxG = 0;
   for (let i = 0; i < L; i++) maxG = Math.max(maxG, genotypeOffsets[i + 1]! - genotypeOffsets[i]!);
   // Narrow storage halves the memory the hot loops stream through.
-  const genotypeOf = maxG <= 0xffff ? Uint16Array.from(codes) : codes;
+  const genotypeOf = maxG <= 0xff ? Uint8Array.from(codes) : maxG <= 0xffff ? Uint16Array.from(codes) : codes;
   return {
     N,
     L,
