@@ -1,5 +1,5 @@
 import type { MixtureData } from '../model/mixture-data.ts';
-import type { MixtureModel } from '../model/mixture-model.ts';
+import { marginalFrequency, type MixtureModel } from '../model/mixture-model.ts';
 
 /**
  * Mutual information under the naive Bayes model (ALGORITHMS.md item 7), natural logs:
@@ -13,8 +13,7 @@ export function mutualInformationWithCluster(data: MixtureData, model: MixtureMo
     let s = 0;
     for (let a = 0; a < data.alleles[i]!; a++) {
       const t = (off + a) * K;
-      let px = 0;
-      for (let c = 0; c < K; c++) px += model.weights[c]! * model.theta[t + c]!;
+      const px = marginalFrequency(model, off + a);
       if (px <= 0) continue;
       for (let c = 0; c < K; c++) {
         const pxc = model.weights[c]! * model.theta[t + c]!;

@@ -24,7 +24,8 @@ export function rankMarkers(d: CategoricalData, genotypes: GenotypeData, trainRo
     return idx;
   }
   if (method === 'mi') {
-    const train: CategoricalData = { ...d, labels: Int32Array.from(d.labels, (y, r) => (trainRows.includes(r) ? y : -1)) };
+    const inTrain = new Set(trainRows);
+    const train: CategoricalData = { ...d, labels: Int32Array.from(d.labels, (y, r) => (inTrain.has(r) ? y : -1)) };
     const mi = idx.map((i) => classMI(train, i));
     return idx.sort((a, b) => mi[b]! - mi[a]! || a - b);
   }

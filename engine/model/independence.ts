@@ -1,5 +1,5 @@
 import type { MixtureData } from './mixture-data.ts';
-import type { MixtureModel } from './mixture-model.ts';
+import { marginalFrequency, type MixtureModel } from './mixture-model.ts';
 
 /**
  * I_P(X_i) of equation 7.34: the mean over clusters of KL(p(X_i) ‖ p(X_i | c)), with
@@ -13,8 +13,7 @@ export function independenceMeasure(data: MixtureData, model: MixtureModel): Flo
     let s = 0;
     for (let a = 0; a < data.alleles[i]!; a++) {
       const t = (off + a) * K;
-      let marginal = 0;
-      for (let c = 0; c < K; c++) marginal += model.weights[c]! * model.theta[t + c]!;
+      const marginal = marginalFrequency(model, off + a);
       if (marginal <= 0) continue;
       for (let c = 0; c < K; c++) s += marginal * Math.log(marginal / model.theta[t + c]!);
     }

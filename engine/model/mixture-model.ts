@@ -81,3 +81,10 @@ export function maxParameterChange(a: MixtureModel, b: MixtureModel): number {
   for (let k = 0; k < a.theta.length; k++) d = Math.max(d, Math.abs(a.theta[k]! - b.theta[k]!));
   return d;
 }
+
+/** p(x) = Σ_c θ_C(c) θ(x | c) for parameter row `row` (a locus–allele pair). */
+export function marginalFrequency(model: MixtureModel, row: number): number {
+  let p = 0;
+  for (let c = 0; c < model.K; c++) p += model.weights[c]! * model.theta[row * model.K + c]!;
+  return p;
+}

@@ -110,8 +110,8 @@ export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number;
     const a = (p * (1 - o.fst)) / o.fst;
     const bb = ((1 - p) * (1 - o.fst)) / o.fst;
     const freq = Array.from({ length: o.pops }, () => {
-      const x = gammaDrawLocal(a, rng);
-      return x / (x + gammaDrawLocal(bb, rng));
+      const x = gammaDraw(a, rng);
+      return x / (x + gammaDraw(bb, rng));
     });
     for (let d = 0; d < N; d++)
       for (let h = 0; h < 2; h++) {
@@ -125,8 +125,4 @@ export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number;
   const loci = Array.from({ length: L }, (_, l) => ({ name: `b${Math.floor(l / o.size)}s${l % o.size}`, chrom: '1', pos: 1000 * l + 1, alleles: ['A', 'G'] }));
   const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
   return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
-}
-
-function gammaDrawLocal(shape: number, rng: Rng): number {
-  return gammaDraw(shape, rng);
 }
