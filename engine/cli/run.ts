@@ -29,6 +29,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--tan-window <w>', 'EMA-TAN: candidate parents = the w preceding markers on the chromosome', '3')
     .option('--tan-order <order>', 'EMA-TAN: marker order genome | file | random', 'genome')
     .option('--policy <name>', 'best | uniform | weighted', 'best')
+    .option('--rank-by <name>', 'what best choice ranks starts by: evidence (approximate marginal likelihood) | likelihood (as in the text)', 'evidence')
     .option('--seed <s>', 'run seed (same seed ⇒ same result)', '1')
     .option('--threads <t>', 'worker threads', String(availableParallelism()))
     .option('--epsilon <e>', 'convergence: L∞ change of the parameters', '0.01')
@@ -60,6 +61,7 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
     starts: positiveInt(o['starts'], '--starts'),
     replicates: positiveInt(o['replicates'], '--replicates'),
     policy: choice(o['policy'], '--policy', ['best', 'uniform', 'weighted'] as const) as Policy,
+    rankBy: choice(o['rankBy'], '--rank-by', ['evidence', 'likelihood'] as const),
     seed: Number.isInteger(Number(o['seed'])) ? Number(o['seed']) : (() => { throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`); })(),
     fit: fitOptionsFrom(o),
   };
@@ -133,7 +135,7 @@ export function registerRun(program: Command): void {
         const md = mixtureData(data);
         const r = fit(md, modelFromMemberships(md, q.Q, q.K, sweep.fit), sweep.fit);
         sweep = { ...sweep, kValues: [q.K], replicates: 1, starts: 1 };
-        const clustering = { K: q.K, policy: sweep.policy, model: r.model, Q: r.posterior, logLik: r.logLik, informative: r.informative, independence: independenceMeasure(md, r.model), bestStart: 0, starts: [{ index: 0, seed: 0, logLik: r.logLik, iterations: r.iterations, converged: r.converged }] };
+        const clustering = { K: q.K, policy: sweep.policy, model: r.model, Q: r.posterior, logLik: r.logLik, informative: r.informative, independence: independenceMeasure(md, r.model), bestStart: 0, starts: [{ index: 0, seed: 0, logLik: r.logLik, score: r.logLik, iterations: r.iterations, converged: r.converged }] }; // one start: nothing to rank
         result = { runs: [{ K: q.K, replicate: 0, clustering, completedStarts: 1 }], cancelled: false };
       } else {
         result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));

@@ -27,7 +27,7 @@ export const DEFAULT_PRIORS: Priors = { alpha: 1, alphaCluster: 1, priorInformat
  * The learned structure prior: the fraction of informative markers, estimated as the posterior
  * mean of a Beta(1, 1) hyperprior given the previous iteration's w_i, (Σ w_i + 1)/(n + 2).
  */
-function autoPrior(previous: Float64Array): number {
+export function autoPrior(previous: Float64Array): number {
   let s = 0;
   for (const w of previous) s += w;
   return (s + 1) / (previous.length + 2);

@@ -1,6 +1,7 @@
 import { alignToReference, permuteColumns } from '../analysis/align.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers, expectedCounts } from './e-step.ts';
+import { logEvidence } from './evidence.ts';
 import { fitSteps, type FitOptions, type StepInfo } from './fit.ts';
 import { independenceMeasure } from './independence.ts';
 import { maStep } from './ma-step.ts';
@@ -54,11 +55,23 @@ export function summaryModel(md: MixtureData, posterior: Float64Array, K: number
 /** How the m starts of a multi-start are combined (section 7.4). */
 export type Policy = 'best' | 'uniform' | 'weighted';
 
+/**
+ * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂);
+ * 'evidence' (default) is each start's score, an approximation of ln p(D) that does not reward
+ * calling noise markers informative (engine/model/evidence.ts). For EMA-TAN both are ln p(D | θ̂).
+ */
+export type RankBy = 'evidence' | 'likelihood';
+
 /** The outcome of one start. */
 export interface StartResult {
   readonly index: number;
   readonly seed: number;
   readonly logLik: number;
+  /**
+   * What best choice ranks starts by (see {@link RankBy}): for EM and EMA the Cheeseman–Stutz
+   * approximation of ln p(D) ({@link logEvidence}); for EMA-TAN ln p(D | θ̂).
+   */
+  readonly score: number;
   readonly iterations: number;
   readonly converged: boolean;
   readonly model: MixtureModel;
@@ -92,11 +105,12 @@ export function* startSteps(context: MixtureData | StartContext, K: number, opts
     const informative = new Float64Array(ctx.md.L);
     for (const p of r.parentWeights) informative[p.locus] = p.cluster;
     const posterior = Float64Array.from(r.posterior);
-    return { index, seed, logLik: r.logLik, iterations: r.iterations, converged: r.converged, model: summaryModel(ctx.md, posterior, K, opts), posterior, informative, linkage: r.parentWeights };
+    return { index, seed, logLik: r.logLik, score: r.logLik, iterations: r.iterations, converged: r.converged, model: summaryModel(ctx.md, posterior, K, opts), posterior, informative, linkage: r.parentWeights };
   }
   const init = randomModel(ctx.md, K, createRng(seed), opts.init);
   const r = yield* fitSteps(ctx.md, init, opts);
-  return { index, seed, logLik: r.logLik, iterations: r.iterations, converged: r.converged, model: r.model, posterior: Float64Array.from(r.posterior), informative: r.informative };
+  const score = logEvidence(ctx.md, r.model, r.posterior, r.logLik, r.informative, opts.algorithm, opts.priors, opts.missing);
+  return { index, seed, logLik: r.logLik, score, iterations: r.iterations, converged: r.converged, model: r.model, posterior: Float64Array.from(r.posterior), informative: r.informative };
 }
 
 /** Runs one start to the end. */
@@ -113,6 +127,7 @@ export interface StartSummary {
   readonly index: number;
   readonly seed: number;
   readonly logLik: number;
+  readonly score: number;
   readonly iterations: number;
   readonly converged: boolean;
 }
@@ -129,7 +144,7 @@ export interface Clustering {
   readonly informative: Float64Array;
   /** shape (L,): I_P of equation 7.34. */
   readonly independence: Float64Array;
-  /** Index of the start with the highest likelihood. */
+  /** Index of the best start (highest score or likelihood, as ranked). */
   readonly bestStart: number;
   readonly starts: readonly StartSummary[];
   /** EMA-TAN: the best start's linkage map. */
@@ -137,17 +152,19 @@ export interface Clustering {
 }
 
 /**
- * Combines completed starts by a policy. Best choice keeps the start with the highest
- * likelihood. The averaging policies first align every start's clusters to that start by
- * membership overlap (label switching), then average parameters and w_i uniformly or with
- * weights ∝ likelihood (exp(ℓ_s − max ℓ)); memberships come from an E step of the averaged model.
+ * Combines completed starts by a policy. Best choice keeps the start ranked highest (by its
+ * evidence score by default, or by likelihood as in the text; see {@link RankBy}). The averaging
+ * policies first align every start's clusters to that start by membership overlap (label
+ * switching), then average parameters and w_i uniformly or with weights ∝ exp(ℓ_s − max ℓ) of the
+ * same ranking; memberships come from an E step of the averaged model.
  */
-export function combineStarts(data: MixtureData, starts: readonly StartResult[], policy: Policy): Clustering {
+export function combineStarts(data: MixtureData, starts: readonly StartResult[], policy: Policy, rankBy: RankBy = 'evidence'): Clustering {
   if (starts.length === 0) throw new RangeError('combineStarts: no completed start');
   const K = starts[0]!.model.K;
+  const rank = rankBy === 'evidence' ? (s: StartResult) => s.score : (s: StartResult) => s.logLik;
   let best = starts[0]!;
-  for (const s of starts) if (s.logLik > best.logLik || (s.logLik === best.logLik && s.index < best.index)) best = s;
-  const summaries = starts.map(({ index, seed, logLik, iterations, converged }) => ({ index, seed, logLik, iterations, converged }));
+  for (const s of starts) if (rank(s) > rank(best) || (rank(s) === rank(best) && s.index < best.index)) best = s;
+  const summaries = starts.map(({ index, seed, logLik, score, iterations, converged }) => ({ index, seed, logLik, score, iterations, converged }));
   if (policy === 'best' || starts.length === 1) {
     return {
       K,
@@ -162,7 +179,7 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
       ...(best.linkage ? { linkage: best.linkage } : {}),
     };
   }
-  const u = starts.map((s) => (policy === 'uniform' ? 1 : Math.exp(s.logLik - best.logLik)));
+  const u = starts.map((s) => (policy === 'uniform' ? 1 : Math.exp(rank(s) - rank(best))));
   const total = u.reduce((a, b) => a + b, 0);
   const weights = new Float64Array(K);
   const theta = new Float64Array(best.model.theta.length);

@@ -36,7 +36,7 @@ export function sweepJson(data: GenotypeData, options: SweepOptions, runs: reado
         logLik: r(c.logLik),
         completedStarts: run.completedStarts,
         bestStart: c.bestStart,
-        starts: c.starts.map((s) => ({ ...s, logLik: r(s.logLik) })),
+        starts: c.starts.map((s) => ({ ...s, logLik: r(s.logLik), score: r(s.score) })),
         weights: Array.from(c.model.weights, r),
         Q: rows(c.Q, c.K),
         /** Per (locus, allele) row, K cluster frequencies. */

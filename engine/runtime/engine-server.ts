@@ -121,7 +121,7 @@ export class EngineServer {
             throw new RangeError(`importSweep: run K=${K} does not fit this dataset (${md.N} individuals, ${md.totalAlleles} alleles)`);
           }
           const model = { K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.theta) };
-          const starts = [{ index: 0, seed: 0, logLik: r.logLik, iterations: 0, converged: true }];
+          const starts = [{ index: 0, seed: 0, logLik: r.logLik, score: r.logLik, iterations: 0, converged: true }]; // one start: nothing to rank
           const clustering = { K, policy: 'best' as const, model, Q: Float64Array.from(r.Q), logLik: r.logLik, informative: Float64Array.from(r.informative), independence: independenceMeasure(md, model), bestStart: 0, starts };
           return { K, replicate: r.replicate, clustering, completedStarts: r.completedStarts };
         });

@@ -1,7 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/fit.ts';
 import { mixtureData } from '../model/mixture-data.ts';
-import { combineStarts, startSeed, type Clustering, type Policy, type StartResult } from '../model/multi-start.ts';
+import { combineStarts, startSeed, type Clustering, type Policy, type RankBy, type StartResult } from '../model/multi-start.ts';
 import type { StartPool } from './pool.ts';
 import type { StartTask } from './start-protocol.ts';
 
@@ -11,6 +11,8 @@ export interface SweepOptions {
   readonly replicates: number;
   readonly starts: number;
   readonly policy: Policy;
+  /** What best choice ranks starts by (default 'evidence'). */
+  readonly rankBy?: RankBy;
   readonly seed: number;
   readonly fit: FitOptions;
 }
@@ -66,7 +68,7 @@ export async function runSweep(data: GenotypeData, o: SweepOptions, pool: StartP
   const combine = (g: { K: number; replicate: number; results: (StartResult | undefined)[] }): SweepRun | undefined => {
     const done = g.results.filter((x): x is StartResult => x !== undefined);
     if (done.length === 0) return undefined;
-    const run = { K: g.K, replicate: g.replicate, clustering: combineStarts(md, done, o.policy), completedStarts: done.length };
+    const run = { K: g.K, replicate: g.replicate, clustering: combineStarts(md, done, o.policy, o.rankBy), completedStarts: done.length };
     g.results.fill(undefined);
     return run;
   };

@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mixtureData } from '../../engine/model/mixture-data.ts';
+import { DEFAULT_FIT, fit } from '../../engine/model/fit.ts';
+import { randomModel } from '../../engine/model/mixture-model.ts';
+import { logEvidence } from '../../engine/model/evidence.ts';
+import { createRng } from '../../engine/model/rng.ts';
+import { makeData } from './synthetic.ts';
+
+/** ln p(D) of one Dirichlet(α)-multinomial per locus by the Pólya urn: Π (α + n_a) / (rα + n). */
+function polyaUrn(calls: Int16Array, N: number, L: number, P: number, r: number[], alpha: number): number {
+  let s = 0;
+  for (let l = 0; l < L; l++) {
+    const seen = new Array<number>(r[l]!).fill(0);
+    let n = 0;
+    for (let k = 0; k < N * P; k++) {
+      const a = calls[l * N * P + k]!;
+      if (a < 0) continue;
+      s += Math.log((alpha + seen[a]!) / (r[l]! * alpha + n));
+      seen[a]!++;
+      n++;
+    }
+  }
+  return s;
+}
+
+test('evidence: with one cluster the Cheeseman–Stutz score is the exact marginal likelihood', () => {
+  const rng = createRng(5);
+  const r = [2, 3, 4, 5];
+  const data = makeData(13, 4, 2, r, (l) => (rng.uniform() < 0.1 ? -1 : Math.floor(rng.uniform() * r[l]!)));
+  const md = mixtureData(data);
+  for (const algorithm of ['em', 'ema'] as const) {
+    const opts = { ...DEFAULT_FIT, algorithm };
+    const res = fit(md, randomModel(md, 1, createRng(1), 'data'), opts);
+    const score = logEvidence(md, res.model, res.posterior, res.logLik, res.informative, algorithm, opts.priors, 'skip');
+    // ln p(D′) of the cluster variable is Γ(α_C)/Γ(α_C + N) · Γ(α_C + N)/Γ(α_C) = 0 for K = 1.
+    assert.ok(Math.abs(score - polyaUrn(data.calls, 13, 4, 2, r, 1)) < 1e-9, `${algorithm}: ${score}`);
+  }
+});
+
+test('evidence: two well-separated clusters score above one cluster; a spurious third does not gain much', () => {
+  const rng = createRng(9);
+  const N = 80;
+  const data = makeData(N, 6, 2, Array(6).fill(3), (l, i) => {
+    const p = i < N / 2 ? [0.8, 0.15, 0.05] : [0.05, 0.15, 0.8];
+    const u = rng.uniform();
+    return u < p[0]! ? 0 : u < p[0]! + p[1]! ? 1 : 2;
+  });
+  const md = mixtureData(data);
+  const best = (K: number) => {
+    let s = -Infinity;
+    for (let k = 0; k < 20; k++) {
+      const res = fit(md, randomModel(md, K, createRng(100 + k), 'data'), DEFAULT_FIT);
+      s = Math.max(s, logEvidence(md, res.model, res.posterior, res.logLik, res.informative, 'ema', DEFAULT_FIT.priors, 'skip'));
+    }
+    return s;
+  };
+  const [e1, e2, e3] = [best(1), best(2), best(3)];
+  assert.ok(e2 > e1 + 20, `K=2 ${e2} vs K=1 ${e1}`);
+  assert.ok(e3 < e2 + 2, `K=3 ${e3} vs K=2 ${e2}`);
+});
