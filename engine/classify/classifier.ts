@@ -45,33 +45,6 @@ export function logSmoothed(counts: Float64Array, r: number, a: number): Float64
   return out;
 }
 
-/**
- * ln θ(x | c, pa) for counts t of shape (K, Q, r), each class's row shrunk towards the row pooled
- * over classes (Friedman, Geiger & Goldszmidt 1997, "parameter smoothing"):
- *   θ(x | c, pa) = (N(x, c, pa) + m · q(x | pa)) / (N(c, pa) + m),
- *   q(x | pa) = (N(x, pa) + α) / (N(pa) + r·α).
- * A parent configuration a class has rarely seen then keeps the dependence seen in the other
- * classes instead of falling back to a uniform row, which would count as class evidence.
- */
-export function logBackedOff(t: Float64Array, K: number, Q: number, r: number, alpha: number, m: number): Float64Array {
-  const out = new Float64Array(t.length);
-  const pooled = new Float64Array(r);
-  for (let q = 0; q < Q; q++) {
-    pooled.fill(0);
-    for (let y = 0; y < K; y++) for (let x = 0; x < r; x++) pooled[x]! += t[(y * Q + q) * r + x]!;
-    let np = 0;
-    for (let x = 0; x < r; x++) np += pooled[x]!;
-    for (let x = 0; x < r; x++) pooled[x] = (pooled[x]! + alpha) / (np + r * alpha);
-    for (let y = 0; y < K; y++) {
-      const o = (y * Q + q) * r;
-      let n = 0;
-      for (let x = 0; x < r; x++) n += t[o + x]!;
-      for (let x = 0; x < r; x++) out[o + x] = Math.log((t[o + x]! + m * pooled[x]!) / (n + m));
-    }
-  }
-  return out;
-}
-
 /** The largest number of CPT entries a classifier may hold (about 400 MB of parameters). */
 export const MAX_CELLS = 5e7;
 
@@ -80,7 +53,7 @@ export const MAX_CELLS = 5e7;
  * when `perRow` is false (Laplace), or a = α / r (a prior of total weight α per CPT row) when
  * true — the choice that keeps CPTs of many-state features (microsatellite genotypes) informative.
  */
-export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1, perRow = false, backoff = 0): Classifier {
+export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1, perRow = false): Classifier {
   const K = d.classes.length;
   const prior = new Float64Array(K);
   let labelled = 0;
@@ -107,7 +80,7 @@ export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1, p
       if (y < 0 || x < 0) continue;
       t[(y * Q + configOf(d, shell, i, row)) * r + x]!++;
     }
-    return backoff > 0 ? logBackedOff(t, K, Q, r, alpha, backoff) : logSmoothed(t, r, perRow ? alpha / r : alpha);
+    return logSmoothed(t, r, perRow ? alpha / r : alpha);
   });
   return { K, states: d.states, parents, prior, tables };
 }

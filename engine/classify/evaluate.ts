@@ -18,11 +18,6 @@ export interface ClassifierOptions {
   readonly alpha: number;
   /** α is the prior weight of a whole CPT row (α/r per cell) rather than of each cell. */
   readonly alphaPerRow?: boolean;
-  /**
-   * Generative smoothing towards the class-pooled CPT row with this weight m (0 = plain
-   * Dirichlet α; see logBackedOff in classifier.ts).
-   */
-  readonly backoff?: number;
   /** BCkG's structure score (default BIC). */
   readonly score?: Score;
   /**
@@ -36,7 +31,7 @@ export interface ClassifierOptions {
 export const L2_GRID = [0.01, 0.1, 1, 10];
 
 /** Picks the L2 anchor by inner cross-validation on the labelled rows of `d` (fixed structure). */
-export function chooseL2(d: CategoricalData, parents: Parents, alpha: number, perRow: boolean, backoff = 0, seed = 7): number {
+export function chooseL2(d: CategoricalData, parents: Parents, alpha: number, perRow: boolean, seed = 7): number {
   const folds = stratifiedFolds(d.labels, 3, seed).filter((f) => f.length > 0);
   if (folds.length < 2) return DEFAULT_DISCRIMINATIVE.l2;
   let best = L2_GRID[0]!;
@@ -46,7 +41,7 @@ export function chooseL2(d: CategoricalData, parents: Parents, alpha: number, pe
     folds.forEach((test, f) => {
       const trainRows = folds.flatMap((rows, g) => (g === f ? [] : rows));
       const tr = subsetRows(d, trainRows);
-      const model = fitDiscriminative(tr, fitGenerative(tr, parents, alpha, perRow, backoff), { ...DEFAULT_DISCRIMINATIVE, l2 }).classifier;
+      const model = fitDiscriminative(tr, fitGenerative(tr, parents, alpha, perRow), { ...DEFAULT_DISCRIMINATIVE, l2 }).classifier;
       score += conditionalLogLik(subsetRows(d, test), model);
     });
     if (score > bestScore) {
@@ -65,9 +60,9 @@ export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
   if (o.learning === 'tm') return fitTM(d, parents, { ...DEFAULT_TM, alpha: o.alpha }).classifier;
   if (o.learning === 'acll') return fitAcll(d, parents);
   const perRow = o.alphaPerRow ?? false;
-  const gen = fitGenerative(d, parents, o.alpha, perRow, o.backoff ?? 0);
+  const gen = fitGenerative(d, parents, o.alpha, perRow);
   if (o.learning !== 'gradient') return gen;
-  const l2 = o.l2 === undefined || o.l2 === 'auto' ? chooseL2(d, parents, o.alpha, perRow, o.backoff ?? 0) : o.l2;
+  const l2 = o.l2 === undefined || o.l2 === 'auto' ? chooseL2(d, parents, o.alpha, perRow) : o.l2;
   return fitDiscriminative(d, gen, { ...DEFAULT_DISCRIMINATIVE, l2 }).classifier;
 }
 

@@ -126,3 +126,44 @@ export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number;
   const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
   return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
 }
+
+/**
+ * Phased diploid SNPs in haplotype blocks with population-specific haplotype frequencies (the
+ * usual picture of linkage disequilibrium): each block has `founders` random founder haplotypes
+ * and between `minSize` and `maxSize` SNPs; founder frequencies are Dirichlet(1) in the ancestral
+ * population and Dirichlet(anc · (1 − F)/F) in each population (the multi-allelic
+ * Balding–Nichols model, F = `fst`); each copy of a block is a founder drawn from the individual's
+ * population with each SNP miscopied with probability `error`. Unlike {@link haplotypeBlocks},
+ * the class information of a block is spread over all its SNPs and over their combinations.
+ */
+export function haplotypeFrequencyBlocks(
+  seed: number,
+  o: { pops: number; perPop: number; blocks: number; minSize: number; maxSize: number; founders: number; fst: number; error: number },
+): { data: GenotypeData; labels: number[] } {
+  const rng = createRng(seed);
+  const N = o.pops * o.perPop;
+  const labels = Array.from({ length: N }, (_, d) => Math.floor(d / o.perPop));
+  const sizes = Array.from({ length: o.blocks }, () => o.minSize + Math.floor(rng.uniform() * (o.maxSize - o.minSize + 1)));
+  const L = sizes.reduce((a, b) => a + b, 0);
+  const calls = new Int16Array(L * N * 2);
+  const concentration = (1 - o.fst) / o.fst;
+  let first = 0;
+  for (const size of sizes) {
+    const founders = Array.from({ length: o.founders }, () => Array.from({ length: size }, () => (rng.uniform() < 0.5 ? 1 : 0)));
+    const ancestral = dirichlet(o.founders, rng);
+    const freq = Array.from({ length: o.pops }, () => {
+      const x = ancestral.map((p) => gammaDraw(p * concentration, rng) + 1e-300);
+      const t = x.reduce((a, b) => a + b, 0);
+      return x.map((v) => v / t);
+    });
+    for (let d = 0; d < N; d++)
+      for (let h = 0; h < 2; h++) {
+        const founder = founders[draw(freq[labels[d]!]!, rng)]!;
+        for (let s = 0; s < size; s++) calls[((first + s) * N + d) * 2 + h] = rng.uniform() < o.error ? 1 - founder[s]! : founder[s]!;
+      }
+    first += size;
+  }
+  const loci = Array.from({ length: L }, (_, l) => ({ name: `m${l}`, chrom: '1', pos: 1000 * l + 1, alleles: ['A', 'G'] }));
+  const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
+  return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
+}
