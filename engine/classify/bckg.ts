@@ -18,37 +18,69 @@ export type Score = 'll' | 'bic' | 'k2' | 'acll';
 export function localScore(d: CategoricalData, i: number, parents: readonly number[], score: Score): number {
   if (score === 'acll') return acllLocalScore(d, i, parents);
   const r = d.states[i]!;
+  let configs = d.classes.length;
+  for (const p of parents) configs *= d.states[p]! + 1;
+  const rows = configs * r <= DENSE_CELLS ? denseCounts(d, i, parents, configs * r) : sparseCounts(d, i, parents);
+  let s = 0;
+  for (const t of rows.tables) {
+    for (let o = 0; o < t.length; o += r) {
+      let nj = 0;
+      for (let x = 0; x < r; x++) nj += t[o + x]!;
+      if (nj === 0) continue;
+      if (score === 'k2') {
+        s += logGamma(r) - logGamma(r + nj);
+        for (let x = 0; x < r; x++) if (t[o + x]! > 0) s += logGamma(1 + t[o + x]!);
+      } else for (let x = 0; x < r; x++) if (t[o + x]! > 0) s += t[o + x]! * Math.log(t[o + x]! / nj);
+    }
+  }
+  if (score === 'bic') s -= 0.5 * Math.log(Math.max(1, rows.n)) * configs * (r - 1);
+  return s;
+}
+
+/** Count tables up to this many cells are dense (one reused array); larger ones sparse. */
+const DENSE_CELLS = 1 << 16;
+const denseScratch = new Float64Array(DENSE_CELLS);
+
+/** The (class, parent configuration) code of a row; a missing parent is one more state. */
+function configCode(d: CategoricalData, row: number, parents: readonly number[]): number {
+  let q = d.labels[row]!;
+  for (const p of parents) {
+    const v = d.values[row * d.n + p]!;
+    q = q * (d.states[p]! + 1) + (v < 0 ? d.states[p]! : v);
+  }
+  return q;
+}
+
+/** Counts N(x_i, c, Π) as one dense array of `cells` = K · Q_Π · r_i entries. */
+function denseCounts(d: CategoricalData, i: number, parents: readonly number[], cells: number): { tables: Float64Array[]; n: number } {
+  const r = d.states[i]!;
+  const t = denseScratch.subarray(0, cells);
+  t.fill(0);
+  let n = 0;
+  for (let row = 0; row < d.N; row++) {
+    const x = d.values[row * d.n + i]!;
+    if (d.labels[row]! < 0 || x < 0) continue;
+    t[configCode(d, row, parents) * r + x]!++;
+    n++;
+  }
+  return { tables: [t], n };
+}
+
+/** Counts N(x_i, c, Π) kept per occurring (class, configuration): features with many states. */
+function sparseCounts(d: CategoricalData, i: number, parents: readonly number[]): { tables: Float64Array[]; n: number } {
+  const r = d.states[i]!;
   const rows = new Map<number, Float64Array>();
   let n = 0;
   for (let row = 0; row < d.N; row++) {
-    const y = d.labels[row]!;
     const x = d.values[row * d.n + i]!;
-    if (y < 0 || x < 0) continue;
-    let q = y;
-    for (const p of parents) {
-      const v = d.values[row * d.n + p]!;
-      q = q * (d.states[p]! + 1) + (v < 0 ? d.states[p]! : v);
-    }
+    if (d.labels[row]! < 0 || x < 0) continue;
+    const q = configCode(d, row, parents);
     let t = rows.get(q);
     if (!t) rows.set(q, (t = new Float64Array(r)));
     t[x]!++;
     n++;
   }
-  let s = 0;
-  for (const t of rows.values()) {
-    let nj = 0;
-    for (const x of t) nj += x;
-    if (score === 'k2') {
-      s += logGamma(r) - logGamma(r + nj);
-      for (const x of t) if (x > 0) s += logGamma(1 + x);
-    } else for (const x of t) if (x > 0) s += x * Math.log(x / nj);
-  }
-  if (score === 'bic') {
-    let q = d.classes.length;
-    for (const p of parents) q *= d.states[p]! + 1;
-    s -= 0.5 * Math.log(Math.max(1, n)) * q * (r - 1);
-  }
-  return s;
+  return { tables: [...rows.values()], n };
 }
 
 /** âCLL of feature i: Σ_{q,c,k} (αN_{qck} + βΣ_{c'≠c}N_{qc'k}) ln(N⁺_{qck} / Σ_k N⁺_{qck}). */

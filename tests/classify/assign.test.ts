@@ -9,7 +9,8 @@ import { appendIndividuals } from '../../engine/data/merge.ts';
 import { categoricalFromGenotypes } from '../../engine/classify/categorical.ts';
 import { panelCurve } from '../../engine/classify/panel-curve.ts';
 import { ROOT, SHARED_DATA, genotype, parseText } from '../helpers.ts';
-import { haplotypeBlocks } from '../model/synthetic.ts';
+import { crossValidate, type ClassifierOptions } from '../../engine/classify/evaluate.ts';
+import { haplotypeBlocks, haplotypeFrequencyBlocks } from '../model/synthetic.ts';
 
 test('Wilcoxon signed-rank: exact values (R: wilcox.test(paired = TRUE))', () => {
   // Differences 1..6 all positive: p = 2/64 = 0.03125.
@@ -29,6 +30,21 @@ test('appendIndividuals matches loci by name and alleles by their names', async 
   assert.deepEqual(genotype(m, 1, 2), ['9', '9']);
   assert.ok(m.loci[0]!.alleles.includes('104'));
   assert.throws(() => appendIndividuals(a, a), /in both files/);
+});
+
+test('linked SNPs with population-specific haplotype frequencies: TAN-family and discriminative classifiers do no worse than naive Bayes', () => {
+  const sims = [1, 2, 3, 4, 5].map((seed) => categoricalFromGenotypes(haplotypeFrequencyBlocks(seed, { pops: 3, perPop: 80, blocks: 20, minSize: 2, maxSize: 8, founders: 6, fst: 0.05, error: 0.01 }).data));
+  const mean = (o: Partial<ClassifierOptions>) => {
+    const es = sims.map((d, k) => crossValidate(d, { structure: 'nb', k: 2, learning: 'generative', alpha: 1, ...o }, 5, k + 1));
+    return { accuracy: es.reduce((s, e) => s + e.accuracy, 0) / es.length, logLoss: es.reduce((s, e) => s + e.logLoss, 0) / es.length };
+  };
+  const nb = mean({});
+  const results = { tan: mean({ structure: 'tan' }), bckg: mean({ structure: 'bckg' }), 'nb gradient': mean({ learning: 'gradient', l2: 0.1 }) };
+  console.log(`haplotype-frequency blocks, 5 seeds: nb ${nb.accuracy.toFixed(4)} / ${nb.logLoss.toFixed(3)}; ${Object.entries(results).map(([k, r]) => `${k} ${r.accuracy.toFixed(4)} / ${r.logLoss.toFixed(3)}`).join('; ')}`);
+  for (const [name, r] of Object.entries(results)) {
+    assert.ok(r.accuracy >= nb.accuracy - 0.005, `${name}: accuracy ${r.accuracy} against naive Bayes ${nb.accuracy}`);
+    assert.ok(r.logLoss <= nb.logLoss, `${name}: log-loss ${r.logLoss} against naive Bayes ${nb.logLoss}`);
+  }
 });
 
 test('panel curve on linked SNPs: informative panels beat random ones', () => {
