@@ -12,7 +12,7 @@ export interface ProjectDoc {
   readonly view: View;
   readonly openOptions?: Omit<OpenOptions, 'populationFile'>;
   readonly filters?: FilterOptions;
-  readonly run: { algorithm: 'ema' | 'em' | 'ema-tan'; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number };
+  readonly run: { algorithm: 'ema' | 'em' | 'ema-tan'; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number; rankBy?: 'evidence' | 'likelihood' };
   readonly plot: { palette: string[]; populationOrder: string[]; shownK: number[]; groupByRegion: boolean; barHeight: number };
   readonly runs: readonly { K: number; replicate: number; logLik: number; completedStarts: number; Q: number[]; weights: number[]; informative: number[]; independence: number[]; theta: number[] }[];
 }

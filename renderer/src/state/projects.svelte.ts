@@ -35,7 +35,7 @@ export class ProjectState {
       view: app.view,
       openOptions: withoutPopulationFile(app.openOptions),
       filters: app.filters,
-      run: { algorithm: run.algorithm, kFrom: run.kFrom, kTo: run.kTo, starts: run.starts, replicates: run.replicates, epsilon: run.epsilon, seed: run.seed },
+      run: { algorithm: run.algorithm, kFrom: run.kFrom, kTo: run.kTo, starts: run.starts, replicates: run.replicates, epsilon: run.epsilon, seed: run.seed, rankBy: run.rankBy },
       plot: { palette: [...plot.palette], populationOrder: [...plot.populationOrder], shownK: [...plot.shownK], groupByRegion: plot.groupByRegion, barHeight: plot.barHeight },
       runs: run.running ? [] : encodeRuns(run.runs),
     };

@@ -18,6 +18,8 @@ export class RunState {
   starts = $state(20);
   replicates = $state(3);
   epsilon = $state(0.01);
+  /** What best choice ranks a multi-start's starts by. */
+  rankBy = $state<'evidence' | 'likelihood'>('evidence');
   seed = $state(1);
   threads = $state(Math.max(1, Math.min(8, typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2)));
   running = $state(false);
@@ -59,7 +61,7 @@ export class RunState {
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     const call = client.call(
       'runSweep',
-      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: 'best', seed: this.seed, threads: this.threads, fit: { ...DEFAULT_FIT, algorithm: this.algorithm, epsilon: this.epsilon } }],
+      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: 'best', rankBy: this.rankBy, seed: this.seed, threads: this.threads, fit: { ...DEFAULT_FIT, algorithm: this.algorithm, epsilon: this.epsilon } }],
       (p) => {
         if (p.kind === 'start') {
           const row = this.progress.find((r) => r.K === p.K);
