@@ -126,8 +126,8 @@ found and the true partition (section 7.5.3). Regenerate with
 
 ## Best choice by evidence (Stratify's default, both algorithms)
 
-Each multi-start keeps the start with the highest Cheeseman–Stutz approximation of ln p(D)
-(engine/model/evidence.ts).
+Among the starts that use the most clusters, each multi-start keeps the one with the highest
+Cheeseman–Stutz approximation of ln p(D) (engine/model/evidence.ts).
 
 ${table('evidence')}
 

@@ -3,6 +3,7 @@ import type { SweepRun } from '../runtime/sweep.ts';
 import { fstFromModel } from './fst.ts';
 import { mannWhitney, type MannWhitney } from './mann-whitney.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
+import { clusterMass, isNegligible } from '../model/cluster-use.ts';
 
 /** What users weigh to choose K, over the replicates at one K. */
 export interface KSummary {
@@ -37,9 +38,8 @@ function meanSd(xs: readonly number[]): [number, number] {
 export function clusterCounts(run: SweepRun, N: number): { negligible: number; effective: number } {
   const K = run.K;
   const c = run.clustering;
-  const mass = new Float64Array(K);
-  for (let d = 0; d < N; d++) for (let k = 0; k < K; k++) mass[k]! += c.Q[d * K + k]!;
-  const alive = Array.from({ length: K }, (_, k) => k).filter((k) => mass[k]! >= Math.max(1, 0.01 * N));
+  const mass = clusterMass(c.Q, N, K);
+  const alive = Array.from({ length: K }, (_, k) => k).filter((k) => !isNegligible(mass[k]!, N));
   const distinct: number[] = [];
   for (const k of alive) {
     const dup = distinct.some((j) => {

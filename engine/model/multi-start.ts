@@ -2,6 +2,7 @@ import { alignToReference, permuteColumns } from '../analysis/align.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers, expectedCounts } from './e-step.ts';
 import { logEvidence } from './evidence.ts';
+import { liveClusters } from './cluster-use.ts';
 import { fitSteps, type FitOptions, type StepInfo } from './fit.ts';
 import { independenceMeasure } from './independence.ts';
 import { maStep } from './ma-step.ts';
@@ -56,9 +57,11 @@ export function summaryModel(md: MixtureData, posterior: Float64Array, K: number
 export type Policy = 'best' | 'uniform' | 'weighted';
 
 /**
- * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂);
- * 'evidence' (default) is each start's score, an approximation of ln p(D) that does not reward
- * calling noise markers informative (engine/model/evidence.ts). For EMA-TAN both are ln p(D | θ̂).
+ * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂).
+ * 'evidence' (default) first prefers the starts that use the most clusters (a start that leaves a
+ * cluster negligible answers a smaller K, which the sweep evaluates on its own), then ranks them
+ * by their score, an approximation of ln p(D) that does not reward calling noise markers
+ * informative (engine/model/evidence.ts). For EMA-TAN the score is ln p(D | θ̂).
  */
 export type RankBy = 'evidence' | 'likelihood';
 
@@ -162,8 +165,12 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
   if (starts.length === 0) throw new RangeError('combineStarts: no completed start');
   const K = starts[0]!.model.K;
   const rank = rankBy === 'evidence' ? (s: StartResult) => s.score : (s: StartResult) => s.logLik;
-  let best = starts[0]!;
-  for (const s of starts) if (rank(s) > rank(best) || (rank(s) === rank(best) && s.index < best.index)) best = s;
+  // Under 'evidence', only the starts that use the most clusters compete.
+  const used = starts.map((s) => (rankBy === 'evidence' ? liveClusters(s.posterior, data.N, K) : K));
+  const most = Math.max(...used);
+  const competing = starts.filter((_, k) => used[k] === most);
+  let best = competing[0]!;
+  for (const s of competing) if (rank(s) > rank(best) || (rank(s) === rank(best) && s.index < best.index)) best = s;
   const summaries = starts.map(({ index, seed, logLik, score, iterations, converged }) => ({ index, seed, logLik, score, iterations, converged }));
   if (policy === 'best' || starts.length === 1) {
     return {
@@ -179,7 +186,7 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
       ...(best.linkage ? { linkage: best.linkage } : {}),
     };
   }
-  const u = starts.map((s) => (policy === 'uniform' ? 1 : Math.exp(rank(s) - rank(best))));
+  const u = starts.map((s, k) => (policy === 'uniform' ? 1 : used[k] === most ? Math.exp(rank(s) - rank(best)) : 0));
   const total = u.reduce((a, b) => a + b, 0);
   const weights = new Float64Array(K);
   const theta = new Float64Array(best.model.theta.length);
