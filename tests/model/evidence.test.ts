@@ -4,6 +4,8 @@ import { mixtureData } from '../../engine/model/mixture-data.ts';
 import { DEFAULT_FIT, fit } from '../../engine/model/fit.ts';
 import { randomModel } from '../../engine/model/mixture-model.ts';
 import { logEvidence } from '../../engine/model/evidence.ts';
+import { liveClusters } from '../../engine/model/cluster-use.ts';
+import { combineStarts, type StartResult } from '../../engine/model/multi-start.ts';
 import { createRng } from '../../engine/model/rng.ts';
 import { makeData } from './synthetic.ts';
 
@@ -58,4 +60,22 @@ test('evidence: two well-separated clusters score above one cluster; a spurious 
   const [e1, e2, e3] = [best(1), best(2), best(3)];
   assert.ok(e2 > e1 + 20, `K=2 ${e2} vs K=1 ${e1}`);
   assert.ok(e3 < e2 + 2, `K=3 ${e3} vs K=2 ${e2}`);
+});
+
+test('best choice by evidence: a start that empties a cluster does not win over one that uses them all', () => {
+  const data = makeData(40, 3, 1, [2, 2, 2], (l, i) => (i < 20 ? (l + i) % 2 : 1 - ((l + i) % 2)));
+  const md = mixtureData(data);
+  const K = 3;
+  const model = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(md.totalAlleles * K).fill(0.5) };
+  const start = (index: number, score: number, logLik: number, emptyLast: boolean): StartResult => {
+    const posterior = new Float64Array(40 * K);
+    for (let d = 0; d < 40; d++) posterior[d * K + (emptyLast ? d % 2 : d % 3)] = 1;
+    return { index, seed: index, logLik, score, iterations: 1, converged: true, model, posterior, informative: new Float64Array(3).fill(1) };
+  };
+  const collapsed = start(0, -10, -100, true);
+  const full = start(1, -20, -90, false);
+  assert.equal(combineStarts(md, [collapsed, full], 'best', 'evidence').bestStart, 1);
+  assert.equal(combineStarts(md, [collapsed, full], 'best', 'likelihood').bestStart, 1);
+  assert.equal(combineStarts(md, [collapsed, start(2, -5, -80, true)], 'best', 'evidence').bestStart, 2, 'when every start empties a cluster, the evidence decides');
+  assert.equal(liveClusters(collapsed.posterior, 40, K), 2);
 });
