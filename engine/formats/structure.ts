@@ -278,6 +278,11 @@ export async function readStructure(source: ByteSource, options: StructureOption
   const seen = new Map<string, number>();
   let group: Row[] = [];
   let nInd = 0;
+  // Codes that often mark missing data in other programs' exports, counted when the missing
+  // value was not given and never occurs, to warn rather than read them silently as alleles.
+  const suspect = new Map<string, { count: number; line: number; column: number }>();
+  let missingSeen = false;
+  let largestAllele = -Infinity;
 
   const flush = () => {
     const r0 = group[0]!;
@@ -300,8 +305,19 @@ export async function readStructure(source: ByteSource, options: StructureOption
         for (let v = 0; v < vpr; v++) {
           const t = toks[meta + l * vpr + v]!;
           const copy = layout.oneRowPerIndividual ? v : k;
-          if (t.text === layout.missing) builder!.setAllele(row, l, copy, undefined);
-          else if (isInteger(t.text)) builder!.setAllele(row, l, copy, String(Number(t.text)));
+          if (t.text === layout.missing) {
+            builder!.setAllele(row, l, copy, undefined);
+            missingSeen = true;
+          } else if (isInteger(t.text)) {
+            const value = String(Number(t.text));
+            largestAllele = Math.max(largestAllele, Number(t.text));
+            if (SUSPECT_MISSING.has(value)) {
+              const c = suspect.get(value);
+              if (c) c.count++;
+              else suspect.set(value, { count: 1, line: group[k]!.line, column: t.column });
+            }
+            builder!.setAllele(row, l, copy, value);
+          }
           else throw new FormatError(file, group[k]!.line, t.column, `allele code "${t.text}" is not a number`, `an integer allele code or the missing value ${layout.missing}`);
         }
       }
@@ -340,5 +356,18 @@ export async function readStructure(source: ByteSource, options: StructureOption
     throw new FormatError(file, lastLine, 1, `the last individual has ${group.length} of ${rowsPerInd} rows`, `${rowsPerInd} rows per individual`);
   }
   if (builder === undefined || nInd === 0) throw new FormatError(file, lastLine + 1, 1, 'no genotype rows', 'at least one individual');
-  return builder.finish({ format: 'structure', file, assumptions, warnings: [] });
+  const warnings: string[] = [];
+  if (options.missing === undefined && !missingSeen) {
+    for (const [value, c] of suspect) {
+      // 0 is an ordinary allele in 0/1/2 (or ACGT as 0–3) SNP codings.
+      if (value === '0' && largestAllele < 4) continue;
+      warnings.push(
+        `allele value ${value} occurs ${c.count} time(s) (first on line ${c.line}, column ${c.column}) and the missing value ${layout.missing} never does; if ${value} marks missing data, read the file with missing value ${value}`,
+      );
+    }
+  }
+  return builder.finish({ format: 'structure', file, assumptions, warnings });
 }
+
+/** Allele codes that other programs use for missing data (0 in many exports, -1, 999). */
+const SUSPECT_MISSING = new Set(['0', '-1', '999', '-999']);

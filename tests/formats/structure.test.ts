@@ -91,3 +91,15 @@ test('a header row that also names the leading columns (ID POP loc1 loc2) is rec
   assert.deepEqual(genotype(d, 2, 1), ['3', '4']);
   assert.ok(d.source!.assumptions.some((a) => a.includes('ID, POP')));
 });
+
+test('STRUCTURE: a file that marks missing data with 0 instead of -9 gets a warning naming the first place; 0/1 SNP codes do not', async () => {
+  const text = 'L1\tL2\r\nA1\t1\t120\t122\t0\t0\r\nA2\t1\t120\t120\t98\t100\r\nB1\t2\t124\t122\t100\t100\r\n';
+  const d = await str(text);
+  assert.equal(d.source?.warnings.length, 1);
+  assert.match(d.source!.warnings[0]!, /allele value 0 occurs 2 time\(s\) \(first on line 2, column 14\).*missing value -9 never does/);
+  const given = await str(text, { missing: '0' });
+  assert.deepEqual(given.source?.warnings, []);
+  assert.deepEqual(genotype(given, 1, 0), ['?', '?']);
+  const snps = await str('A1 1 0 1 1 1\nA2 1 0 0 1 0\n');
+  assert.deepEqual(snps.source?.warnings, []);
+});
