@@ -1,4 +1,4 @@
-import { expectedCounts, type MissingCopies } from './e-step.ts';
+import { expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
 import { logAddExp, logGamma } from './log-math.ts';
 import { autoPrior, locusEvidence, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
@@ -35,9 +35,11 @@ export function logEvidence(
   algorithm: 'ema' | 'em',
   priors: Priors,
   missing: MissingCopies,
+  /** The expected counts of `posterior`, when the caller has them (the fit's last E step). */
+  known?: ExpectedCounts,
 ): number {
   const K = model.K;
-  const counts = expectedCounts(data, model, posterior, missing);
+  const counts = known ?? expectedCounts(data, model, posterior, missing);
   const pi = algorithm === 'em' ? 1 : priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
   const logPi = Math.log(pi);
   const logNotPi = Math.log(1 - pi);

@@ -1,4 +1,4 @@
-import { eStep, eStepBuffers, expectedCounts, type MissingCopies } from './e-step.ts';
+import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
 import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import { maxParameterChange, type InitMethod, type MixtureModel } from './mixture-model.ts';
@@ -51,6 +51,8 @@ export interface FitResult {
   readonly informative: Float64Array;
   readonly iterations: number;
   readonly converged: boolean;
+  /** Expected counts from the final E step's posterior (absent when the iteration cap stopped the fit). */
+  readonly counts?: ExpectedCounts;
 }
 
 function maxOf(xs: Float64Array): number {
@@ -101,7 +103,7 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
     }
     [cur, next] = [next, cur];
   }
-  return { model: cur, logLik, posterior: buf.posterior, informative, iterations, converged };
+  return { model: cur, logLik, posterior: buf.posterior, informative, iterations, converged, ...(converged ? { counts } : {}) };
 }
 
 /** Runs {@link fitSteps} to the end. */

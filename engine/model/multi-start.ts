@@ -112,7 +112,7 @@ export function* startSteps(context: MixtureData | StartContext, K: number, opts
   }
   const init = randomModel(ctx.md, K, createRng(seed), opts.init);
   const r = yield* fitSteps(ctx.md, init, opts);
-  const score = logEvidence(ctx.md, r.model, r.posterior, r.logLik, r.informative, opts.algorithm, opts.priors, opts.missing);
+  const score = logEvidence(ctx.md, r.model, r.posterior, r.logLik, r.informative, opts.algorithm, opts.priors, opts.missing, r.counts);
   return { index, seed, logLik: r.logLik, score, iterations: r.iterations, converged: r.converged, model: r.model, posterior: Float64Array.from(r.posterior), informative: r.informative };
 }
 

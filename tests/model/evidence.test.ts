@@ -35,6 +35,8 @@ test('evidence: with one cluster the Cheeseman–Stutz score is the exact margin
     const opts = { ...DEFAULT_FIT, algorithm };
     const res = fit(md, randomModel(md, 1, createRng(1), 'data'), opts);
     const score = logEvidence(md, res.model, res.posterior, res.logLik, res.informative, algorithm, opts.priors, 'skip');
+    assert.ok(res.converged && res.counts, 'a converged fit hands over its last expected counts');
+    assert.equal(logEvidence(md, res.model, res.posterior, res.logLik, res.informative, algorithm, opts.priors, 'skip', res.counts), score);
     // ln p(D′) of the cluster variable is Γ(α_C)/Γ(α_C + N) · Γ(α_C + N)/Γ(α_C) = 0 for K = 1.
     assert.ok(Math.abs(score - polyaUrn(Int16Array.from(data.calls), 13, 4, 2, r, 1)) < 1e-9, `${algorithm}: ${score}`);
   }
