@@ -27,6 +27,9 @@ test('Assign view: eHGDP regions, cross-validated accuracy, confusion matrix, pa
   console.log(`eHGDP regions in the app: ${text}`);
   assert.ok(acc > 85, `accuracy ${acc}%`);
   assert.equal(await page.locator('[data-testid=confusion] tbody tr').count(), 7);
+  const legend = await page.getByTestId('assign-legend').locator('li').allTextContents();
+  assert.equal(legend.length, 7, 'a colour legend names every region');
+  assert.ok(legend.includes('AFRICA'));
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'assign-ehgdp.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
