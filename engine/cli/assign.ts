@@ -9,7 +9,7 @@ import { predict } from '../classify/classifier.ts';
 import { crossValidate, train, type ClassifierOptions } from '../classify/evaluate.ts';
 import { panelCurve, type PanelMethod } from '../classify/panel-curve.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import { choice, positiveInt } from './parse-args.ts';
+import { choice, numberIn, positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
@@ -35,6 +35,7 @@ export function registerAssign(program: Command): void {
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
     .option('--score <name>', 'BCkG structure score: ll | bic | k2 | acll', 'bic')
     .option('--learning <name>', 'generative | gradient | tm | acll', 'generative')
+    .option('--alpha <a>', "Dirichlet pseudo-count per table cell: a number, or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)", 'auto')
     .option('--cv <folds>', 'cross-validation folds', '10')
     .option('--seed <s>', 'fold seed', '1')
     .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
@@ -53,7 +54,7 @@ export function registerAssign(program: Command): void {
         structure: choice(o['classifier'], '--classifier', ['nb', 'tan', 'kdb', 'bckg'] as const),
         k: positiveInt(o['kdbK'], '--kdb-k'),
         learning: choice(o['learning'], '--learning', ['generative', 'gradient', 'tm', 'acll'] as const),
-        alpha: 1,
+        alpha: o['alpha'] === 'auto' ? 'auto' : numberIn(o['alpha'], '--alpha', 1e-6, 1e6),
         score: choice(o['score'], '--score', ['ll', 'bic', 'k2', 'acll'] as const),
       };
       const folds = positiveInt(o['cv'], '--cv');

@@ -166,7 +166,7 @@ export class EngineServer {
         const data = this.dataset(req.datasetId);
         const cat = categoricalFromGenotypes(data, req.by);
         if (cat.classes.length < 2) throw new RangeError(`assignment needs at least two ${req.by === 'group' ? 'groups' : 'populations'}`);
-        const o = { structure: req.classifier, k: 2, learning: req.learning, alpha: 1 } as const;
+        const o = { structure: req.classifier, k: 2, learning: req.learning, alpha: 'auto' } as const;
         const ev = crossValidate(cat, o, req.folds, req.seed);
         const posterior = ev.posterior;
         const unlabelled = Array.from(cat.labels).some((y) => y < 0);
