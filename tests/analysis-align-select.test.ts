@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import assert from 'node:assert/strict';
 import { alignReplicates, coloursAcrossK, similarityH } from '../engine/analysis/replicates.ts';
 import { permuteColumns } from '../engine/analysis/align.ts';
@@ -10,7 +11,7 @@ import { selectMarkers } from '../engine/analysis/marker-selection.ts';
 import { conditionalMutualInformation, mutualInformationWithCluster, pairwiseMutualInformation } from '../engine/analysis/mutual-information.ts';
 import { hardAssignments, matchingAccuracy, adjustedRandIndex } from '../engine/analysis/partition-scores.ts';
 import { range, subsetData } from '../engine/data/genotype-data.ts';
-import { shuffle, toyExample } from './model/synthetic.ts';
+import { selectiveNaiveBayesData, shuffle, toyExample } from './model/synthetic.ts';
 
 function randomQ(N: number, K: number, seed: number): Float64Array {
   const rng = createRng(seed);
@@ -110,4 +111,20 @@ test('mutual information under the model: I(X;C) from θ, pairwise I(X_i;X_j) th
   assert.ok(Math.abs(pairwiseMutualInformation(md, model, 0, 2)) < 1e-12);
   assert.ok(Math.abs(conditionalMutualInformation(md, model, 1, 0)) < 1e-12, 'a copy adds nothing given the original');
   assert.ok(Math.abs(conditionalMutualInformation(md, model, 0, 2) - Math.log(2)) < 1e-12);
+});
+
+test('selection p-values: the χ² upper tail, positive even far below 1e-16, and consistent with the quantile', () => {
+  const { data } = selectiveNaiveBayesData(7, { N: 800, n: 30, relevant: 20, r: 3, K: 2, separation: 0.3 });
+  const md = mixtureData(data);
+  const full = combineStarts(md, Array.from({ length: 10 }, (_, k) => runStart(md, 2, DEFAULT_FIT, k, startSeed(2, 2, 0, k))), 'best');
+  const { ranking } = selectMarkers(md, full.model, 0.01, 0.01);
+  const strongest = ranking[0]!;
+  assert.ok(strongest.p > 0 && strongest.p < 1e-16, `p of the strongest marker ${strongest.p}`);
+  let checked = 0;
+  for (const r of ranking) {
+    if (!(r.p > 1e-12 && r.p < 0.999)) continue;
+    assert.ok(Math.abs(chisquareQuantile(1 - r.p, r.df) - r.statistic) < 1e-6 * Math.max(1, r.statistic), `locus ${r.locus}`);
+    checked++;
+  }
+  assert.ok(checked >= 3, `moderate p-values checked: ${checked} (${ranking.map((r) => r.p.toPrecision(2)).join(" ")})`);
 });
