@@ -1,6 +1,6 @@
 import { expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
-import { logAddExp, logGamma } from './log-math.ts';
-import { autoPrior, locusEvidence, type Priors } from './ma-step.ts';
+import { logAddExp } from './log-math.ts';
+import { autoPrior, locusEvidence, locusScratch, logDirichletFactor, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 
@@ -44,18 +44,13 @@ export function logEvidence(
   const logPi = Math.log(pi);
   const logNotPi = Math.log(1 - pi);
   // Cluster variable: Dirichlet-multinomial marginal and its plug-in term.
-  let total = 0;
-  for (let c = 0; c < K; c++) total += counts.cluster[c]!;
-  const aC = priors.alphaCluster;
-  let completed = logGamma(K * aC) - logGamma(K * aC + total);
+  let completed = logDirichletFactor(counts.cluster, 0, 1, K, priors.alphaCluster);
   let plugIn = 0;
   for (let c = 0; c < K; c++) {
     const n = counts.cluster[c]!;
-    completed += logGamma(aC + n) - logGamma(aC);
     if (n > 0) plugIn += n * Math.log(model.weights[c]!);
   }
-  const maxR = data.alleles.reduce((m, r) => Math.max(m, r), 0);
-  const indep = new Float64Array(maxR);
+  const indep = locusScratch(data);
   for (let i = 0; i < data.L; i++) {
     const ev = locusEvidence(data, counts, K, i, priors.alpha, indep);
     completed += logAddExp(logPi + ev.logMLDependent, logNotPi + ev.logMLIndependent);

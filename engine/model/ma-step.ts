@@ -40,7 +40,7 @@ export interface LocusEvidence {
 }
 
 /** ln of the Dirichlet-multinomial factor Γ(Σα)/Γ(Σα + Σn) Π Γ(α + n_k)/Γ(α). */
-function logDirichletFactor(counts: ArrayLike<number>, start: number, stride: number, r: number, alpha: number): number {
+export function logDirichletFactor(counts: ArrayLike<number>, start: number, stride: number, r: number, alpha: number): number {
   let n = 0;
   let s = 0;
   const lga = logGamma(alpha);
@@ -50,6 +50,11 @@ function logDirichletFactor(counts: ArrayLike<number>, start: number, stride: nu
     s += logGamma(alpha + x) - lga;
   }
   return s + logGamma(r * alpha) - logGamma(r * alpha + n);
+}
+
+/** Scratch for {@link locusEvidence}: room for the pooled counts of the locus with most alleles. */
+export function locusScratch(data: MixtureData): Float64Array {
+  return new Float64Array(data.alleles.reduce((m, r) => Math.max(m, r), 0));
 }
 
 /** The marginal-likelihood factors of locus i given expected counts (equation 7.13, per locus). */
@@ -89,8 +94,7 @@ export function maStep(
   let total = 0;
   for (let c = 0; c < K; c++) total += counts.cluster[c]!;
   for (let c = 0; c < K; c++) out.weights[c] = (alphaCluster + counts.cluster[c]!) / (K * alphaCluster + total);
-  const maxR = data.alleles.reduce((m, r) => Math.max(m, r), 0);
-  const indep = new Float64Array(maxR);
+  const indep = locusScratch(data);
   const nj = new Float64Array(K);
   for (let i = 0; i < data.L; i++) {
     const off = data.offsets[i]!;
