@@ -106,13 +106,17 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
   return { model: cur, logLik, posterior: buf.posterior, informative, iterations, converged, ...(converged ? { counts } : {}) };
 }
 
-/** Runs {@link fitSteps} to the end. */
-export function fit(data: MixtureData, init: MixtureModel, opts: FitOptions): FitResult {
-  const it = fitSteps(data, init, opts);
+/** Runs a step generator (fitSteps, startSteps) to the end and returns its result. */
+export function runToEnd<R>(steps: Generator<unknown, R>): R {
   for (;;) {
-    const r = it.next();
+    const r = steps.next();
     if (r.done) return r.value;
   }
+}
+
+/** Runs {@link fitSteps} to the end. */
+export function fit(data: MixtureData, init: MixtureModel, opts: FitOptions): FitResult {
+  return runToEnd(fitSteps(data, init, opts));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers, expectedCounts } from './e-step.ts';
 import { logEvidence } from './evidence.ts';
 import { liveClusters } from './cluster-use.ts';
-import { fitSteps, type FitOptions, type StepInfo } from './fit.ts';
+import { fitSteps, runToEnd, type FitOptions, type StepInfo } from './fit.ts';
 import { independenceMeasure } from './independence.ts';
 import { maStep } from './ma-step.ts';
 import { mixtureData, type MixtureData } from './mixture-data.ts';
@@ -118,22 +118,11 @@ export function* startSteps(context: MixtureData | StartContext, K: number, opts
 
 /** Runs one start to the end. */
 export function runStart(data: MixtureData | StartContext, K: number, opts: FitOptions, index: number, seed: number): StartResult {
-  const it = startSteps(data, K, opts, index, seed);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
-  }
+  return runToEnd(startSteps(data, K, opts, index, seed));
 }
 
 /** Summary of a start kept in results. */
-export interface StartSummary {
-  readonly index: number;
-  readonly seed: number;
-  readonly logLik: number;
-  readonly score: number;
-  readonly iterations: number;
-  readonly converged: boolean;
-}
+export type StartSummary = Pick<StartResult, 'index' | 'seed' | 'logLik' | 'score' | 'iterations' | 'converged'>;
 
 /** A multi-start clustering at one K. */
 export interface Clustering {
