@@ -9,7 +9,7 @@ import { DEFAULT_FIT, fit, modelFromMemberships, type FitOptions } from '../mode
 import { independenceMeasure } from '../model/independence.ts';
 import { mixtureData } from '../model/mixture-data.ts';
 import { sweepJson } from '../model/result-json.ts';
-import type { Policy } from '../model/multi-start.ts';
+import { POLICIES, RANK_BY } from '../model/multi-start.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
@@ -60,8 +60,8 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
     kValues: parseKRange(String(o['k'])),
     starts: positiveInt(o['starts'], '--starts'),
     replicates: positiveInt(o['replicates'], '--replicates'),
-    policy: choice(o['policy'], '--policy', ['best', 'uniform', 'weighted'] as const) as Policy,
-    rankBy: choice(o['rankBy'], '--rank-by', ['evidence', 'likelihood'] as const),
+    policy: choice(o['policy'], '--policy', POLICIES),
+    rankBy: choice(o['rankBy'], '--rank-by', RANK_BY),
     seed: Number.isInteger(Number(o['seed'])) ? Number(o['seed']) : (() => { throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`); })(),
     fit: fitOptionsFrom(o),
   };

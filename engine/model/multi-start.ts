@@ -54,7 +54,8 @@ export function summaryModel(md: MixtureData, posterior: Float64Array, K: number
 }
 
 /** How the m starts of a multi-start are combined (section 7.4). */
-export type Policy = 'best' | 'uniform' | 'weighted';
+export const POLICIES = ['best', 'uniform', 'weighted'] as const;
+export type Policy = (typeof POLICIES)[number];
 
 /**
  * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂).
@@ -63,7 +64,8 @@ export type Policy = 'best' | 'uniform' | 'weighted';
  * by their score, an approximation of ln p(D) that does not reward calling noise markers
  * informative (engine/model/evidence.ts). For EMA-TAN the score is ln p(D | θ̂).
  */
-export type RankBy = 'evidence' | 'likelihood';
+export const RANK_BY = ['evidence', 'likelihood'] as const;
+export type RankBy = (typeof RANK_BY)[number];
 
 /** The outcome of one start. */
 export interface StartResult {

@@ -1,7 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/fit.ts';
 import { mixtureData } from '../model/mixture-data.ts';
-import { combineStarts, startSeed, type Clustering, type Policy, type RankBy, type StartResult } from '../model/multi-start.ts';
+import { combineStarts, POLICIES, RANK_BY, startSeed, type Clustering, type Policy, type RankBy, type StartResult } from '../model/multi-start.ts';
 import type { StartPool } from './pool.ts';
 import type { StartTask } from './start-protocol.ts';
 
@@ -45,8 +45,8 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (!Number.isInteger(o.replicates) || o.replicates < 1) throw new RangeError(`sweep: replicates must be a positive integer, got ${o.replicates}`);
   if (!Number.isInteger(o.starts) || o.starts < 1) throw new RangeError(`sweep: starts must be a positive integer, got ${o.starts}`);
   if (!(o.fit.epsilon > 0)) throw new RangeError(`sweep: epsilon must be positive, got ${o.fit.epsilon}`);
-  if (!['best', 'uniform', 'weighted'].includes(o.policy)) throw new RangeError(`sweep: policy must be best, uniform or weighted, got ${String(o.policy)}`);
-  if (o.rankBy !== undefined && o.rankBy !== 'evidence' && o.rankBy !== 'likelihood') throw new RangeError(`sweep: rankBy must be evidence or likelihood, got ${String(o.rankBy)}`);
+  if (!POLICIES.includes(o.policy)) throw new RangeError(`sweep: policy must be one of ${POLICIES.join(', ')}, got ${String(o.policy)}`);
+  if (o.rankBy !== undefined && !RANK_BY.includes(o.rankBy)) throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.join(', ')}, got ${String(o.rankBy)}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
 import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
 import { DEFAULT_FIT } from '../../../engine/model/fit.ts';
+import type { RankBy } from '../../../engine/model/multi-start.ts';
 
 export interface KProgress {
   readonly K: number;
@@ -19,7 +20,7 @@ export class RunState {
   replicates = $state(3);
   epsilon = $state(0.01);
   /** What best choice ranks a multi-start's starts by. */
-  rankBy = $state<'evidence' | 'likelihood'>('evidence');
+  rankBy = $state<RankBy>('evidence');
   seed = $state(1);
   threads = $state(Math.max(1, Math.min(8, typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2)));
   running = $state(false);
