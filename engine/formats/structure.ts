@@ -309,8 +309,9 @@ export async function readStructure(source: ByteSource, options: StructureOption
             builder!.setAllele(row, l, copy, undefined);
             missingSeen = true;
           } else if (isInteger(t.text)) {
-            const value = String(Number(t.text));
-            largestAllele = Math.max(largestAllele, Number(t.text));
+            const number = Number(t.text);
+            const value = String(number);
+            if (number > largestAllele) largestAllele = number;
             if (SUSPECT_MISSING.has(value)) {
               const c = suspect.get(value);
               if (c) c.count++;
