@@ -1,5 +1,5 @@
 import { alleleCounts, minorAlleleFrequency } from './allele-counts.ts';
-import { MISSING, range, subsetData, type GenotypeData } from './genotype-data.ts';
+import { locusPloidy, MISSING, range, subsetData, type GenotypeData } from './genotype-data.ts';
 
 /** Pre-clustering filters; each is off when undefined. Thresholds are fractions in [0, 1]. */
 export interface FilterOptions {
@@ -43,9 +43,14 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
   let keepInd = range(N);
   if (opts.maxIndividualMissing !== undefined) {
     const miss = new Float64Array(N);
-    for (let k = 0; k < data.calls.length; k++) if (data.calls[k] === MISSING) miss[Math.floor(k / P) % N]!++;
+    let copies = 0;
+    for (let l = 0; l < L; l++) {
+      const Pl = locusPloidy(data, l);
+      copies += Pl;
+      for (let i = 0; i < N; i++) for (let p = 0; p < Pl; p++) if (data.calls[(l * N + i) * P + p] === MISSING) miss[i]!++;
+    }
     keepInd = keepInd.filter((i) => {
-      const f = miss[i]! / Math.max(1, L * P);
+      const f = miss[i]! / Math.max(1, copies);
       if (f > opts.maxIndividualMissing!) {
         removedIndividuals.push({ name: data.individuals[i]!.id, reason: `missing ${(100 * f).toFixed(1)}% > ${(100 * opts.maxIndividualMissing!).toFixed(1)}%` });
         return false;
@@ -59,7 +64,7 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
     const name = data.loci[l]!.name;
     const counts = alleleCounts(data, l, keepInd);
     const called = counts.reduce((a, b) => a + b, 0);
-    const missFrac = keepInd.length === 0 ? 0 : 1 - called / (keepInd.length * P);
+    const missFrac = keepInd.length === 0 ? 0 : 1 - called / (keepInd.length * locusPloidy(data, l));
     if (opts.maxLocusMissing !== undefined && missFrac > opts.maxLocusMissing) {
       removedLoci.push({ name, reason: `missing ${(100 * missFrac).toFixed(1)}% > ${(100 * opts.maxLocusMissing).toFixed(1)}%` });
       continue;

@@ -34,6 +34,17 @@ export interface Locus {
   readonly pos?: number;
   /** Original allele names/sizes; the array index is the compact allele index. */
   readonly alleles: readonly string[];
+  /**
+   * Copies per individual at this locus when fewer than the dataset's ploidy (a haploid locus,
+   * such as mtDNA, among diploid loci); copies p ≥ this value are always MISSING and are not
+   * counted as missing data. Absent: the dataset's ploidy.
+   */
+  readonly ploidy?: number;
+}
+
+/** Copies per individual at locus l (see {@link Locus.ploidy}). */
+export function locusPloidy(data: GenotypeData, l: number): number {
+  return data.loci[l]!.ploidy ?? data.ploidy;
 }
 
 /** Formats Stratify reads. */

@@ -1,5 +1,5 @@
 import { alleleCounts, minorAlleleFrequency } from './allele-counts.ts';
-import { MISSING, type GenotypeData } from './genotype-data.ts';
+import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
 
 /** Summary statistics of a dataset; per-locus arrays have shape (nLoci,), per-individual (nIndividuals,). */
 export interface DatasetSummary {
@@ -67,6 +67,8 @@ export function summarize(data: GenotypeData): DatasetSummary {
   const maf = new Float64Array(L);
   let missingCopies = 0;
   let missingGenotypes = 0;
+  let copiesTotal = 0;
+  const copiesPerInd = data.loci.reduce((sum, _, l) => sum + locusPloidy(data, l), 0);
   let biallelic = 0;
   let monomorphic = 0;
   for (let l = 0; l < L; l++) {
@@ -87,12 +89,13 @@ export function summarize(data: GenotypeData): DatasetSummary {
     let het = 0;
     let complete = 0;
     let miss = 0;
+    const Pl = locusPloidy(data, l);
     for (let i = 0; i < N; i++) {
       const o = (l * N + i) * P;
       let m = 0;
       let differ = false;
       const a0 = data.calls[o]!;
-      for (let p = 0; p < P; p++) {
+      for (let p = 0; p < Pl; p++) {
         const a = data.calls[o + p]!;
         if (a === MISSING) m++;
         else if (a !== a0) differ = true;
@@ -106,10 +109,11 @@ export function summarize(data: GenotypeData): DatasetSummary {
       }
     }
     missingCopies += miss;
-    missingPerLocus[l] = miss / (N * P);
-    ho[l] = P > 1 && complete > 0 ? het / complete : NaN;
+    copiesTotal += N * Pl;
+    missingPerLocus[l] = miss / (N * Pl);
+    ho[l] = Pl > 1 && complete > 0 ? het / complete : NaN;
   }
-  for (let i = 0; i < N; i++) missingPerInd[i] = L === 0 ? 0 : missingPerInd[i]! / (L * P);
+  for (let i = 0; i < N; i++) missingPerInd[i] = L === 0 ? 0 : missingPerInd[i]! / copiesPerInd;
   const sorted = Array.from(allelesPerLocus).sort((a, b) => a - b);
   const median = L === 0 ? 0 : L % 2 === 1 ? sorted[(L - 1) / 2]! : (sorted[L / 2 - 1]! + sorted[L / 2]!) / 2;
   return {
@@ -126,7 +130,7 @@ export function summarize(data: GenotypeData): DatasetSummary {
     allelesMedian: median,
     allelesMax: sorted[L - 1] ?? 0,
     allelesTotal: sorted.reduce((a, b) => a + b, 0),
-    missingRate: N * L === 0 ? 0 : missingCopies / (N * L * P),
+    missingRate: copiesTotal === 0 ? 0 : missingCopies / copiesTotal,
     missingGenotypeRate: N * L === 0 ? 0 : missingGenotypes / (N * L),
     missingPerLocus,
     missingPerIndividual: missingPerInd,

@@ -29,13 +29,14 @@ export interface DatasetFiles {
   companions?: readonly ByteSource[];
 }
 
+/** Format by file extension; text formats may also be gzip-compressed (`.str.gz`, `.gen.gz`, …). */
 const EXTENSIONS: [RegExp, FormatName][] = [
   [/\.vcf(\.b?gz)?$/, 'vcf'],
   [/\.(bed|bim|fam)$/, 'plink-bed'],
   [/\.(ped|map)$/, 'plink-ped'],
-  [/\.(gen|genepop)$/, 'genepop'],
-  [/\.(str|stru|structure)$/, 'structure'],
-  [/\.(csv|tsv)$/, 'table'],
+  [/\.(gen|genepop)(\.gz)?$/, 'genepop'],
+  [/\.(str|stru|structure)(\.gz)?$/, 'structure'],
+  [/\.(csv|tsv)(\.gz)?$/, 'table'],
 ];
 
 /** Detects the format from the file name, then from the first lines of content. */

@@ -82,6 +82,87 @@ function metaCount(l: StructureLayout): number {
   );
 }
 
+/**
+ * Limits of layout detection, each with its reason.
+ * - STRUCTURE names five optional leading columns (POPDATA, POPFLAG, LOCDATA, PHENOTYPE and one
+ *   EXTRACOLS column are the common case), so when marker names fix the locus count a ploidy is
+ *   plausible if it leaves at most this many leading columns besides the label.
+ * - A header naming its leading columns ("ID POP loc1 …") names at most that many too.
+ * - Extra columns that are not integers (coordinates, dates as decimals) are looked for among the
+ *   first columns only: genotype values further right are checked by the reader, not guessed.
+ */
+const MAX_NAMED_LEADING = 5;
+const EXTRA_SCAN_COLUMNS = 12;
+const HEADER_META_NAME =
+  /^(id|ids|ind|indiv|individuals?|labels?|samples?|names?|pop|pops|population|popflag|popdata|loc|locdata|location|region|group|phenotype)$/i;
+
+/** Row 1 holds marker names: it is shorter than the data rows, or all text where data rows hold numbers. */
+function hasMarkerNameRow(rows: readonly Row[], dataCount: number): boolean {
+  if (rows.length < 2) return false;
+  const r0 = rows[0]!.tokens;
+  const allText = r0.length === dataCount && r0.every((t) => !isNumber(t.text)) && rows[1]!.tokens.slice(2).some((t) => isNumber(t.text));
+  return r0.length < dataCount || allText;
+}
+
+/**
+ * Names at the start of the header that label leading columns: with m such names, one-row rows of
+ * ploidy P hold m + P(T0 − m) values, and the names look like column titles.
+ */
+function headerLeadNames(header: readonly Token[], dataCount: number, ploidy: number): number {
+  const T0 = header.length;
+  const m = ploidy > 1 ? (ploidy * T0 - dataCount) / (ploidy - 1) : 0;
+  const fits = Number.isInteger(m) && m >= 1 && m <= MAX_NAMED_LEADING && m < T0;
+  return fits && header.slice(0, m).every((t) => HEADER_META_NAME.test(t.text)) ? m : 0;
+}
+
+/**
+ * Rows per individual when labels repeat in equal runs (ONEROWPERIND=0), else undefined. With
+ * marker names, the leading columns (values per row − loci) must also repeat unchanged within each
+ * individual's rows, as STRUCTURE requires, however many EXTRACOLS there are.
+ */
+function repeatedRowsPerIndividual(data: readonly Row[], nLociFromNames: number | undefined): number | undefined {
+  const runs = runLengths(column(data, 0));
+  const r = runs[0]!;
+  const complete = data.length >= SAMPLE_ROWS ? runs.slice(0, -1) : runs;
+  if (r < 2 || r > MAX_PLOIDY || complete.length < 2 || !complete.every((x) => x === r)) return undefined;
+  if (nLociFromNames === undefined) return r;
+  const meta = mode(data.map((row) => row.tokens.length)) - nLociFromNames;
+  if (meta < 1) return undefined;
+  for (let g = 0; g + r <= data.length; g += r) {
+    for (let k = 1; k < r; k++) {
+      for (let j = 0; j < meta; j++) if (data[g + k]!.tokens[j]?.text !== data[g]!.tokens[j]?.text) return undefined;
+    }
+  }
+  return r;
+}
+
+/** Ploidy that leaves a plausible number of leading columns when marker names fix the locus count (2 first). */
+function ploidyFromNames(dataCount: number, nLoci: number, label: boolean): number {
+  const lead = label ? 1 : 0;
+  const fits = [2, 1, 3, 4, 5, 6, 7, 8].find((p) => {
+    const e = dataCount - p * nLoci;
+    return e >= lead && e <= lead + MAX_NAMED_LEADING;
+  });
+  return fits ?? 2;
+}
+
+/**
+ * One past the last of the first columns holding a value that cannot be an allele code (a decimal
+ * or text other than the missing value): every column before it is a leading column.
+ */
+function endOfNonAlleleColumns(first: readonly Row[], from: number, missing: string): number {
+  let end = from;
+  for (let j = from; j < from + EXTRA_SCAN_COLUMNS; j++) {
+    if (column(first, j).some((v) => v !== '' && v !== missing && !isInteger(v))) end = j + 1;
+  }
+  return end;
+}
+
+/** A population column: integers, the same on an individual's rows, in contiguous groups. */
+function looksLikePopulationColumn(values: readonly string[], missing: string, constant: boolean): boolean {
+  return values.every((v) => isInteger(v) && v !== missing) && constant && looksGrouped(values);
+}
+
 /** Detects the layout of a STRUCTURE file from its first rows; explicit options win. */
 export async function detectStructureLayout(
   source: ByteSource,
@@ -93,25 +174,13 @@ export async function detectStructureLayout(
   const missing = options.missing ?? '-9';
   const dataCount = mode(rows.slice(rows.length > 1 ? 1 : 0).map((r) => r.tokens.length));
 
-  let markerNames = options.markerNames;
-  if (markerNames === undefined) {
-    const r0 = rows[0]!.tokens;
-    const anyTextBeyondLabel = rows.length > 1 && r0.length === dataCount && r0.every((t) => !isNumber(t.text)) && rows[1]!.tokens.slice(2).some((t) => isNumber(t.text));
-    markerNames = rows.length > 1 && (r0.length < dataCount || anyTextBeyondLabel);
-    if (markerNames) assumptions.push(`row 1 holds ${r0.length} marker names`);
-  }
-  // Some tools also name the leading columns in the header ("ID POP loc1 loc2 …"): with
-  // m such names, one-row diploid rows hold m + 2(T0 − m) values.
-  let headerLead = 0;
-  if (markerNames && options.oneRowPerIndividual !== false) {
-    const T0 = rows[0]!.tokens.length;
-    const P = options.ploidy ?? 2;
-    const m = P > 1 ? (P * T0 - dataCount) / (P - 1) : 0;
-    const metaName = /^(id|ids|ind|indiv|individuals?|labels?|samples?|names?|pop|pops|population|popflag|popdata|loc|locdata|location|region|group|phenotype)$/i;
-    if (Number.isInteger(m) && m >= 1 && m <= 5 && m < T0 && rows[0]!.tokens.slice(0, m).every((t) => metaName.test(t.text))) {
-      headerLead = m;
-      assumptions.push(`the first ${m} name(s) of the header row (${rows[0]!.tokens.slice(0, m).map((t) => t.text).join(', ')}) label the leading columns`);
-    }
+  const markerNames = options.markerNames ?? hasMarkerNameRow(rows, dataCount);
+  if (markerNames && options.markerNames === undefined) assumptions.push(`row 1 holds ${rows[0]!.tokens.length} marker names`);
+  // Some tools also name the leading columns in the header ("ID POP loc1 loc2 …").
+  const headerLead = markerNames && options.oneRowPerIndividual !== false ? headerLeadNames(rows[0]!.tokens, dataCount, options.ploidy ?? 2) : 0;
+  if (headerLead > 0) {
+    const named = rows[0]!.tokens.slice(0, headerLead).map((t) => t.text).join(', ');
+    assumptions.push(`the first ${headerLead} name(s) of the header row (${named}) label the leading columns`);
   }
   const nLociFromNames = markerNames ? rows[0]!.tokens.length - headerLead : undefined;
   let header = markerNames ? 1 : 0;
@@ -135,14 +204,10 @@ export async function detectStructureLayout(
   let oneRow = options.oneRowPerIndividual;
   let ploidy = options.ploidy;
   if (oneRow === undefined) {
-    const runs = runLengths(column(data, 0));
-    const r = runs[0]!;
-    const complete = data.length >= SAMPLE_ROWS ? runs.slice(0, -1) : runs;
-    const fitsNames = nLociFromNames === undefined || (dataCount - nLociFromNames >= 1 && dataCount - nLociFromNames <= 6);
-    const equalRuns = r >= 2 && r <= MAX_PLOIDY && complete.length >= 2 && complete.every((x) => x === r) && options.label !== false && fitsNames;
-    oneRow = !equalRuns || (ploidy !== undefined && ploidy !== r);
+    const r = options.label === false ? undefined : repeatedRowsPerIndividual(data, nLociFromNames);
+    oneRow = r === undefined || (ploidy !== undefined && ploidy !== r);
     if (!oneRow) {
-      ploidy ??= r;
+      ploidy ??= r!;
       assumptions.push(`${r} rows per individual (ONEROWPERIND=0), ploidy ${ploidy}`);
     }
   }
@@ -167,28 +232,22 @@ export async function detectStructureLayout(
   const phenotype = options.phenotype ?? false;
   let extraColumns = options.extraColumns ?? 0;
   if (nLociFromNames !== undefined && oneRow && options.ploidy === undefined) {
-    // Marker names fix the number of loci; pick the ploidy that leaves a plausible number of meta columns.
-    const candidates = [2, 1, 3, 4, 5, 6, 7, 8].filter((p) => {
-      const e = dataCount - p * nLociFromNames;
-      return e >= (label ? 1 : 0) && e <= (label ? 1 : 0) + 5;
-    });
-    ploidy = candidates[0] ?? 2;
+    ploidy = ploidyFromNames(dataCount, nLociFromNames, label);
     if (ploidy !== 2) assumptions.push(`ploidy ${ploidy} (from the number of values per row)`);
   }
   ploidy ??= 2;
   const vpr = oneRow ? ploidy : 1;
-  const remainingMeta =
-    nLociFromNames !== undefined ? dataCount - vpr * nLociFromNames - j : undefined;
+  const remainingMeta = nLociFromNames !== undefined ? dataCount - vpr * nLociFromNames - j : undefined;
   if (remainingMeta !== undefined && remainingMeta < 0) {
     throw new FormatError(source.name, data[0]!.line, 1, `rows have ${dataCount} values, too few for ${nLociFromNames} loci at ${vpr} value(s) per row`, 'a consistent STRUCTURE layout (check ploidy, label and marker-name options)');
   }
+  // Without marker names, columns that cannot hold allele codes end the leading block.
+  const nonAlleleEnd = remainingMeta === undefined && options.extraColumns === undefined ? endOfNonAlleleColumns(first, j, missing) : j;
   if (popData === undefined) {
     if (remainingMeta !== undefined) popData = remainingMeta >= 1;
     else {
-      const c = column(first, j);
-      popData =
-        c.every((v) => isInteger(v) && v !== missing) && constantWithin(j) && looksGrouped(c) &&
-        (dataCount - j - 1) % (oneRow ? (ploidy ?? 2) : 1) === 0 && dataCount - j - 1 > 0;
+      const genotypeValues = dataCount - Math.max(j + 1, nonAlleleEnd);
+      popData = looksLikePopulationColumn(column(first, j), missing, constantWithin(j)) && genotypeValues > 0 && genotypeValues % vpr === 0;
     }
     if (popData) assumptions.push(`column ${j + 1} holds population labels`);
   }
@@ -212,6 +271,9 @@ export async function detectStructureLayout(
         assumptions.push(`${left} extra column(s) before the genotypes (ignored)`);
       }
     }
+  } else if (nonAlleleEnd > j) {
+    extraColumns += nonAlleleEnd - j;
+    assumptions.push(`${nonAlleleEnd - j} extra column(s) before the genotypes (not allele codes; ignored)`);
   }
   const layout: StructureLayout = {
     ploidy,

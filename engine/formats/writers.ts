@@ -1,4 +1,4 @@
-import { MISSING, populationsOf, type GenotypeData } from '../data/genotype-data.ts';
+import { locusPloidy, MISSING, populationsOf, type GenotypeData } from '../data/genotype-data.ts';
 
 /** Text of an exported file, produced line by line, plus notes on anything recoded. */
 export interface WrittenFile {
@@ -100,7 +100,7 @@ export function writeGenepop(data: GenotypeData, title = 'Written by Stratify'):
         const parts: string[] = [];
         for (let l = 0; l < data.loci.length; l++) {
           let gt = '';
-          for (let p = 0; p < P; p++) {
+          for (let p = 0; p < locusPloidy(data, l); p++) {
             const a = data.calls[(l * N + i) * P + p]!;
             gt += a === MISSING ? '000' : codes[l]![a]!.padStart(3, '0');
           }
@@ -133,7 +133,7 @@ export function writeVcf(data: GenotypeData): WrittenFile {
       const parts = [locus.chrom ?? '1', String(locus.pos ?? l + 1), locus.name, alleles[0]!, alleles.length > 1 ? alleles.slice(1).join(',') : '.', '.', '.', '.', 'GT'];
       for (let i = 0; i < N; i++) {
         const gt: string[] = [];
-        for (let p = 0; p < P; p++) {
+        for (let p = 0; p < locusPloidy(data, l); p++) {
           const a = data.calls[(l * N + i) * P + p]!;
           gt.push(a === MISSING ? '.' : String(a));
         }
