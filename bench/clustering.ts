@@ -2,7 +2,6 @@
 // K = 2..8, the speed-up from worker threads, the ratio against a deliberately plain E step,
 // and a whole sweep K = 2..8 × `--starts` starts.
 // Usage: node --import tsx bench/clustering.ts [--starts 100] [--skip-sweep]
-import { join } from 'node:path';
 import { readDataset, MISSING } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
 import { mixtureData, type MixtureData } from '../engine/model/mixture-data.ts';
@@ -12,11 +11,11 @@ import { createRng } from '../engine/model/rng.ts';
 import { eStep, eStepBuffers } from '../engine/model/e-step.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/runtime/sweep.ts';
+import { dataPath } from '../data/datasets.ts';
 
 const args = process.argv.slice(2);
 const starts = Number(args[args.indexOf('--starts') + 1] ?? 100) || 100;
-const DATA = join(import.meta.dirname, '..', '..', 'shared', 'data');
-const data = await readDataset(datasetFiles(join(DATA, 'eHGDP.str')));
+const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')));
 const md = mixtureData(data);
 
 /** The plain E step: probabilities multiplied per individual, individual-outer, no genotype table. */

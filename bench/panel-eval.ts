@@ -2,7 +2,6 @@
 // with the panel of a `stratify select` ranking and with the top 25/50/100 markers by I(X;C),
 // and compares with clustering on all 678 markers: accuracy against regions, ARI, F_ST on all markers.
 // Usage: node --import tsx bench/panel-eval.ts PANEL_DIR/ranking.tsv
-import { join } from 'node:path';
 import { readDataset, subsetData, range } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
@@ -12,8 +11,8 @@ import { mixtureData } from '../engine/model/mixture-data.ts';
 import { fstFromAssignments } from '../engine/analysis/fst.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments, matchingAccuracy } from '../engine/analysis/partition-scores.ts';
 import { readFileSync } from 'node:fs';
-const DATA = join(import.meta.dirname, '..', '..', 'shared', 'data');
-const data = await readDataset(datasetFiles(join(DATA, 'eHGDP.str')), { populations: fileSource(join(DATA, 'eHGDP.labels.tsv')) });
+import { dataPath } from '../data/datasets.ts';
+const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), { populations: fileSource(dataPath('eHGDP.labels.tsv')) });
 const regions = encodeLabels(data.individuals.map((i) => i.group!));
 const ranking = readFileSync(process.argv[2] ?? 'stratify-panel/ranking.tsv', 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
 const selected = ranking.filter((r) => r[11] === 'yes').map((r) => data.loci.findIndex((l) => l.name === r[1]));

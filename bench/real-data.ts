@@ -1,5 +1,5 @@
 // Accuracy and adjusted Rand index of multi-start EMA and EM on the real datasets in
-// ../shared/data against their population (and region) labels, K = 2..7.
+// data/ against their population (and region) labels, K = 2..7.
 // Usage: node --import tsx bench/real-data.ts [--starts 30] [--out docs/real-data.md]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { readDataset } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/runtime/sweep.ts';
+import { dataPath } from '../data/datasets.ts';
 import { DEFAULT_FIT } from '../engine/model/fit.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments, matchingAccuracy } from '../engine/analysis/partition-scores.ts';
 
@@ -17,7 +18,6 @@ const arg = (name: string, def: string) => {
 };
 const starts = Number(arg('--starts', '30'));
 const out = arg('--out', '');
-const DATA = join(import.meta.dirname, '..', '..', 'shared', 'data');
 const lines: string[] = [];
 const log = (s: string) => {
   console.log(s);
@@ -26,7 +26,7 @@ const log = (s: string) => {
 log(`# Clustering accuracy on real data\n\nMulti-start (${starts} starts, best choice by evidence among the starts that use the most clusters, seed 1), accuracy = best one-to-one matching of clusters to labels, ARI = adjusted Rand index. Command: \`node --import tsx bench/real-data.ts --starts ${starts}\`.\n`);
 const pool = nodeStartPool();
 for (const name of ['nancycats', 'eHGDP']) {
-  const data = await readDataset(datasetFiles(join(DATA, `${name}.str`)), { populations: fileSource(join(DATA, `${name}.labels.tsv`)) });
+  const data = await readDataset(datasetFiles(dataPath(name === 'eHGDP' ? 'eHGDP.str.gz' : `${name}.str`)), { populations: fileSource(dataPath(`${name}.labels.tsv`)) });
   const pops = encodeLabels(data.individuals.map((i) => i.population ?? ''));
   const hasGroups = data.individuals.some((i) => i.group);
   const groups = encodeLabels(data.individuals.map((i) => i.group ?? ''));

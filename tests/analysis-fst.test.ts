@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { reynoldsFst, fstFromAssignments, fstFromModel } from '../engine/analysis/fst.ts';
 import { mannWhitney } from '../engine/analysis/mann-whitney.ts';
 import { applyFilters, readDataset } from '../engine/index.ts';
@@ -8,9 +7,9 @@ import { datasetFiles } from '../engine/node/file-source.ts';
 import { mixtureData } from '../engine/model/mixture-data.ts';
 import { modelFromMemberships, DEFAULT_FIT } from '../engine/model/fit.ts';
 import { encodeLabels } from '../engine/analysis/partition-scores.ts';
-import { SHARED_DATA } from './helpers.ts';
 import { createRng } from '../engine/model/rng.ts';
 import { shuffle } from './model/synthetic.ts';
+import { dataPath } from '../data/datasets.ts';
 
 test('reynoldsFst: a hand-computed example', () => {
   // Two clusters of 10, one biallelic locus with frequencies (0.8, 0.2) and (0.3, 0.7).
@@ -36,7 +35,7 @@ test('reynoldsFst: identical clusters give 0; one cluster gives 0', () => {
 
 test('F_ST on nancycats populations: from a model of the labels and from hard assignments agree closely; labels beat random', async () => {
   // Complete genotypes only, so both computations see the same sample at every locus.
-  const data = applyFilters(await readDataset(datasetFiles(join(SHARED_DATA, 'nancycats.str'))), { maxIndividualMissing: 0 }).data;
+  const data = applyFilters(await readDataset(datasetFiles(dataPath('nancycats.str'))), { maxIndividualMissing: 0 }).data;
   const labels = encodeLabels(data.individuals.map((i) => i.population!));
   const byLabels = fstFromAssignments(data, labels.codes);
   // Second, independent computation: the model built from one-hot memberships of the labels

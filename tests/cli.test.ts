@@ -4,12 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ROOT, SHARED_DATA } from './helpers.ts';
+import { ROOT } from './helpers.ts';
+import { dataPath } from '../data/datasets.ts';
 
 const stratify = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
 
 test('stratify inspect nancycats.str prints the summary', () => {
-  const r = stratify('inspect', join(SHARED_DATA, 'nancycats.str'));
+  const r = stratify('inspect', dataPath('nancycats.str'));
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /format\s+structure/);
   assert.match(r.stdout, /individuals\s+237/);
@@ -21,7 +22,7 @@ test('stratify inspect nancycats.str prints the summary', () => {
 });
 
 test('stratify inspect --json gives machine-readable output', () => {
-  const r = stratify('inspect', join(SHARED_DATA, 'nancycats.gen'), '--json');
+  const r = stratify('inspect', dataPath('nancycats.gen'), '--json');
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout) as { individuals: number; loci: number; format: string; allelesPerLocus: number[] };
   assert.equal(j.individuals, 237);
@@ -36,18 +37,18 @@ test('stratify inspect on a bad file exits 1 with file:line:column', () => {
 });
 
 test('stratify inspect with layout flags overrides detection', () => {
-  const r = stratify('inspect', join(SHARED_DATA, 'nancycats.str'), '--pop-column', 'no');
+  const r = stratify('inspect', dataPath('nancycats.str'), '--pop-column', 'no');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /populations\s+0 \(\+237 unlabelled\)/);
   assert.match(r.stdout, /column 2 is a LocData column/);
-  const bad = stratify('inspect', join(SHARED_DATA, 'nancycats.str'), '--label', 'maybe');
+  const bad = stratify('inspect', dataPath('nancycats.str'), '--label', 'maybe');
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /--label takes yes or no/);
 });
 
 test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matrix', () => {
   const out = mkdtempSync(join(tmpdir(), 'stratify-run-'));
-  const r = stratify('run', join(SHARED_DATA, 'nancycats.gen'), '--k', '2..3', '--starts', '4', '--threads', '1', '--out', out);
+  const r = stratify('run', dataPath('nancycats.gen'), '--k', '2..3', '--starts', '4', '--threads', '1', '--out', out);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /run K=3 replicate=1 logLik=-\d+\.\d+ starts=4/);
   const q = readFileSync(join(out, 'stratify.K3.r1.Q'), 'utf8').trim().split('\n');
@@ -58,19 +59,19 @@ test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matri
   assert.equal(json.runs[1]!.starts.length, 4);
   assert.equal(json.options.seed, 1);
   const cont = mkdtempSync(join(tmpdir(), 'stratify-cont-'));
-  const r2 = stratify('run', join(SHARED_DATA, 'nancycats.gen'), '--init-q', join(out, 'stratify.K3.r1.Q'), '--out', cont);
+  const r2 = stratify('run', dataPath('nancycats.gen'), '--init-q', join(out, 'stratify.K3.r1.Q'), '--out', cont);
   assert.equal(r2.status, 0, r2.stderr);
   const cj = JSON.parse(readFileSync(join(cont, 'stratify.json'), 'utf8')) as { runs: { K: number; logLik: number }[] };
   assert.equal(cj.runs[0]!.K, 3);
   assert.ok(Math.abs(cj.runs[0]!.logLik - json.runs[1]!.logLik) < 50, 'continuing from a converged Q stays near its likelihood');
-  const bad = stratify('run', join(SHARED_DATA, 'nancycats.gen'), '--k', '2..x');
+  const bad = stratify('run', dataPath('nancycats.gen'), '--k', '2..x');
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /--k takes a range/);
 });
 
 test('stratify sweep and select: F_ST table, aligned Q files, colours, ranking and panel in the input format', () => {
   const out = mkdtempSync(join(tmpdir(), 'stratify-sweep-'));
-  const r = stratify('sweep', join(SHARED_DATA, 'nancycats.str'), '--k', '2..3', '--starts', '3', '--replicates', '3', '--threads', '1', '--out', out);
+  const r = stratify('sweep', dataPath('nancycats.str'), '--k', '2..3', '--starts', '3', '--replicates', '3', '--threads', '1', '--out', out);
   assert.equal(r.status, 0, r.stderr);
   const table = readFileSync(join(out, 'fst-by-k.tsv'), 'utf8').trim().split('\n');
   assert.equal(table.length, 3);

@@ -1,35 +1,8 @@
 import { MISSING, textSource, type GenotypeData } from '../engine/index.ts';
 import { readDataset, type ReadOptions } from '../engine/formats/read-dataset.ts';
 import { fileURLToPath } from 'node:url';
-import { isAbsolute, join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/**
- * The shared real datasets: $STRATIFY_SHARED_DATA, or shared/data beside the work tree — or,
- * for a clone made elsewhere (a clean-clone check in a temporary folder), beside the local
- * repository it was cloned from.
- */
-export const SHARED_DATA = process.env.STRATIFY_SHARED_DATA ?? findShared(ROOT) ?? findShared(localOrigin(ROOT) ?? ROOT) ?? join(ROOT, '..', 'shared', 'data');
-
-function findShared(from: string): string | undefined {
-  let dir = from;
-  for (let k = 0; k < 4; k++) {
-    const candidate = join(dir, '..', 'shared', 'data');
-    if (existsSync(candidate)) return candidate;
-    dir = join(dir, '..');
-  }
-  return undefined;
-}
-
-/** The folder of the `origin` remote when it is a local path. */
-function localOrigin(root: string): string | undefined {
-  const r = spawnSync('git', ['config', '--get', 'remote.origin.url'], { cwd: root, encoding: 'utf8' });
-  const url = r.status === 0 ? r.stdout.trim().replace(/^file:\/\//, '') : '';
-  return isAbsolute(url) && existsSync(url) ? url : undefined;
-}
-
 /** Parses text as the given file name. */
 export function parseText(name: string, text: string, options: ReadOptions = {}, chunkSize?: number): Promise<GenotypeData> {
   return readDataset({ main: textSource(name, text, chunkSize) }, options);

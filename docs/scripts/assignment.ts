@@ -13,13 +13,13 @@ import type { StructureKind } from '../../engine/classify/structure.ts';
 import { haplotypeBlocks, haplotypeFrequencyBlocks } from '../../tests/model/synthetic.ts';
 import { wilcoxonSignedRank } from '../../engine/analysis/mann-whitney.ts';
 import { range, subsetData } from '../../engine/data/genotype-data.ts';
+import { dataPath } from '../../data/datasets.ts';
 
-const DATA = join(import.meta.dirname, '..', '..', '..', 'shared', 'data');
 const out: string[] = [];
 const log = (s = '') => out.push(s);
 const pct = (x: number) => (100 * x).toFixed(2);
 
-const ehgdp = await readDataset(datasetFiles(join(DATA, 'eHGDP.str')), { populations: fileSource(join(DATA, 'eHGDP.labels.tsv')) });
+const ehgdp = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), { populations: fileSource(dataPath('eHGDP.labels.tsv')) });
 const regions = categoricalFromGenotypes(ehgdp, 'group');
 log('# Assignment to known populations');
 log();

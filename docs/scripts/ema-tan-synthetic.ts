@@ -160,5 +160,5 @@ ${table('ema')}
 Total ${fmt(total('ema'))}.
 
 Published (100 models per cell, m = 100): mEMA-TAN wins clearly for n ≥ 8 and N ≥ 160 against
-both. ALGORITHMS.md reports a reference implementation at 10/0/5 against mEMA (n = 8, N = 160)
+both. Our design notes report a reference implementation at 10/0/5 against mEMA (n = 8, N = 160)
 and 15/0/0 (n = 12, N = 320).`);

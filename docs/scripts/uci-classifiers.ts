@@ -3,13 +3,11 @@
 // discretised by Fayyad–Irani MDL inside each training fold, Laplace (α = 1) generative
 // estimates, discriminative = L-BFGS on the conditional log-likelihood from the generative start.
 // Usage: node --import tsx docs/scripts/uci-classifiers.ts > docs/uci-classifiers.md
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { readArff, readCsvTable } from '../../engine/classify/tabular.ts';
 import { categoricalFromTable } from '../../engine/classify/discretize.ts';
 import { crossValidate } from '../../engine/classify/evaluate.ts';
+import { uciText } from '../../data/datasets.ts';
 
-const DATA = join(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'uci');
 // Published 5-fold CV accuracies: [NB, NB-disc, TAN, TAN-disc] from seed 002 Table 2
 // (NB+OFE, NB+DEP, TAN+OFE, TAN+DEP) and the dissertation's Table 5.3 (NB, NB-TM, TAN, TAN-TM).
 const PUBLISHED: Record<string, { s002?: number[]; t53?: number[]; name: string }> = {
@@ -34,7 +32,7 @@ let tmWinsNb = 0;
 let tmWinsTan = 0;
 let count = 0;
 for (const [file, pub] of Object.entries(PUBLISHED)) {
-  const text = readFileSync(join(DATA, file), 'utf8');
+  const text = uciText(file);
   const table = file.endsWith('.arff') ? readArff(file, text) : readCsvTable(file, text);
   const base = categoricalFromTable(table, Array.from({ length: table.rows }, (_, r) => r));
   const acc = (['nb', 'tan'] as const).flatMap((structure) =>

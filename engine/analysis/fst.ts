@@ -10,7 +10,7 @@ export interface FstResult {
 }
 
 /**
- * The Reynolds, Weir & Cockerham (1983) estimator (equation 8.2 corrected, ALGORITHMS.md item 6)
+ * The Reynolds, Weir & Cockerham (1983) estimator (equation 8.2 corrected, docs/algorithms.md §8)
  * for r clusters of sizes n_j (Σ n_j = N) with allele frequencies p_jk at each locus:
  *   p̄_k = Σ_j (n_j/N) p_jk,   n_c = (N − Σ_j n_j²/N)/(r − 1),
  *   b_i = 2 Σ_j n_j (1 − Σ_k p_jk²) / (2N − r),

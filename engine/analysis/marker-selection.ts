@@ -5,6 +5,8 @@ import type { MixtureData } from '../model/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture-model.ts';
 import { mutualInformationWithCluster } from './mutual-information.ts';
 
+// Two-step selection of section 8.2.1 with Stratify's reading of Figure 8.1: docs/algorithms.md §10.
+
 /** One marker in the ranking. */
 export interface RankedMarker {
   readonly locus: number;

@@ -2,7 +2,7 @@ import type { MixtureData } from '../model/mixture-data.ts';
 import { marginalFrequency, type MixtureModel } from '../model/mixture-model.ts';
 
 /**
- * Mutual information under the naive Bayes model (ALGORITHMS.md item 7), natural logs:
+ * Mutual information under the naive Bayes model (docs/algorithms.md §10), natural logs:
  * I(X_i; C) with p(c) = θ_C, p(x | c) = θ_ic, p(x) = Σ_c θ_C θ_ic. Shape (L,).
  */
 export function mutualInformationWithCluster(data: MixtureData, model: MixtureModel): Float64Array {

@@ -1,6 +1,8 @@
 import { alignToReference, permuteColumns } from './align.ts';
 import { maxAssignment } from './hungarian.ts';
 
+// Replicate agreement, modes and colours across K: docs/algorithms.md §7.
+
 /** A membership matrix with its likelihood: one replicate at one K. */
 export interface Replicate {
   readonly Q: Float64Array;

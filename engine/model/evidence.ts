@@ -5,7 +5,7 @@ import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 
 /**
- * The Cheeseman–Stutz approximation of the log evidence ln p(D) of a fitted clustering:
+ * (docs/algorithms.md §4) The Cheeseman–Stutz approximation of the log evidence ln p(D) of a fitted clustering:
  *
  *   ln p(D) ≈ ln p(D′) + ln p(D | θ̂) − ln p(D′ | θ̂),
  *

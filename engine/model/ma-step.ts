@@ -72,7 +72,7 @@ export function locusEvidence(data: MixtureData, counts: ExpectedCounts, K: numb
 }
 
 /**
- * MA step (7.22, in the closed form of ALGORITHMS.md item 2): for every locus
+ * MA step (7.22, in the closed form of docs/algorithms.md §2): for every locus
  *   θ̌_ijk = w_i · θ̃_ijk + (1 − w_i) · θ̃_i−k,
  *   w_i = p_S(dep)·ML_i,dep / (p_S(dep)·ML_i,dep + p_S(indep)·ML_i,indep),
  * with θ̃ = (α + N)/(rα + N) from the expected counts; θ̌_C−j = (α_C + N_C−j)/(Kα_C + N).

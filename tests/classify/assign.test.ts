@@ -10,9 +10,10 @@ import { readDataset } from '../../engine/index.ts';
 import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';
 import { categoricalFromGenotypes } from '../../engine/classify/categorical.ts';
 import { panelCurve } from '../../engine/classify/panel-curve.ts';
-import { ROOT, SHARED_DATA, genotype, parseText } from '../helpers.ts';
+import { ROOT, genotype, parseText } from '../helpers.ts';
 import { crossValidate, type ClassifierOptions } from '../../engine/classify/evaluate.ts';
 import { haplotypeBlocks, haplotypeFrequencyBlocks } from '../model/synthetic.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 test('Wilcoxon signed-rank: exact values (R: wilcox.test(paired = TRUE))', () => {
   // Differences 1..6 all positive: p = 2/64 = 0.03125.
@@ -62,10 +63,10 @@ test('panel curve on linked SNPs: informative panels beat random ones', () => {
 test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors for an unknown file', () => {
   const out = mkdtempSync(join(tmpdir(), 'stratify-assign-'));
   // The first 20 cats of nancycats.str, relabelled as unknowns in a second file.
-  const lines = readFileSync(join(SHARED_DATA, 'nancycats.str'), 'utf8').split('\n');
+  const lines = readFileSync(dataPath('nancycats.str'), 'utf8').split('\n');
   const unknown = join(out, 'unknown.str');
   writeFileSync(unknown, [lines[0], ...lines.slice(1, 21).map((l) => l.replace(/^N/, 'U'))].join('\n') + '\n');
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), 'assign', join(SHARED_DATA, 'nancycats.str'), '--unknown', unknown, '--cv', '5', '--out', out], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), 'assign', dataPath('nancycats.str'), '--unknown', unknown, '--cv', '5', '--out', out], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /5-fold CV over 237 individuals, 9 markers, 17 classes: accuracy \d+\.\d+%/);
   const acc = Number(/accuracy (\d+\.\d+)%/.exec(r.stdout)![1]);
@@ -78,7 +79,7 @@ test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors fo
 });
 
 test("eHGDP regions: the pseudo-count chosen by inner CV ('auto') beats Laplace's 1 on genotype states, most of all for the smallest region", async () => {
-  const data = await readDataset(datasetFiles(join(SHARED_DATA, 'eHGDP.str')), { populations: fileSource(join(SHARED_DATA, 'eHGDP.labels.tsv')) });
+  const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), { populations: fileSource(dataPath('eHGDP.labels.tsv')) });
   const d = categoricalFromGenotypes(data, 'group');
   const K = d.classes.length;
   const oceania = d.classes.indexOf('OCEANIA');

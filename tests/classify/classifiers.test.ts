@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CategoricalData } from '../../engine/classify/categorical.ts';
 import { conditionalLogLik, fitGenerative, jointLogLik } from '../../engine/classify/classifier.ts';
 import { cllGradient, fitDiscriminative, pack, unpack, DEFAULT_DISCRIMINATIVE } from '../../engine/classify/discriminative.ts';
@@ -13,7 +12,7 @@ import { acllBeta, fitAcll } from '../../engine/classify/acll.ts';
 import { bckgParents, bfsOrder, structureScore, tanForScore } from '../../engine/classify/bckg.ts';
 import { categoricalFromTable, mdlCuts } from '../../engine/classify/discretize.ts';
 import { createRng } from '../../engine/model/rng.ts';
-import { SHARED_DATA } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 function randomData(seed: number, N: number, n: number, r: number, K: number, missing = 0): CategoricalData {
   const rng = createRng(seed);
@@ -104,7 +103,7 @@ test('MDL discretisation, stratified folds, and the published naive Bayes accura
   assert.deepEqual(mdlCuts([1, 2, 3, 4], [0, 1, 0, 1], 2), []);
   const folds = stratifiedFolds(Int32Array.from([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]), 5, 1);
   assert.deepEqual(folds.map((f) => f.length), [2, 2, 2, 2, 2]);
-  const t = readArff('vote.arff', readFileSync(join(SHARED_DATA, 'uci', 'vote.arff'), 'utf8'));
+  const t = readArff('vote.arff', readFileSync(dataPath('uci/vote.arff'), 'utf8'));
   const all = Array.from({ length: t.rows }, (_, r) => r);
   const d = categoricalFromTable(t, all);
   assert.equal(d.N, 435);

@@ -4,7 +4,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openApp } from './browser.ts';
-import { ROOT, SHARED_DATA } from '../helpers.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 let browser: Browser;
 before(async () => {
@@ -112,8 +113,8 @@ test('cancel a run: it stops and keeps the finished starts', async () => {
 
 test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms', async () => {
   const { page } = await openApp(browser);
-  await page.getByTestId('pop-input').setInputFiles([join(SHARED_DATA, 'eHGDP.labels.tsv')]);
-  await page.getByTestId('file-input').setInputFiles([join(SHARED_DATA, 'eHGDP.str')]);
+  await page.getByTestId('pop-input').setInputFiles([dataPath('eHGDP.labels.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([dataPath('eHGDP.str.gz')]);
   await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
   assert.equal(await page.getByTestId('n-populations').textContent(), '79');
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'data-ehgdp.png') });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp } from './browser.ts';
-import { ROOT, SHARED_DATA } from '../helpers.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 let browser: Browser;
 before(async () => {
@@ -15,8 +16,8 @@ after(async () => {
 
 test('Assign view: eHGDP regions, cross-validated accuracy, confusion matrix, panel curve', async () => {
   const { page, errors } = await openApp(browser);
-  await page.getByTestId('pop-input').setInputFiles([join(SHARED_DATA, 'eHGDP.labels.tsv')]);
-  await page.getByTestId('file-input').setInputFiles([join(SHARED_DATA, 'eHGDP.str')]);
+  await page.getByTestId('pop-input').setInputFiles([dataPath('eHGDP.labels.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([dataPath('eHGDP.str.gz')]);
   await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Assign' }).click();
   await page.getByLabel('Classes').selectOption('group');

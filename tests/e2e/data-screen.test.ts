@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp } from './browser.ts';
-import { ROOT, SHARED_DATA } from '../helpers.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 let browser: Browser;
 before(async () => {
@@ -27,7 +28,7 @@ test('open an example dataset and see its summary', async () => {
 
 test('open eHGDP with its population file from disk', async () => {
   const { page } = await openApp(browser);
-  await page.getByTestId('file-input').setInputFiles([join(SHARED_DATA, 'eHGDP.str')]);
+  await page.getByTestId('file-input').setInputFiles([dataPath('eHGDP.str.gz')]);
   await page.getByTestId('n-individuals').waitFor({ timeout: 30000 });
   assert.equal(await page.getByTestId('n-individuals').textContent(), '1350');
   assert.equal(await page.getByTestId('n-loci').textContent(), '678');

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { readDataset, summarize, type GenotypeData } from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
-import { SHARED_DATA, genotypesById, partition } from '../helpers.ts';
+import { genotypesById, partition } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
-const load = (name: string) => readDataset(datasetFiles(join(SHARED_DATA, name)));
+const load = (name: string) => readDataset(datasetFiles(dataPath(name)));
 
 function assertSameData(a: GenotypeData, b: GenotypeData): void {
   assert.equal(a.individuals.length, b.individuals.length);
@@ -41,8 +41,8 @@ test('nancycats: STRUCTURE and GENEPOP files load to identical datasets with the
 });
 
 test('eHGDP: STRUCTURE and GENEPOP load identically: 1350 individuals, 678 loci, 79 populations', async () => {
-  const str = await load('eHGDP.str');
-  const gen = await load('eHGDP.gen');
+  const str = await load('eHGDP.str.gz');
+  const gen = await load('eHGDP.gen.gz');
   const s = summarize(str);
   assert.equal(s.individuals, 1350);
   assert.equal(s.loci, 678);
@@ -57,8 +57,8 @@ test('eHGDP: STRUCTURE and GENEPOP load identically: 1350 individuals, 678 loci,
 });
 
 test('eHGDP: the labels file supplies population names and regions', async () => {
-  const data = await readDataset(datasetFiles(join(SHARED_DATA, 'eHGDP.str')), {
-    populations: { name: 'eHGDP.labels.tsv', chunks: async function* () { yield readFileSync(join(SHARED_DATA, 'eHGDP.labels.tsv')); } },
+  const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
+    populations: { name: 'eHGDP.labels.tsv', chunks: async function* () { yield readFileSync(dataPath('eHGDP.labels.tsv')); } },
   });
   const s = summarize(data);
   assert.equal(s.populations.length, 79);

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { readDataset, textSource, toText, writeGenepop, writePopulationFile, writeStructure, writeVcf, subsetData, type GenotypeData } from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
-import { SHARED_DATA, genotypesById, parseText, partition } from '../helpers.ts';
+import { genotypesById, parseText, partition } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 function assertSame(a: GenotypeData, b: GenotypeData, sameOrder = true) {
   if (sameOrder) assert.deepEqual(a.individuals.map((i) => i.id), b.individuals.map((i) => i.id));
@@ -15,7 +15,7 @@ function assertSame(a: GenotypeData, b: GenotypeData, sameOrder = true) {
 }
 
 test('STRUCTURE and GENEPOP round trips of nancycats are lossless', async () => {
-  const d = await readDataset(datasetFiles(join(SHARED_DATA, 'nancycats.str')));
+  const d = await readDataset(datasetFiles(dataPath('nancycats.str')));
   const s = await parseText('rt.str', toText(writeStructure(d)));
   assertSame(d, s);
   assert.deepEqual(s.calls, d.calls, 'identical call arrays');
@@ -27,7 +27,7 @@ test('STRUCTURE and GENEPOP round trips of nancycats are lossless', async () => 
 });
 
 test('a subset of loci and individuals saved as STRUCTURE reads back identically', async () => {
-  const d = await readDataset(datasetFiles(join(SHARED_DATA, 'nancycats.gen')));
+  const d = await readDataset(datasetFiles(dataPath('nancycats.gen')));
   const sub = subsetData(d, [0, 3, 8], [5, 2, 100, 236]);
   const back = await parseText('sub.str', toText(writeStructure(sub)));
   assertSame(sub, back);

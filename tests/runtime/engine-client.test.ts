@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { inProcessPair } from '../../engine/runtime/port.ts';
 import { EngineServer } from '../../engine/runtime/engine-server.ts';
 import { EngineClient, EngineError } from '../../engine/runtime/engine-client.ts';
@@ -9,7 +8,7 @@ import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit.ts';
 import type { EngineProgress } from '../../engine/runtime/engine-protocol.ts';
-import { SHARED_DATA } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 function engine() {
   const [a, b] = inProcessPair();
@@ -20,7 +19,7 @@ function engine() {
 
 test('the typed client opens a dataset, filters it, runs a sweep with progress and exports', async () => {
   const { client, pool } = engine();
-  const bytes = readFileSync(join(SHARED_DATA, 'nancycats.gen'));
+  const bytes = readFileSync(dataPath('nancycats.gen'));
   const info = await client.call('openDataset', [[{ name: 'nancycats.gen', bytes }], {}]).result;
   assert.equal(info.summary.individuals, 237);
   assert.equal(info.summary.format, 'genepop');

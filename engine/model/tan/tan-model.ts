@@ -22,7 +22,7 @@ export interface TanTables {
 
 /**
  * The EMA-TAN model: cluster weights and, per variable, the posterior-weighted mixture of its
- * candidate CPTs (ALGORITHMS.md item 8): p(x_i | c, x_<i) = Σ_v W_iv θ̃^v(x_i | pa^v).
+ * candidate CPTs (docs/algorithms.md §5): p(x_i | c, x_<i) = Σ_v W_iv θ̃^v(x_i | pa^v).
  * The complete network's tables are never built.
  */
 export interface TanModel {
