@@ -4,13 +4,13 @@
 // Usage: node --import tsx bench/clustering.ts [--starts 100] [--skip-sweep]
 import { readDataset, MISSING } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
-import { mixtureData, type MixtureData } from '../engine/model/mixture-data.ts';
-import { DEFAULT_FIT, fitSteps } from '../engine/model/fit.ts';
-import { randomModel, type MixtureModel } from '../engine/model/mixture-model.ts';
-import { createRng } from '../engine/model/rng.ts';
-import { eStep, eStepBuffers } from '../engine/model/e-step.ts';
+import { mixtureData, type MixtureData } from '../engine/model/mixture/mixture-data.ts';
+import { DEFAULT_FIT, fitSteps } from '../engine/model/mixture/fit.ts';
+import { randomModel, type MixtureModel } from '../engine/model/mixture/mixture-model.ts';
+import { createRng } from '../engine/util/rng.ts';
+import { eStep, eStepBuffers } from '../engine/model/mixture/e-step.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
-import { runSweep } from '../engine/runtime/sweep.ts';
+import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { dataPath } from '../data/datasets.ts';
 
 const args = process.argv.slice(2);

@@ -5,9 +5,9 @@
 import { readDataset, subsetData, range } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
-import { runSweep } from '../engine/runtime/sweep.ts';
-import { DEFAULT_FIT } from '../engine/model/fit.ts';
-import { mixtureData } from '../engine/model/mixture-data.ts';
+import { runSweep } from '../engine/service/cluster-sweep.ts';
+import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
 import { fstFromAssignments } from '../engine/analysis/fst.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments, matchingAccuracy } from '../engine/analysis/partition-scores.ts';
 import { readFileSync } from 'node:fs';

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { readDataset } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
-import { runSweep } from '../engine/runtime/sweep.ts';
+import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { dataPath } from '../data/datasets.ts';
-import { DEFAULT_FIT } from '../engine/model/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments, matchingAccuracy } from '../engine/analysis/partition-scores.ts';
 
 const args = process.argv.slice(2);

@@ -8,7 +8,7 @@ import { createGzip } from 'node:zlib';
 import { once } from 'node:events';
 import { readDataset } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
-import { createRng } from '../engine/model/rng.ts';
+import { createRng } from '../engine/util/rng.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : def);

@@ -3,7 +3,7 @@ export * from './data/summary.ts';
 export * from './data/filters.ts';
 export * from './data/allele-counts.ts';
 export * from './io/byte-source.ts';
-export * from './formats/errors.ts';
+export * from './io/format-error.ts';
 export * from './formats/read-dataset.ts';
 export * from './formats/structure.ts';
 export * from './formats/genepop.ts';

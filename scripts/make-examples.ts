@@ -3,7 +3,7 @@
 // with F_ST ≈ 0.05, phased, 1% missing calls; plus its population file.
 // Usage: node --import tsx scripts/make-examples.ts
 import { writeFileSync } from 'node:fs';
-import { createRng, gammaDraw } from '../engine/model/rng.ts';
+import { createRng, gammaDraw } from '../engine/util/rng.ts';
 
 const rng = createRng(2024);
 const POPS = ['North', 'Coast', 'Valley'];

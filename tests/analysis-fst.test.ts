@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reynoldsFst, fstFromAssignments, fstFromModel } from '../engine/analysis/fst.ts';
-import { mannWhitney } from '../engine/analysis/mann-whitney.ts';
+import { mannWhitney } from '../engine/util/rank-tests.ts';
 import { applyFilters, readDataset } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
-import { mixtureData } from '../engine/model/mixture-data.ts';
-import { modelFromMemberships, DEFAULT_FIT } from '../engine/model/fit.ts';
+import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
+import { modelFromMemberships, DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
 import { encodeLabels } from '../engine/analysis/partition-scores.ts';
-import { createRng } from '../engine/model/rng.ts';
+import { createRng } from '../engine/util/rng.ts';
 import { shuffle } from './model/synthetic.ts';
 import { dataPath } from '../data/datasets.ts';
 

@@ -11,7 +11,7 @@ import { crossValidate, type Evaluation, type Learning } from '../../engine/clas
 import { panelCurve } from '../../engine/classify/panel-curve.ts';
 import type { StructureKind } from '../../engine/classify/structure.ts';
 import { haplotypeBlocks, haplotypeFrequencyBlocks } from '../../tests/model/synthetic.ts';
-import { wilcoxonSignedRank } from '../../engine/analysis/mann-whitney.ts';
+import { wilcoxonSignedRank } from '../../engine/util/rank-tests.ts';
 import { range, subsetData } from '../../engine/data/genotype-data.ts';
 import { dataPath } from '../../data/datasets.ts';
 

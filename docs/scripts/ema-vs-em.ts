@@ -5,11 +5,11 @@
 // Both multi-starts are combined by each ranking rule of best choice (evidence, the default, and
 // likelihood, the text's rule) from the same starts.
 // Usage: node --import tsx docs/scripts/ema-vs-em.ts [--models 30] [--starts 10] > docs/ema-vs-em.md
-import { mixtureData } from '../../engine/model/mixture-data.ts';
-import { DEFAULT_FIT } from '../../engine/model/fit.ts';
+import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
 import { combineStarts, runStart, startSeed, type RankBy } from '../../engine/model/multi-start.ts';
 import { coMembershipDistance, hardAssignments } from '../../engine/analysis/partition-scores.ts';
-import { createRng, deriveSeed } from '../../engine/model/rng.ts';
+import { createRng, deriveSeed } from '../../engine/util/rng.ts';
 import { makeData, dirichlet, draw } from '../../tests/model/synthetic.ts';
 
 const args = process.argv.slice(2);
@@ -127,7 +127,7 @@ found and the true partition (section 7.5.3). Regenerate with
 ## Best choice by evidence (Stratify's default, both algorithms)
 
 Among the starts that use the most clusters, each multi-start keeps the one with the highest
-Cheeseman–Stutz approximation of ln p(D) (engine/model/evidence.ts).
+Cheeseman–Stutz approximation of ln p(D) (engine/model/mixture/evidence.ts).
 
 ${table('evidence')}
 

@@ -1,7 +1,7 @@
 import { alleleCounts } from '../data/allele-counts.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { MixtureData } from '../model/mixture-data.ts';
-import type { MixtureModel } from '../model/mixture-model.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 
 /** F_ST of a clustering and its per-locus values (shape (L,)). */
 export interface FstResult {

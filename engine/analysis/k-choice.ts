@@ -1,7 +1,7 @@
-import type { MixtureData } from '../model/mixture-data.ts';
-import type { SweepRun } from '../runtime/sweep.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { SweepRun } from '../model/sweep.ts';
 import { fstFromModel } from './fst.ts';
-import { mannWhitney, type MannWhitney } from './mann-whitney.ts';
+import { mannWhitney, type MannWhitney } from '../util/rank-tests.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
 import { clusterMass, isNegligible } from '../model/cluster-use.ts';
 

@@ -1,8 +1,8 @@
 import gammainc from '@stdlib/math-base-special-gammainc';
 import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import { MISSING } from '../data/genotype-data.ts';
-import type { MixtureData } from '../model/mixture-data.ts';
-import type { MixtureModel } from '../model/mixture-model.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mutualInformationWithCluster } from './mutual-information.ts';
 
 // Two-step selection of section 8.2.1 with Stratify's reading of Figure 8.1: docs/algorithms.md §10.

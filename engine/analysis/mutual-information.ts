@@ -1,5 +1,5 @@
-import type { MixtureData } from '../model/mixture-data.ts';
-import { marginalFrequency, type MixtureModel } from '../model/mixture-model.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import { marginalFrequency, type MixtureModel } from '../model/mixture/mixture-model.ts';
 
 /**
  * Mutual information under the naive Bayes model (docs/algorithms.md §10), natural logs:

@@ -1,4 +1,4 @@
-import { maxAssignment } from './hungarian.ts';
+import { maxAssignment } from '../util/hungarian.ts';
 
 /** Hard assignment: the most probable cluster of each row of an (N, K) membership matrix. */
 export function hardAssignments(Q: ArrayLike<number>, N: number, K: number): Int32Array {

@@ -1,5 +1,5 @@
-import { alignToReference, permuteColumns } from './align.ts';
-import { maxAssignment } from './hungarian.ts';
+import { alignToReference, permuteColumns } from '../model/align.ts';
+import { maxAssignment } from '../util/hungarian.ts';
 
 // Replicate agreement, modes and colours across K: docs/algorithms.md §7.
 

@@ -1,4 +1,4 @@
-import { createRng } from '../model/rng.ts';
+import { createRng } from '../util/rng.ts';
 import type { CategoricalData } from './categorical.ts';
 import { configCount, configOf, type Classifier } from './classifier.ts';
 import type { Parents } from './structure.ts';

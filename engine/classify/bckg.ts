@@ -1,4 +1,5 @@
-import { logGamma } from '../model/log-math.ts';
+import type { Score } from '../util/choices.ts';
+import { logGamma } from '../util/log-math.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
 import { tanParents, type Parents } from './structure.ts';
@@ -8,7 +9,7 @@ import { tanParents, type Parents } from './structure.ts';
  * the approximate conditional log-likelihood with its closed-form parameters (âCLL, seed 000
  * equation 28; the class term is common to every structure and left out).
  */
-export type Score = 'll' | 'bic' | 'k2' | 'acll';
+export type { Score };
 
 /**
  * φ_i(Π ∪ {C}): the local score of feature i with feature parents Π (the class is always a

@@ -1,3 +1,4 @@
+import type { AssignBy } from '../util/choices.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { genotypeStates } from '../data/genotype-states.ts';
 
@@ -40,7 +41,7 @@ export function subsetFeatures(d: CategoricalData, cols: readonly number[]): Cat
  * missing features are marginalised out by the classifiers. Class labels are the individuals'
  * populations (or `groupBy` 'group' for regions); individuals without one are unlabelled.
  */
-export function categoricalFromGenotypes(data: GenotypeData, groupBy: 'population' | 'group' = 'population'): CategoricalData {
+export function categoricalFromGenotypes(data: GenotypeData, groupBy: AssignBy = 'population'): CategoricalData {
   const N = data.individuals.length;
   const n = data.loci.length;
   const values = new Int16Array(N * n);

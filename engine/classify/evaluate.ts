@@ -1,13 +1,15 @@
-import { createRng } from '../model/rng.ts';
+import type { Learning } from '../util/choices.ts';
+import { createRng } from '../util/rng.ts';
 import { subsetRows, type CategoricalData } from './categorical.ts';
 import { conditionalLogLik, fitGenerative, predict, type Classifier } from './classifier.ts';
 import { DEFAULT_DISCRIMINATIVE, fitDiscriminative } from './discriminative.ts';
-import { learnStructure, type Parents, type StructureKind } from './structure.ts';
+import { learnStructure } from './learn-structure.ts';
+import type { Parents, StructureKind } from './structure.ts';
 import type { Score } from './bckg.ts';
 import { DEFAULT_TM, fitTM } from './tm.ts';
 import { fitAcll } from './acll.ts';
 
-export type Learning = 'generative' | 'gradient' | 'tm' | 'acll';
+export type { Learning };
 
 export interface ClassifierOptions {
   readonly structure: StructureKind;

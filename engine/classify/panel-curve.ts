@@ -1,13 +1,14 @@
+import type { PanelMethod } from '../util/choices.ts';
 import { fstFromAssignments } from '../analysis/fst.ts';
-import { wilcoxonSignedRank } from '../analysis/mann-whitney.ts';
+import { wilcoxonSignedRank } from '../util/rank-tests.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { subsetData, range } from '../data/genotype-data.ts';
-import { createRng } from '../model/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { subsetFeatures, type CategoricalData } from './categorical.ts';
 import { crossValidate, type ClassifierOptions } from './evaluate.ts';
 import { classMI } from './structure.ts';
 
-export type PanelMethod = 'mi' | 'fst' | 'random';
+export type { PanelMethod };
 
 /**
  * Markers ranked on the training rows only: by I(X; C) between genotype and class, by per-locus

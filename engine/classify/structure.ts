@@ -1,8 +1,7 @@
 import type { CategoricalData } from './categorical.ts';
-import { bckgParents, type Score } from './bckg.ts';
 
 /** Bayesian-network classifier structures: the class is a parent of every feature. */
-export type StructureKind = 'nb' | 'tan' | 'kdb' | 'bckg';
+export type { StructureKind } from '../util/choices.ts';
 
 /** Feature parents of every feature (besides the class). */
 export type Parents = readonly Int32Array[];
@@ -116,11 +115,4 @@ export function kdbParents(d: CategoricalData, k: number): Parents {
     parents[i] = Int32Array.from(earlier.slice(0, k).map((e) => e.j));
   });
   return parents;
-}
-
-export function learnStructure(d: CategoricalData, kind: StructureKind, k = 2, score: Score = 'bic'): Parents {
-  if (kind === 'nb') return Array.from({ length: d.n }, () => new Int32Array(0));
-  if (kind === 'tan') return tanParents(d);
-  if (kind === 'bckg') return bckgParents(d, k, score);
-  return kdbParents(d, k);
 }

@@ -1,4 +1,4 @@
-import { FormatError } from '../formats/errors.ts';
+import { FormatError } from '../io/format-error.ts';
 
 /** A table read from ARFF or CSV: nominal columns as strings, numeric ones as numbers (NaN = missing). */
 export interface RawTable {

@@ -4,12 +4,11 @@ import type { Command } from 'commander';
 import { appendIndividuals } from '../data/merge.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
-import { categoricalFromGenotypes } from '../classify/categorical.ts';
-import { predict } from '../classify/classifier.ts';
-import { crossValidate, train, type ClassifierOptions } from '../classify/evaluate.ts';
-import { panelCurve, type PanelMethod } from '../classify/panel-curve.ts';
+import type { ClassifierOptions } from '../classify/evaluate.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import { choice, numberIn, positiveInt } from './parse-args.ts';
+import { assignIndividuals } from '../service/assign.ts';
+import { ASSIGN_BY, CLASSIFIER, LEARNING, SCORE } from '../util/choices.ts';
+import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
@@ -28,13 +27,13 @@ export function registerAssign(program: Command): void {
       .description('assign individuals to known populations with a Bayesian-network classifier: cross-validated accuracy, log-loss and confusion matrix; posteriors for unlabelled individuals; panel curves'),
   )
     .option('--labels <file>', 'population file (id, population[, group]) for the training individuals')
-    .option('--by <level>', 'classes: population | group (e.g. region)', 'population')
+    .option('--by <level>', choiceHelp('classes', ASSIGN_BY), 'population')
     .option('--unknown <file>', 'a second genotype file whose individuals are assigned')
     .option('--panel <file>', 'use only these markers (first column of a TSV, e.g. panel.tsv from `stratify select`)')
-    .option('--classifier <name>', 'nb | tan | kdb | bckg (BFS-consistent k-graph, BIC score)', 'nb')
+    .option('--classifier <name>', choiceHelp('classifier', CLASSIFIER), 'nb')
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
-    .option('--score <name>', 'BCkG structure score: ll | bic | k2 | acll', 'bic')
-    .option('--learning <name>', 'generative | gradient | tm | acll', 'generative')
+    .option('--score <name>', choiceHelp('BCkG structure score', SCORE), 'bic')
+    .option('--learning <name>', choiceHelp('parameter learning', LEARNING), 'generative')
     .option('--alpha <a>', "Dirichlet pseudo-count per table cell: a number, or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)", 'auto')
     .option('--cv <folds>', 'cross-validation folds', '10')
     .option('--seed <s>', 'fold seed', '1')
@@ -47,47 +46,43 @@ export function registerAssign(program: Command): void {
       if (typeof o['panel'] === 'string') data = subsetData(data, panelLoci(data, o['panel']), range(data.individuals.length));
       const nTrain = data.individuals.length;
       if (typeof o['unknown'] === 'string') data = appendIndividuals(data, await readDataset(datasetFiles(o['unknown']), readOptionsFrom(o)));
-      const by = choice(o['by'], '--by', ['population', 'group'] as const);
-      const cat = categoricalFromGenotypes(data, by);
-      if (cat.classes.length < 2) throw new Error(`assign needs at least two ${by === 'group' ? 'groups' : 'populations'} among the labelled individuals`);
+      const by = choice(o['by'], '--by', ASSIGN_BY.values);
       const opts: ClassifierOptions = {
-        structure: choice(o['classifier'], '--classifier', ['nb', 'tan', 'kdb', 'bckg'] as const),
+        structure: choice(o['classifier'], '--classifier', CLASSIFIER.values),
         k: positiveInt(o['kdbK'], '--kdb-k'),
-        learning: choice(o['learning'], '--learning', ['generative', 'gradient', 'tm', 'acll'] as const),
+        learning: choice(o['learning'], '--learning', LEARNING.values),
         alpha: o['alpha'] === 'auto' ? 'auto' : numberIn(o['alpha'], '--alpha', 1e-6, 1e6),
-        score: choice(o['score'], '--score', ['ll', 'bic', 'k2', 'acll'] as const),
+        score: choice(o['score'], '--score', SCORE.values),
       };
       const folds = positiveInt(o['cv'], '--cv');
       const seed = Number(o['seed']);
+      const curveSizes = typeof o['panelCurve'] === 'string' ? String(o['panelCurve']).split(',').map((s) => positiveInt(s.trim(), '--panel-curve')) : [];
       const out = String(o['out']);
       mkdirSync(out, { recursive: true });
-      const ev = crossValidate(cat, opts, folds, seed);
+      const a = assignIndividuals(data, { by, classifier: opts, folds, seed, curveSizes });
+      const cat = a.data;
+      const ev = a.evaluation;
       const K = cat.classes.length;
       const confusion = ['true\\predicted\t' + cat.classes.join('\t'), ...cat.classes.map((c, y) => [c, ...Array.from({ length: K }, (_, p) => ev.confusion[y * K + p]!)].join('\t'))];
       writeFileSync(join(out, 'confusion.tsv'), confusion.join('\n') + '\n');
       const summary: Record<string, unknown> = { classifier: opts, folds, seed, classes: cat.classes, labelled: cat.labels.filter((y) => y >= 0).length, markers: cat.n, accuracy: ev.accuracy, logLoss: ev.logLoss, foldAccuracy: ev.foldAccuracy };
       // Posteriors for every unlabelled individual, from a model trained on all labelled ones.
-      const unlabelled = Array.from(cat.labels).map((y, r) => (y < 0 ? r : -1)).filter((r) => r >= 0);
+      const unlabelled = a.unlabelled;
       if (unlabelled.length > 0) {
-        const model = train(cat, opts);
-        const post = predict(cat, model);
         const lines = ['id\tsource\tassigned\tprobability\t' + cat.classes.join('\t')];
         for (const r of unlabelled) {
-          const row = Array.from({ length: K }, (_, c) => post[r * K + c]!);
+          const row = Array.from({ length: K }, (_, c) => a.posterior[r * K + c]!);
           const best = row.indexOf(Math.max(...row));
           lines.push([data.individuals[r]!.id, r < nTrain ? 'train file' : 'unknown file', cat.classes[best], row[best]!.toFixed(4), ...row.map((p) => p.toFixed(4))].join('\t'));
         }
         writeFileSync(join(out, 'posteriors.tsv'), lines.join('\n') + '\n');
         summary['assigned'] = unlabelled.length;
       }
-      if (typeof o['panelCurve'] === 'string') {
-        const sizes = String(o['panelCurve']).split(',').map((s) => positiveInt(s.trim(), '--panel-curve'));
-        const methods: PanelMethod[] = ['mi', 'fst', 'random'];
-        const curve = panelCurve(cat, data, sizes, methods, opts, folds, seed);
+      if (a.curve.length > 0) {
         const lines = ['method\tsize\taccuracy\tlog_loss\twilcoxon_p_vs_random'];
-        for (const p of curve.points) lines.push([p.method, p.size, p.accuracy.toFixed(4), p.logLoss.toFixed(4), curve.tests.find((t) => t.method === p.method && t.size === p.size)?.p.toPrecision(3) ?? ''].join('\t'));
+        for (const p of a.curve) lines.push([p.method, p.size, p.accuracy.toFixed(4), p.logLoss.toFixed(4), p.p?.toPrecision(3) ?? ''].join('\t'));
         writeFileSync(join(out, 'panel-curve.tsv'), lines.join('\n') + '\n');
-        summary['panelCurve'] = curve;
+        summary['panelCurve'] = a.curve;
         process.stdout.write(lines.join('\n') + '\n');
       }
       writeFileSync(join(out, 'assign.json'), JSON.stringify(summary, null, 1));

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
-import { isFormatError } from '../formats/errors.ts';
+import { isFormatError } from '../io/format-error.ts';
 import { summarize } from '../data/summary.ts';
 import { datasetFiles } from '../node/file-source.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../util/version.ts';
 import { formatSummary, summaryJson } from './inspect.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { registerRun } from './run.ts';

@@ -33,3 +33,8 @@ export function choice<T extends string>(v: unknown, flag: string, choices: read
   if (!choices.includes(v as T)) throw new Error(`${flag} must be one of ${choices.join(', ')}; got "${String(v)}"`);
   return v as T;
 }
+
+/** The help text of a choice option: its values and what each means. */
+export function choiceHelp(what: string, list: { readonly values: readonly string[]; readonly labels: Readonly<Record<string, string>> }): string {
+  return `${what}: ${list.values.map((v) => `${v} (${list.labels[v]})`).join(' | ')}`;
+}

@@ -5,16 +5,14 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { DEFAULT_FIT, fit, modelFromMemberships, type FitOptions } from '../model/fit.ts';
-import { independenceMeasure } from '../model/independence.ts';
-import { mixtureData } from '../model/mixture-data.ts';
-import { sweepJson } from '../model/result-json.ts';
-import { POLICIES, RANK_BY } from '../model/multi-start.ts';
+import { DEFAULT_FIT, type FitOptions } from '../model/mixture/fit.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
-import { runSweep, type SweepOptions, type SweepRun } from '../runtime/sweep.ts';
-import { choice, numberIn, parseKRange, positiveInt } from './parse-args.ts';
+import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
+import { sweepJson } from '../service/result-json.ts';
+import { ALGORITHM, CLUSTER_DEFAULTS as D, INIT_METHOD, MISSING_COPIES, POLICY, RANK_BY, TAN_ORDER } from '../util/choices.ts';
+import { choice, choiceHelp, numberIn, parseKRange, positiveInt } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { availableParallelism } from 'node:os';
@@ -23,21 +21,21 @@ import { availableParallelism } from 'node:os';
 export function addClusterOptions(cmd: Command, defaults: { replicates: string } = { replicates: '1' }): Command {
   return cmd
     .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
-    .option('--starts <m>', 'starts per multi-start', '100')
+    .option('--starts <m>', 'starts per multi-start', String(D.starts))
     .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
-    .option('--algorithm <name>', 'ema | em | ema-tan', 'ema')
-    .option('--tan-window <w>', 'EMA-TAN: candidate parents = the w preceding markers on the chromosome', '3')
-    .option('--tan-order <order>', 'EMA-TAN: marker order genome | file | random', 'genome')
-    .option('--policy <name>', 'best | uniform | weighted', 'best')
-    .option('--rank-by <name>', 'what best choice ranks starts by: evidence (approximate marginal likelihood) | likelihood (as in the text)', 'evidence')
-    .option('--seed <s>', 'run seed (same seed ⇒ same result)', '1')
+    .option('--algorithm <name>', choiceHelp('clustering algorithm', ALGORITHM), D.algorithm)
+    .option('--tan-window <w>', 'EMA-TAN: candidate parents = the w preceding markers on the chromosome', String(D.tanWindow))
+    .option('--tan-order <order>', choiceHelp('EMA-TAN marker order', TAN_ORDER), D.tanOrder)
+    .option('--policy <name>', choiceHelp('how starts are combined', POLICY), D.policy)
+    .option('--rank-by <name>', choiceHelp('what best choice ranks starts by', RANK_BY), D.rankBy)
+    .option('--seed <s>', 'run seed (same seed ⇒ same result)', String(D.seed))
     .option('--threads <t>', 'worker threads', String(availableParallelism()))
-    .option('--epsilon <e>', 'convergence: L∞ change of the parameters', '0.01')
-    .option('--max-iterations <n>', 'iteration cap per start', '500')
-    .option('--missing-copies <mode>', 'missing allele copies: skip | expect', 'skip')
-    .option('--alpha <a>', 'Dirichlet hyperparameter of allele frequencies', '1')
-    .option('--prior-informative <p>', "prior probability that a marker is informative: 'auto' or a number in (0, 1)", 'auto')
-    .option('--init <method>', 'random starts: data | flat', 'data')
+    .option('--epsilon <e>', 'convergence: L∞ change of the parameters', String(D.epsilon))
+    .option('--max-iterations <n>', 'iteration cap per start', String(D.maxIterations))
+    .option('--missing-copies <mode>', choiceHelp('missing allele copies', MISSING_COPIES), D.missing)
+    .option('--alpha <a>', 'Dirichlet hyperparameter of allele frequencies', String(D.alpha))
+    .option('--prior-informative <p>', "prior probability that a marker is informative: 'auto' or a number in (0, 1)", D.priorInformative)
+    .option('--init <method>', choiceHelp('random starts', INIT_METHOD), D.init)
     .option('--out <dir>', 'output directory', 'stratify-out');
 }
 
@@ -45,13 +43,13 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
   const pi = o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
   return {
     ...DEFAULT_FIT,
-    algorithm: choice(o['algorithm'], '--algorithm', ['ema', 'em', 'ema-tan'] as const),
-    tan: { window: positiveInt(o['tanWindow'] ?? '3', '--tan-window'), order: choice(o['tanOrder'] ?? 'genome', '--tan-order', ['genome', 'file', 'random'] as const), orderSeed: Number(o['seed'] ?? 1) },
+    algorithm: choice(o['algorithm'], '--algorithm', ALGORITHM.values),
+    tan: { window: positiveInt(o['tanWindow'] ?? D.tanWindow, '--tan-window'), order: choice(o['tanOrder'] ?? D.tanOrder, '--tan-order', TAN_ORDER.values), orderSeed: Number(o['seed'] ?? D.seed) },
     epsilon: numberIn(o['epsilon'], '--epsilon', 1e-12, 1),
     maxIterations: positiveInt(o['maxIterations'], '--max-iterations'),
-    missing: choice(o['missingCopies'], '--missing-copies', ['skip', 'expect'] as const),
-    init: choice(o['init'], '--init', ['data', 'flat'] as const),
-    priors: { alpha: numberIn(o['alpha'], '--alpha', 1e-6, 1e6), alphaCluster: 1, priorInformative: pi },
+    missing: choice(o['missingCopies'], '--missing-copies', MISSING_COPIES.values),
+    init: choice(o['init'], '--init', INIT_METHOD.values),
+    priors: { alpha: numberIn(o['alpha'], '--alpha', 1e-6, 1e6), alphaCluster: D.alphaCluster, priorInformative: pi },
   };
 }
 
@@ -60,8 +58,8 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
     kValues: parseKRange(String(o['k'])),
     starts: positiveInt(o['starts'], '--starts'),
     replicates: positiveInt(o['replicates'], '--replicates'),
-    policy: choice(o['policy'], '--policy', POLICIES),
-    rankBy: choice(o['rankBy'], '--rank-by', RANK_BY),
+    policy: choice(o['policy'], '--policy', POLICY.values),
+    rankBy: choice(o['rankBy'], '--rank-by', RANK_BY.values),
     seed: Number.isInteger(Number(o['seed'])) ? Number(o['seed']) : (() => { throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`); })(),
     fit: fitOptionsFrom(o),
   };
@@ -132,11 +130,8 @@ export function registerRun(program: Command): void {
       if (typeof o['initQ'] === 'string') {
         const q = parseQ(o['initQ'], readFileSync(o['initQ'], 'utf8'));
         if (q.N !== data.individuals.length) throw new Error(`${o['initQ']}: ${q.N} rows but the data has ${data.individuals.length} individuals`);
-        const md = mixtureData(data);
-        const r = fit(md, modelFromMemberships(md, q.Q, q.K, sweep.fit), sweep.fit);
         sweep = { ...sweep, kValues: [q.K], replicates: 1, starts: 1 };
-        const clustering = { K: q.K, policy: sweep.policy, model: r.model, Q: r.posterior, logLik: r.logLik, informative: r.informative, independence: independenceMeasure(md, r.model), bestStart: 0, starts: [{ index: 0, seed: 0, logLik: r.logLik, score: r.logLik, iterations: r.iterations, converged: r.converged }] }; // one start: nothing to rank
-        result = { runs: [{ K: q.K, replicate: 0, clustering, completedStarts: 1 }], cancelled: false };
+        result = { runs: [continueFromMemberships(data, q.Q, q.K, sweep)], cancelled: false };
       } else {
         result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
       }

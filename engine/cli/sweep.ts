@@ -4,9 +4,10 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { mixtureData } from '../model/mixture-data.ts';
-import { sweepJson } from '../model/result-json.ts';
-import { summarizeSweep, type SweepSummary } from '../analysis/k-choice.ts';
+import { mixtureData } from '../model/mixture/mixture-data.ts';
+import { sweepJson } from '../service/result-json.ts';
+import type { SweepSummary } from '../analysis/k-choice.ts';
+import { analyzeSweep } from '../service/analyze-sweep.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
@@ -43,7 +44,7 @@ export function registerSweep(program: Command): void {
       const sweep = sweepOptionsFrom(o);
       const result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
       const md = mixtureData(data);
-      const summary = summarizeSweep(md, result.runs);
+      const summary = analyzeSweep(md, result.runs).summary;
       summary.alignment.forEach((a, idx) => {
         const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
         runs.forEach((run, r) => {

@@ -1,3 +1,4 @@
+import { LIMITS, type FormatName } from '../util/choices.ts';
 /**
  * The genotype data model shared by every parser, writer and algorithm.
  *
@@ -12,7 +13,7 @@
 export const MISSING = -1;
 
 /** The largest ploidy the data model accepts. */
-export const MAX_PLOIDY = 8;
+export const MAX_PLOIDY = LIMITS.maxPloidy;
 
 /** Allele calls, see the layout above. */
 export type AlleleCalls = Int8Array | Int16Array;
@@ -48,7 +49,7 @@ export function locusPloidy(data: GenotypeData, l: number): number {
 }
 
 /** Formats Stratify reads. */
-export type FormatName = 'structure' | 'genepop' | 'vcf' | 'plink-ped' | 'plink-bed' | 'table';
+export type { FormatName };
 
 /** Where a dataset came from and what the parser assumed while reading it. */
 export interface DatasetSource {

@@ -2,7 +2,7 @@ import { IndividualMajorBuilder } from '../data/builder.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readLines, tokenize } from '../io/lines.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 
 export interface GenepopOptions {
   /** Copies per individual at every locus; default per locus from the code width (4/6 digits → 2, 2/3 → 1). */

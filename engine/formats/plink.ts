@@ -2,7 +2,7 @@ import { IndividualMajorBuilder, LocusMajorBuilder } from '../data/builder.ts';
 import { MISSING, type GenotypeData, type Individual } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readAllLines, readLines, tokenize, type Line } from '../io/lines.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 
 export interface PlinkOptions {
   /** Population label of each individual: the family id (default) or none. */

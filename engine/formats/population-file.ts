@@ -1,7 +1,7 @@
 import type { GenotypeData, Individual } from '../data/genotype-data.ts';
 import type { ByteSource } from '../io/byte-source.ts';
 import { readAllLines, tokenize } from '../io/lines.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 
 /** Population (and optional group) of each individual id, from a side file. */
 export type PopulationMap = Map<string, { population: string; group?: string }>;

@@ -1,7 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { MixtureModel } from '../model/mixture-model.ts';
 import type { WrittenFile } from './writers.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 
 /**
  * A membership matrix in the ADMIXTURE .Q layout (read by pophelper, pong and CLUMPAK): one
@@ -40,12 +39,18 @@ export function parseQ(file: string, text: string): { Q: Float64Array; N: number
   return { Q, N: rows.length, K };
 }
 
+/** Allele frequencies per cluster, shape (Σ r_i, K): row (locus, allele), column cluster. */
+export interface ClusterFrequencies {
+  readonly K: number;
+  readonly theta: ArrayLike<number>;
+}
+
 /**
  * Allele frequencies per cluster: a header, then one row per (locus, allele) with the K
  * frequencies. (ADMIXTURE's .P holds one frequency per biallelic SNP; microsatellites need
  * every allele, so Stratify names them.)
  */
-export function writeP(data: GenotypeData, model: MixtureModel, digits = 6): WrittenFile {
+export function writeP(data: GenotypeData, model: ClusterFrequencies, digits = 6): WrittenFile {
   const K = model.K;
   function* lines(): Generator<string> {
     yield ['locus', 'allele', ...Array.from({ length: K }, (_, c) => `cluster${c + 1}`)].join('\t');

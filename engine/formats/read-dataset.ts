@@ -1,7 +1,7 @@
 import type { FormatName, GenotypeData } from '../data/genotype-data.ts';
 import { baseName, type ByteSource, type ProgressCallback } from '../io/byte-source.ts';
 import { readLines } from '../io/lines.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 import { isPopLine, readGenepop, type GenepopOptions } from './genepop.ts';
 import { readPlinkBed, readPlinkPed, type PlinkOptions } from './plink.ts';
 import { applyPopulations, readPopulationFile } from './population-file.ts';

@@ -2,7 +2,7 @@ import { IndividualMajorBuilder } from '../data/builder.ts';
 import { MAX_PLOIDY, type GenotypeData } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readLines, tokenize, type Token } from '../io/lines.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 import { column, isInteger, isNumber, looksGrouped, mode } from './layout-guess.ts';
 
 /**

@@ -2,7 +2,7 @@ import { LocusMajorBuilder } from '../data/builder.ts';
 import { MAX_PLOIDY, MISSING, type GenotypeData, type Individual } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readLines } from '../io/lines.ts';
-import { FormatError } from './errors.ts';
+import { FormatError } from '../io/format-error.ts';
 
 export interface VcfOptions {
   /** What to do with a site whose calls have another ploidy than the first site: default 'error'. */

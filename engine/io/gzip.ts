@@ -1,5 +1,5 @@
 import { Gunzip } from 'fflate';
-import { FormatError } from '../formats/errors.ts';
+import { FormatError } from './format-error.ts';
 
 /** True when the bytes start with the gzip magic number (plain gzip and BGZF alike). */
 export function isGzip(head: Uint8Array): boolean {

@@ -1,14 +1,14 @@
-import { alignToReference, permuteColumns } from '../analysis/align.ts';
+import type { Policy, RankBy } from '../util/choices.ts';
+import { alignToReference, permuteColumns } from './align.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { eStep, eStepBuffers, expectedCounts } from './e-step.ts';
-import { logEvidence } from './evidence.ts';
+import { eStep, eStepBuffers } from './mixture/e-step.ts';
+import { logEvidence } from './mixture/evidence.ts';
 import { liveClusters } from './cluster-use.ts';
-import { fitSteps, runToEnd, type FitOptions, type StepInfo } from './fit.ts';
-import { independenceMeasure } from './independence.ts';
-import { maStep } from './ma-step.ts';
-import { mixtureData, type MixtureData } from './mixture-data.ts';
-import { permuteModel, randomModel, type MixtureModel } from './mixture-model.ts';
-import { createRng, deriveSeed } from './rng.ts';
+import { fitSteps, modelFromMemberships, runToEnd, type FitOptions, type StepInfo } from './mixture/fit.ts';
+import { independenceMeasure } from './mixture/independence.ts';
+import { mixtureData, type MixtureData } from './mixture/mixture-data.ts';
+import { permuteModel, randomModel, type MixtureModel } from './mixture/mixture-model.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 import { tanData, type TanData, type TanDataOptions } from './tan/tan-data.ts';
 import { tanFitSteps, type ParentWeights } from './tan/tan-fit.ts';
 import { randomTanModel } from './tan/tan-model.ts';
@@ -46,26 +46,20 @@ function asContext(x: MixtureData | StartContext): StartContext {
  * from the memberships), used for .P files, F_ST and marker ranking whatever the algorithm.
  */
 export function summaryModel(md: MixtureData, posterior: Float64Array, K: number, opts: FitOptions): MixtureModel {
-  const placeholder: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(md.totalAlleles * K).fill(1) };
-  const counts = expectedCounts(md, placeholder, posterior, 'skip');
-  const out: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(md.totalAlleles * K) };
-  maStep(md, counts, K, opts.priors, 'em', out, new Float64Array(md.L));
-  return out;
+  return modelFromMemberships(md, posterior, K, { ...opts, algorithm: 'em' });
 }
 
 /** How the m starts of a multi-start are combined (section 7.4). */
-export const POLICIES = ['best', 'uniform', 'weighted'] as const;
-export type Policy = (typeof POLICIES)[number];
+export type { Policy };
 
 /**
  * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂).
  * 'evidence' (default) first prefers the starts that use the most clusters (a start that leaves a
  * cluster negligible answers a smaller K, which the sweep evaluates on its own), then ranks them
  * by their score, an approximation of ln p(D) that does not reward calling noise markers
- * informative (engine/model/evidence.ts). For EMA-TAN the score is ln p(D | θ̂).
+ * informative (engine/model/mixture/evidence.ts). For EMA-TAN the score is ln p(D | θ̂).
  */
-export const RANK_BY = ['evidence', 'likelihood'] as const;
-export type RankBy = (typeof RANK_BY)[number];
+export type { RankBy };
 
 /** The outcome of one start. */
 export interface StartResult {

@@ -1,9 +1,15 @@
 import type { FilterOptions, Removed } from '../data/filters.ts';
-import type { FormatName } from '../data/genotype-data.ts';
-import type { StructureOptions } from '../formats/structure.ts';
 import type { DatasetSummary } from '../data/summary.ts';
 import type { KSummary } from '../analysis/k-choice.ts';
-import type { SweepOptions } from './sweep.ts';
+import type { SweepOptions } from '../model/sweep.ts';
+import type { FitOptions } from '../model/mixture/fit.ts';
+import type { PanelCurvePoint } from '../service/assign.ts';
+import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
+import type { MarkerSelection } from '../service/select-markers.ts';
+import type { AssignBy, ExportFormat, Learning, StructureKind } from '../util/choices.ts';
+
+export type { FilterOptions, Removed } from '../data/filters.ts';
+export type { MarkerRow } from '../service/select-markers.ts';
 
 /** A file handed to the engine: its name and bytes. */
 export interface FileBytes {
@@ -11,15 +17,8 @@ export interface FileBytes {
   readonly bytes: Uint8Array;
 }
 
-/** The part of the read options a UI sets (functions and streams stay in the engine). */
-export interface OpenOptions {
-  readonly format?: FormatName;
-  readonly structure?: Omit<StructureOptions, 'onProgress'>;
-  readonly vcfSkipMixedPloidy?: boolean;
-  readonly plinkPopulation?: 'fid' | 'none';
-  /** A population file (id, population[, group]) to apply. */
-  readonly populationFile?: FileBytes;
-}
+/** The read options a UI sets, with a population file (id, population[, group]) to apply. */
+export type OpenOptions = ReadChoices & { readonly populationFile?: FileBytes };
 
 /** A dataset summary in plain JSON: the per-locus statistics the UI does not draw are left out. */
 export type SummaryJson = Omit<DatasetSummary, 'allelesPerLocus' | 'ho' | 'he' | 'maf' | 'missingPerLocus' | 'missingPerIndividual'> & {
@@ -40,7 +39,9 @@ export interface FilterResultInfo extends DatasetInfo {
 }
 
 /** A sweep on an open dataset (the options of engine/runtime/sweep.ts). */
-export type SweepRequest = SweepOptions & {
+export type SweepRequest = Omit<SweepOptions, 'fit'> & {
+  /** Fit settings that differ from the defaults (engine/model/mixture/fit.ts DEFAULT_FIT). */
+  readonly fit?: Partial<FitOptions>;
   readonly datasetId: number;
   /** Workers for the starts (default: the engine's choice, all cores). */
   readonly threads?: number;
@@ -80,31 +81,17 @@ export type KInfo = Omit<KSummary, 'versusPrevious' | 'logLikSd'> & {
 export interface SweepAnalysis {
   readonly sweepId: number;
   readonly perK: readonly KInfo[];
+  /** The K with the highest mean F_ST, where the Markers view starts. */
+  readonly recommendedK: number;
 }
 
-export interface MarkerRow {
-  readonly locus: number;
-  readonly name: string;
-  readonly mi: number;
-  readonly p: number;
-  readonly informative: number;
-  readonly fst: number;
-  readonly relevant: boolean;
-  readonly selected: boolean;
-}
-
-export interface MarkerSelectionInfo {
-  readonly K: number;
-  readonly replicate: number;
-  readonly rows: readonly MarkerRow[];
-  readonly panel: readonly number[];
-}
+export type MarkerSelectionInfo = MarkerSelection;
 
 export interface AssignRequest {
   readonly datasetId: number;
-  readonly by: 'population' | 'group';
-  readonly classifier: 'nb' | 'tan' | 'kdb' | 'bckg';
-  readonly learning: 'generative' | 'gradient' | 'tm' | 'acll';
+  readonly by: AssignBy;
+  readonly classifier: StructureKind;
+  readonly learning: Learning;
   readonly folds: number;
   readonly seed: number;
   /** Panel sizes for the accuracy curve (empty: no curve). */
@@ -120,7 +107,7 @@ export interface AssignInfo {
   /** Out-of-fold posteriors of labelled individuals and posteriors of unlabelled ones, shape (N, K). */
   readonly posterior: Float64Array;
   readonly labels: Int32Array;
-  readonly curve: readonly { method: string; size: number; accuracy: number; logLoss: number; p?: number }[];
+  readonly curve: readonly PanelCurvePoint[];
 }
 
 /** The engine's API: what the one typed client may call. */
@@ -133,7 +120,7 @@ export interface EngineApi {
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   assign(request: AssignRequest): Promise<AssignInfo>;
-  exportDataset(datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]): Promise<{ text: string; notes: readonly string[] }>;
+  exportDataset(datasetId: number, format: ExportFormat, loci?: readonly number[]): Promise<{ text: string; notes: readonly string[] }>;
   closeDataset(datasetId: number): Promise<void>;
 }
 

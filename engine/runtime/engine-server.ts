@@ -1,22 +1,20 @@
-import { applyFilters, type FilterOptions } from '../data/filters.ts';
-import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
+import type { FilterOptions } from '../data/filters.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
 import { summarize, type DatasetSummary } from '../data/summary.ts';
 import { bytesSource } from '../io/byte-source.ts';
-import { FormatError, isFormatError } from '../formats/errors.ts';
-import { readDataset } from '../formats/read-dataset.ts';
-import { toText, writeGenepop, writeStructure, writeVcf } from '../formats/writers.ts';
+import { FormatError, isFormatError } from '../io/format-error.ts';
+import { toText } from '../formats/writers.ts';
+import { DEFAULT_FIT } from '../model/mixture/fit.ts';
+import { mixtureData } from '../model/mixture/mixture-data.ts';
+import type { SweepRun } from '../model/sweep.ts';
+import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
+import { assignIndividuals } from '../service/assign.ts';
+import { restoreRuns, runSweep } from '../service/cluster-sweep.ts';
+import { exportDataset, filterDataset, openDataset } from '../service/dataset.ts';
+import { selectMarkers } from '../service/select-markers.ts';
+import { LIMITS, type ExportFormat } from '../util/choices.ts';
 import type { Port } from './port.ts';
 import type { StartPool } from './pool.ts';
-import { runSweep, type SweepRun } from './sweep.ts';
-import { mixtureData } from '../model/mixture-data.ts';
-import { summarizeSweep } from '../analysis/k-choice.ts';
-import { fstFromModel } from '../analysis/fst.ts';
-import { selectMarkers } from '../analysis/marker-selection.ts';
-import { independenceMeasure } from '../model/independence.ts';
-import { categoricalFromGenotypes } from '../classify/categorical.ts';
-import { predict } from '../classify/classifier.ts';
-import { crossValidate, train } from '../classify/evaluate.ts';
-import { panelCurve } from '../classify/panel-curve.ts';
 import type { AssignRequest, DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
 import { ENGINE_METHODS } from './engine-protocol.ts';
 
@@ -79,31 +77,25 @@ export class EngineServer {
       openDataset: async (files: readonly FileBytes[], options: OpenOptions) => {
         if (!Array.isArray(files) || files.length === 0) throw new RangeError('openDataset: no file given');
         const [main, ...companions] = files.map((f) => bytesSource(f.name, f.bytes));
-        const data = await readDataset(
-          { main: main!, companions },
-          {
-            format: options.format,
-            structure: options.structure,
-            vcf: { ploidyMismatch: options.vcfSkipMixedPloidy ? 'skip' : 'error' },
-            plink: { population: options.plinkPopulation ?? 'fid' },
-            populations: options.populationFile ? bytesSource(options.populationFile.name, options.populationFile.bytes) : undefined,
-            onProgress: (p) => progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
-          },
-        );
+        const { populationFile, ...open } = options;
+        const populations = populationFile ? bytesSource(populationFile.name, populationFile.bytes) : undefined;
+        const data = await openDataset({ main: main!, companions, populations }, open, (p) => progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }));
         const datasetId = this.nextDataset++;
         this.datasets.set(datasetId, data);
         return this.info(datasetId, data);
       },
       filterDataset: async (datasetId: number, options: FilterOptions) => {
-        const r = applyFilters(this.dataset(datasetId), options);
+        const r = filterDataset(this.dataset(datasetId), options);
         const id2 = this.nextDataset++;
         this.datasets.set(id2, r.data);
         return { ...this.info(id2, r.data), removedIndividuals: r.removedIndividuals, removedLoci: r.removedLoci };
       },
       runSweep: async (req: SweepRequest) => {
         const data = this.dataset(req.datasetId);
-        if (req.threads !== undefined && !(Number.isInteger(req.threads) && req.threads >= 1 && req.threads <= 64)) throw new RangeError(`threads must be a whole number from 1 to 64, got ${req.threads}`);
-        const res = await runSweep(data, req, this.pool(req.threads), (p) => {
+        if (req.threads !== undefined && !(Number.isInteger(req.threads) && req.threads >= 1 && req.threads <= LIMITS.maxThreads)) {
+          throw new RangeError(`threads must be a whole number from 1 to ${LIMITS.maxThreads}, got ${req.threads}`);
+        }
+        const res = await runSweep(data, { ...req, fit: { ...DEFAULT_FIT, ...req.fit } }, this.pool(req.threads), (p) => {
           if (p.kind === 'start') progress({ kind: 'start', K: p.K, replicate: p.replicate, completed: p.completed, total: p.total });
           else if (p.kind === 'iteration') progress(p);
           else progress({ kind: 'run', run: runInfo(p.run) });
@@ -113,84 +105,33 @@ export class EngineServer {
         return { sweepId, runs: res.runs.map(runInfo), cancelled: res.cancelled };
       },
       importSweep: async (datasetId: number, runs: readonly RunInfo[]) => {
-        const data = this.dataset(datasetId);
-        const md = mixtureData(data);
-        const restored: SweepRun[] = runs.map((r) => {
-          const K = r.K;
-          if (r.Q.length !== md.N * K || r.theta.length !== md.totalAlleles * K || r.weights.length !== K) {
-            throw new RangeError(`importSweep: run K=${K} does not fit this dataset (${md.N} individuals, ${md.totalAlleles} alleles)`);
-          }
-          const model = { K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.theta) };
-          const starts = [{ index: 0, seed: 0, logLik: r.logLik, score: r.logLik, iterations: 0, converged: true }]; // one start: nothing to rank
-          const clustering = { K, policy: 'best' as const, model, Q: Float64Array.from(r.Q), logLik: r.logLik, informative: Float64Array.from(r.informative), independence: independenceMeasure(md, model), bestStart: 0, starts };
-          return { K, replicate: r.replicate, clustering, completedStarts: r.completedStarts };
-        });
+        const restored = restoreRuns(this.dataset(datasetId), runs);
         const sweepId = this.nextSweep++;
         this.sweeps.set(sweepId, { datasetId, runs: restored });
         return { sweepId };
       },
       analyzeSweep: async (sweepId: number) => {
         const { data, runs } = this.sweep(sweepId);
-        const md = mixtureData(data);
-        const summary = summarizeSweep(md, runs);
-        const perK = summary.perK.map((k, idx) => {
-          const fsts = k.fst;
-          const reps = runs.filter((r) => r.K === k.K).sort((a, b) => a.replicate - b.replicate);
-          const best = fsts.indexOf(Math.max(...fsts));
+        const analysis = analyzeSweep(data, runs);
+        const perK = analysis.perK.map((k) => {
           const { versusPrevious, logLikSd: _sd, ...rest } = k;
-          return {
-            ...rest,
-            ...(versusPrevious ? { mannWhitneyP: versusPrevious.p } : {}),
-            Q: summary.alignment[idx]!.modes[0]!.meanQ,
-            colours: Array.from(summary.colours[idx]!),
-            bestReplicate: reps[best]?.replicate ?? 0,
-          };
+          return { ...rest, ...(versusPrevious ? { mannWhitneyP: versusPrevious.p } : {}) };
         });
-        return { sweepId, perK };
+        return { sweepId, perK, recommendedK: analysis.recommendedK };
       },
       selectMarkers: async (sweepId: number, K: number, pRel: number, pRed: number) => {
         const { data, runs } = this.sweep(sweepId);
         const md = mixtureData(data);
-        const reps = runs.filter((r) => r.K === K);
-        if (reps.length === 0) throw new RangeError(`no run with K = ${K}`);
-        const scored = reps.map((r) => ({ r, f: fstFromModel(md, r.clustering.model) })).sort((a, b) => b.f.fst - a.f.fst)[0]!;
-        const sel = selectMarkers(md, scored.r.clustering.model, pRel, pRed);
-        return {
-          K,
-          replicate: scored.r.replicate,
-          rows: sel.ranking.map((x) => ({ locus: x.locus, name: data.loci[x.locus]!.name, mi: x.mi, p: x.p, informative: scored.r.clustering.informative[x.locus]!, fst: scored.f.perLocus[x.locus]!, relevant: x.relevant, selected: x.selected })),
-          panel: sel.panel,
-        };
+        return selectMarkers(data, md, chooseModel(md, fittedRuns(runs), K).run, pRel, pRed);
       },
       assign: async (req: AssignRequest) => {
-        const data = this.dataset(req.datasetId);
-        const cat = categoricalFromGenotypes(data, req.by);
-        if (cat.classes.length < 2) throw new RangeError(`assignment needs at least two ${req.by === 'group' ? 'groups' : 'populations'}`);
-        const o = { structure: req.classifier, k: 2, learning: req.learning, alpha: 'auto' } as const;
-        const ev = crossValidate(cat, o, req.folds, req.seed);
-        const posterior = ev.posterior;
-        const unlabelled = Array.from(cat.labels).some((y) => y < 0);
-        if (unlabelled) {
-          const post = predict(cat, train(cat, o));
-          cat.labels.forEach((y, r) => {
-            if (y < 0) posterior.set(post.subarray(r * cat.classes.length, (r + 1) * cat.classes.length), r * cat.classes.length);
-          });
-        }
-        const curve = req.curveSizes.length > 0 ? panelCurve(cat, data, req.curveSizes, ['mi', 'fst', 'random'], o, req.folds, req.seed) : undefined;
-        return {
-          classes: cat.classes,
-          accuracy: ev.accuracy,
-          logLoss: ev.logLoss,
-          confusion: ev.confusion,
-          posterior,
-          labels: cat.labels,
-          curve: curve ? curve.points.map((p) => ({ method: p.method, size: p.size, accuracy: p.accuracy, logLoss: p.logLoss, p: curve.tests.find((t) => t.method === p.method && t.size === p.size)?.p })) : [],
-        };
+        const classifier = { structure: req.classifier, k: 2, learning: req.learning, alpha: 'auto' } as const;
+        const a = assignIndividuals(this.dataset(req.datasetId), { by: req.by, classifier, folds: req.folds, seed: req.seed, curveSizes: req.curveSizes });
+        const ev = a.evaluation;
+        return { classes: a.data.classes, accuracy: ev.accuracy, logLoss: ev.logLoss, confusion: ev.confusion, posterior: a.posterior, labels: a.data.labels, curve: a.curve };
       },
-      exportDataset: async (datasetId: number, format: 'structure' | 'genepop' | 'vcf', loci?: readonly number[]) => {
-        const data = this.dataset(datasetId);
-        const sub = loci ? subsetData(data, loci, range(data.individuals.length)) : data;
-        const w = format === 'structure' ? writeStructure(sub) : format === 'genepop' ? writeGenepop(sub) : writeVcf(sub);
+      exportDataset: async (datasetId: number, format: ExportFormat, loci?: readonly number[]) => {
+        const w = exportDataset(this.dataset(datasetId), format, loci);
         return { text: toText(w), notes: w.notes };
       },
       closeDataset: async (datasetId: number) => {

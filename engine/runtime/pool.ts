@@ -1,21 +1,12 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { FitOptions } from '../model/fit.ts';
+import type { FitOptions } from '../model/mixture/fit.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { Port } from './port.ts';
-import type { FromStartWorker, StartTask, ToStartWorker } from './start-protocol.ts';
+import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
+import type { StartTask } from '../model/sweep.ts';
+import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
-export interface PoolHooks {
-  /** A running start reported an iteration (throttled by the worker). */
-  onIteration?(task: StartTask, iteration: number, logLik: number): void;
-  /** A start finished. */
-  onStart?(task: StartTask, result: StartResult): void;
-}
-
-export interface PoolRun {
-  /** Completed starts in task order (missing ones were cancelled). */
-  readonly results: (StartResult | undefined)[];
-  readonly cancelled: boolean;
-}
+export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';
 
 /** Tasks each worker holds at once (one running, one queued), so none idles between starts. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -26,7 +17,7 @@ const IN_FLIGHT_PER_WORKER = 2;
  * number of workers or on timing. Aborting stops handing out tasks, cancels running ones and
  * keeps every start that had completed.
  */
-export class StartPool {
+export class StartPool implements StartRunner {
   private readonly workers: Port[] = [];
   private nextDataset = 1;
   private nextTask = 1;
@@ -42,12 +33,12 @@ export class StartPool {
     while (this.workers.length < this.size) this.workers.push(this.spawn());
   }
 
-  run(data: GenotypeData, tasks: readonly StartTask[], options: FitOptions, hooks: PoolHooks = {}, signal?: AbortSignal): Promise<PoolRun> {
+  run(data: GenotypeData, tasks: readonly StartTask[], options: FitOptions, hooks: StartHooks = {}, signal?: AbortSignal): Promise<StartRun> {
     this.ensureWorkers();
     const datasetId = this.nextDataset++;
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, data } satisfies ToStartWorker);
     const results: (StartResult | undefined)[] = new Array(tasks.length).fill(undefined);
-    return new Promise<PoolRun>((resolve, reject) => {
+    return new Promise<StartRun>((resolve, reject) => {
       let next = 0;
       let aborted = false;
       let failed: Error | undefined;

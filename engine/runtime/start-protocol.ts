@@ -1,14 +1,9 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { FitOptions } from '../model/fit.ts';
+import type { FitOptions } from '../model/mixture/fit.ts';
 import type { StartResult } from '../model/multi-start.ts';
+import type { StartTask } from '../model/sweep.ts';
 
-/** One start of a multi-start: which K, replicate and start index, and its seed. */
-export interface StartTask {
-  readonly K: number;
-  readonly replicate: number;
-  readonly index: number;
-  readonly seed: number;
-}
+export type { StartTask } from '../model/sweep.ts';
 
 /** Messages from the pool to a start worker. */
 export type ToStartWorker =

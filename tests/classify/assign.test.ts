@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { wilcoxonSignedRank } from '../../engine/analysis/mann-whitney.ts';
+import { wilcoxonSignedRank } from '../../engine/util/rank-tests.ts';
 import { appendIndividuals } from '../../engine/data/merge.ts';
 import { readDataset } from '../../engine/index.ts';
 import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';

@@ -11,7 +11,7 @@ import { fitTM } from '../../engine/classify/tm.ts';
 import { acllBeta, fitAcll } from '../../engine/classify/acll.ts';
 import { bckgParents, bfsOrder, structureScore, tanForScore } from '../../engine/classify/bckg.ts';
 import { categoricalFromTable, mdlCuts } from '../../engine/classify/discretize.ts';
-import { createRng } from '../../engine/model/rng.ts';
+import { createRng } from '../../engine/util/rng.ts';
 import { dataPath } from '../../data/datasets.ts';
 
 function randomData(seed: number, N: number, n: number, r: number, K: number, missing = 0): CategoricalData {

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture-data.ts';
-import { DEFAULT_FIT, fit } from '../../engine/model/fit.ts';
-import { randomModel } from '../../engine/model/mixture-model.ts';
-import { logEvidence } from '../../engine/model/evidence.ts';
+import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { DEFAULT_FIT, fit } from '../../engine/model/mixture/fit.ts';
+import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
+import { logEvidence } from '../../engine/model/mixture/evidence.ts';
 import { liveClusters } from '../../engine/model/cluster-use.ts';
 import { combineStarts, type StartResult } from '../../engine/model/multi-start.ts';
-import { createRng } from '../../engine/model/rng.ts';
+import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
 /** ln p(D) of one Dirichlet(α)-multinomial per locus by the Pólya urn: Π (α + n_a) / (rα + n). */

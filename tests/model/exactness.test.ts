@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { mixtureData } from '../../engine/model/mixture-data.ts';
-import { maStep, DEFAULT_PRIORS, type Priors } from '../../engine/model/ma-step.ts';
-import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/e-step.ts';
-import { randomModel, type MixtureModel } from '../../engine/model/mixture-model.ts';
-import { createRng } from '../../engine/model/rng.ts';
+import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { maStep, DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';
+import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
+import { randomModel, type MixtureModel } from '../../engine/model/mixture/mixture-model.ts';
+import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
 /** ln of equation 7.13's factor for one variable given counts per parent configuration (rows). */

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture-data.ts';
-import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit.ts';
+import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
 import { combineStarts, runStart, startSeed } from '../../engine/model/multi-start.ts';
 import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
-import { createRng } from '../../engine/model/rng.ts';
+import { createRng } from '../../engine/util/rng.ts';
 import type { GenotypeData } from '../../engine/data/genotype-data.ts';
 import { selectiveNaiveBayesData, toyExample } from './synthetic.ts';
 

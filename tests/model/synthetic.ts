@@ -1,4 +1,4 @@
-import { createRng, gammaDraw, type Rng } from '../../engine/model/rng.ts';
+import { createRng, gammaDraw, type Rng } from '../../engine/util/rng.ts';
 import type { GenotypeData, Individual, Locus } from '../../engine/data/genotype-data.ts';
 
 /** Builds a dataset from a (locus, individual, copy) allele function; -1 = missing. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import gammaln from '@stdlib/math-base-special-gammaln';
 import { tanData } from '../../engine/model/tan/tan-data.ts';
 import { emptyCounts, randomTanModel, tanCounts, tanEStep, tanMaStep } from '../../engine/model/tan/tan-model.ts';
-import { createRng } from '../../engine/model/rng.ts';
+import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
 function lml(rows: number[][], alpha: number): number {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSweep, type SweepOptions } from '../../engine/runtime/sweep.ts';
+import { runSweep, type SweepOptions } from '../../engine/service/cluster-sweep.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
-import { DEFAULT_FIT } from '../../engine/model/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
 import { selectiveNaiveBayesData } from '../model/synthetic.ts';
 
 const { data } = selectiveNaiveBayesData(3, { N: 150, n: 12, relevant: 6, r: 3, K: 3, P: 2 });

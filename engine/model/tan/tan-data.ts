@@ -1,9 +1,10 @@
+import { CLUSTER_DEFAULTS as D, type TanOrder } from '../../util/choices.ts';
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
-import { createRng } from '../rng.ts';
+import { createRng } from '../../util/rng.ts';
 import { genotypeStates } from '../../data/genotype-states.ts';
 
 /** How the markers are ordered for the TAN class (the ancestral order π). */
-export type TanOrder = 'genome' | 'file' | 'random';
+export type { TanOrder };
 
 export interface TanDataOptions {
   /** Candidate parents: the `window` markers preceding X_i in π on the same chromosome (default 3). */
@@ -13,7 +14,7 @@ export interface TanDataOptions {
   readonly orderSeed: number;
 }
 
-export const DEFAULT_TAN_DATA: TanDataOptions = { window: 3, order: 'genome', orderSeed: 1 };
+export const DEFAULT_TAN_DATA: TanDataOptions = { window: D.tanWindow, order: D.tanOrder, orderSeed: 1 };
 
 /**
  * The variables EMA-TAN works on. Phased or haploid data: one variable per locus and P rows per

@@ -1,4 +1,4 @@
-import type { StepInfo } from '../fit.ts';
+import type { StepInfo } from '../mixture/fit.ts';
 import type { TanData } from './tan-data.ts';
 import { cloneTan, emptyCounts, tanChange, tanCounts, tanEStep, tanMaStep, type TanModel } from './tan-model.ts';
 

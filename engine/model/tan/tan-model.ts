@@ -1,6 +1,6 @@
 import { MISSING } from '../../data/genotype-data.ts';
-import { logGamma, normalizeLogRow } from '../log-math.ts';
-import { gammaDraw, type Rng } from '../rng.ts';
+import { logGamma, normalizeLogRow } from '../../util/log-math.ts';
+import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { TanData } from './tan-data.ts';
 
 /**

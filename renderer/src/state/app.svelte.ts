@@ -1,7 +1,7 @@
 import type { EngineClient } from '../../../engine/runtime/engine-client.ts';
 import { EngineError } from '../../../engine/runtime/engine-client.ts';
 import type { DatasetInfo, FileBytes, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
-import type { FilterOptions, Removed } from '../../../engine/data/filters.ts';
+import type { FilterOptions, Removed } from '../../../engine/runtime/engine-protocol.ts';
 
 export interface ShownError {
   readonly title: string;

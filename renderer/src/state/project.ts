@@ -1,7 +1,7 @@
 import type { FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
-import type { FilterOptions } from '../../../engine/data/filters.ts';
+import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { View } from './app.svelte.ts';
-import type { RankBy } from '../../../engine/model/multi-start.ts';
+import type { Algorithm, RankBy } from '../../../engine/util/choices.ts';
 
 /** A saved analysis: the data (embedded), every setting and every result, as plain JSON. */
 export interface ProjectDoc {
@@ -13,7 +13,7 @@ export interface ProjectDoc {
   readonly view: View;
   readonly openOptions?: Omit<OpenOptions, 'populationFile'>;
   readonly filters?: FilterOptions;
-  readonly run: { algorithm: 'ema' | 'em' | 'ema-tan'; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number; rankBy?: RankBy };
+  readonly run: { algorithm: Algorithm; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number; rankBy?: RankBy };
   readonly plot: { palette: string[]; populationOrder: string[]; shownK: number[]; groupByRegion: boolean; barHeight: number };
   readonly runs: readonly { K: number; replicate: number; logLik: number; completedStarts: number; Q: number[]; weights: number[]; informative: number[]; independence: number[]; theta: number[] }[];
 }

@@ -1,7 +1,6 @@
 import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
 import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
-import { DEFAULT_FIT } from '../../../engine/model/fit.ts';
-import type { RankBy } from '../../../engine/model/multi-start.ts';
+import { CLUSTER_DEFAULTS, LIMITS, type Algorithm, type RankBy } from '../../../engine/util/choices.ts';
 
 export interface KProgress {
   readonly K: number;
@@ -13,15 +12,15 @@ export interface KProgress {
 
 /** The Run view's settings, the running sweep and its results. */
 export class RunState {
-  algorithm = $state<'ema' | 'em' | 'ema-tan'>('ema');
+  algorithm = $state<Algorithm>(CLUSTER_DEFAULTS.algorithm);
   kFrom = $state(2);
   kTo = $state(4);
   starts = $state(20);
   replicates = $state(3);
-  epsilon = $state(0.01);
+  epsilon = $state<number>(CLUSTER_DEFAULTS.epsilon);
   /** What best choice ranks a multi-start's starts by. */
-  rankBy = $state<RankBy>('evidence');
-  seed = $state(1);
+  rankBy = $state<RankBy>(CLUSTER_DEFAULTS.rankBy);
+  seed = $state<number>(CLUSTER_DEFAULTS.seed);
   threads = $state(Math.max(1, Math.min(8, typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2)));
   running = $state(false);
   cancelled = $state(false);
@@ -39,11 +38,11 @@ export class RunState {
 
   validate(nIndividuals: number): string | null {
     if (!Number.isInteger(this.kFrom) || !Number.isInteger(this.kTo) || this.kFrom < 1 || this.kTo < 1) return 'K must be a whole number of at least 1';
-    if (Math.max(this.kFrom, this.kTo) > Math.min(20, nIndividuals)) return `K can be at most ${Math.min(20, nIndividuals)}`;
+    if (Math.max(this.kFrom, this.kTo) > nIndividuals) return `K can be at most ${nIndividuals} (the number of individuals)`;
     if (!(this.starts >= 1 && this.starts <= 10000)) return 'Starts must be between 1 and 10000';
     if (!(this.replicates >= 1 && this.replicates <= 100)) return 'Replicates must be between 1 and 100';
     if (!(this.epsilon > 0 && this.epsilon < 1)) return 'ε must lie between 0 and 1';
-    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= 64)) return 'Threads must be between 1 and 64';
+    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= LIMITS.maxThreads)) return `Threads must be between 1 and ${LIMITS.maxThreads}`;
     return null;
   }
 
@@ -62,7 +61,7 @@ export class RunState {
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     const call = client.call(
       'runSweep',
-      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: 'best', rankBy: this.rankBy, seed: this.seed, threads: this.threads, fit: { ...DEFAULT_FIT, algorithm: this.algorithm, epsilon: this.epsilon } }],
+      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: CLUSTER_DEFAULTS.policy, rankBy: this.rankBy, seed: this.seed, threads: this.threads, fit: { algorithm: this.algorithm, epsilon: this.epsilon } }],
       (p) => {
         if (p.kind === 'start') {
           const row = this.progress.find((r) => r.K === p.K);

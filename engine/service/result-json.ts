@@ -1,6 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { VERSION } from '../version.ts';
-import type { SweepOptions, SweepRun } from '../runtime/sweep.ts';
+import { VERSION } from '../util/version.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
 /** Rounds for JSON output (keeps files small, 1e-9 relative is far below any use). */
 function r(x: number): number {

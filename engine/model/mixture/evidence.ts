@@ -1,5 +1,5 @@
 import { expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
-import { logAddExp } from './log-math.ts';
+import { logAddExp } from '../../util/log-math.ts';
 import { autoPrior, locusEvidence, locusScratch, logDirichletFactor, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';

@@ -1,5 +1,6 @@
-import { MISSING } from '../data/genotype-data.ts';
-import { normalizeLogRow } from './log-math.ts';
+import type { MissingCopies } from '../../util/choices.ts';
+import { MISSING } from '../../data/genotype-data.ts';
+import { normalizeLogRow } from '../../util/log-math.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 
@@ -68,7 +69,7 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
 }
 
 /** How missing allele copies enter the expected counts. */
-export type MissingCopies = 'skip' | 'expect';
+export type { MissingCopies };
 
 /** Expected sufficient statistics of one E step. */
 export interface ExpectedCounts {

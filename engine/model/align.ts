@@ -1,4 +1,4 @@
-import { maxAssignment } from './hungarian.ts';
+import { maxAssignment } from '../util/hungarian.ts';
 
 /**
  * The permutation that best matches the clusters of `q` to those of `reference` (both shape

@@ -1,11 +1,12 @@
+import { CLUSTER_DEFAULTS as D, type Algorithm } from '../../util/choices.ts';
 import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
 import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import { maxParameterChange, type InitMethod, type MixtureModel } from './mixture-model.ts';
-import { DEFAULT_TAN_DATA, type TanDataOptions } from './tan/tan-data.ts';
+import { DEFAULT_TAN_DATA, type TanDataOptions } from '../tan/tan-data.ts';
 
 /** 'ema' and 'em' on the naive Bayes mixture; 'ema-tan' averages over TAN structures (model/tan/). */
-export type Algorithm = 'ema' | 'em' | 'ema-tan';
+export type { Algorithm };
 
 /** Options of one EM/EMA run. */
 export interface FitOptions {
@@ -28,7 +29,16 @@ export interface FitOptions {
   readonly tan: TanDataOptions;
 }
 
-export const DEFAULT_FIT: FitOptions = { algorithm: 'ema', priors: DEFAULT_PRIORS, epsilon: 0.01, maxIterations: 500, missing: 'skip', init: 'data', warmup: 10, tan: DEFAULT_TAN_DATA };
+export const DEFAULT_FIT: FitOptions = {
+  algorithm: D.algorithm,
+  priors: DEFAULT_PRIORS,
+  epsilon: D.epsilon,
+  maxIterations: D.maxIterations,
+  missing: D.missing,
+  init: D.init,
+  warmup: D.warmup,
+  tan: DEFAULT_TAN_DATA,
+};
 
 /**
  * What each iteration reports. `logLik` is that of the parameters the iteration started from.

@@ -1,4 +1,5 @@
-import { logGamma } from './log-math.ts';
+import { CLUSTER_DEFAULTS as D } from '../../util/choices.ts';
+import { logGamma } from '../../util/log-math.ts';
 import type { ExpectedCounts } from './e-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
@@ -21,7 +22,7 @@ export interface Priors {
   readonly priorInformative: number | 'auto';
 }
 
-export const DEFAULT_PRIORS: Priors = { alpha: 1, alphaCluster: 1, priorInformative: 'auto' };
+export const DEFAULT_PRIORS: Priors = { alpha: D.alpha, alphaCluster: D.alphaCluster, priorInformative: D.priorInformative };
 
 /**
  * The learned structure prior: the fraction of informative markers, estimated as the posterior

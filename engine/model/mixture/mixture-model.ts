@@ -1,5 +1,6 @@
+import type { InitMethod } from '../../util/choices.ts';
 import type { MixtureData } from './mixture-data.ts';
-import { gammaDraw, type Rng } from './rng.ts';
+import { gammaDraw, type Rng } from '../../util/rng.ts';
 
 /**
  * A naive Bayes mixture over genotypes (the no-admixture model): cluster weights θ_C and, per
@@ -14,7 +15,7 @@ export interface MixtureModel {
 }
 
 /** How random starting parameters are drawn. */
-export type InitMethod = 'data' | 'flat';
+export type { InitMethod };
 
 /**
  * Observed allele frequencies (add-½ smoothed), shape (Σ r_i,), the centre of the 'data' start.

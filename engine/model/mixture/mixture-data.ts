@@ -1,4 +1,4 @@
-import type { AlleleCalls, GenotypeData } from '../data/genotype-data.ts';
+import type { AlleleCalls, GenotypeData } from '../../data/genotype-data.ts';
 
 /**
  * What the clustering loops read: the calls in the data model's locus-major layout plus the

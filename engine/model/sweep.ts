@@ -1,0 +1,52 @@
+import type { FitOptions } from './mixture/fit.ts';
+import { POLICY, RANK_BY } from '../util/choices.ts';
+import { startSeed, type Clustering, type Policy, type RankBy } from './multi-start.ts';
+
+/** One start of a multi-start: which K, replicate and start index, and its seed. */
+export interface StartTask {
+  readonly K: number;
+  readonly replicate: number;
+  readonly index: number;
+  readonly seed: number;
+}
+
+/** A K sweep: `replicates` independent multi-starts of `starts` starts at each K. */
+export interface SweepOptions {
+  readonly kValues: readonly number[];
+  readonly replicates: number;
+  readonly starts: number;
+  readonly policy: Policy;
+  /** What best choice ranks starts by (default 'evidence'). */
+  readonly rankBy?: RankBy;
+  readonly seed: number;
+  readonly fit: FitOptions;
+}
+
+/** One multi-start result: replicate r at K. */
+export interface SweepRun {
+  readonly K: number;
+  readonly replicate: number;
+  readonly clustering: Clustering;
+  /** Starts that completed (fewer than requested after a cancel). */
+  readonly completedStarts: number;
+}
+
+/** Checks a sweep's options; throws a RangeError naming the bad value. */
+export function validateSweep(o: SweepOptions, nIndividuals: number): void {
+  if (o.kValues.length === 0) throw new RangeError('sweep: no K given');
+  for (const K of o.kValues) {
+    if (!Number.isInteger(K) || K < 1 || K > Math.max(1, nIndividuals)) throw new RangeError(`sweep: K must be an integer from 1 to the number of individuals (${nIndividuals}), got ${K}`);
+  }
+  if (!Number.isInteger(o.replicates) || o.replicates < 1) throw new RangeError(`sweep: replicates must be a positive integer, got ${o.replicates}`);
+  if (!Number.isInteger(o.starts) || o.starts < 1) throw new RangeError(`sweep: starts must be a positive integer, got ${o.starts}`);
+  if (!(o.fit.epsilon > 0)) throw new RangeError(`sweep: epsilon must be positive, got ${o.fit.epsilon}`);
+  if (!POLICY.values.includes(o.policy)) throw new RangeError(`sweep: policy must be one of ${POLICY.values.join(', ')}, got ${String(o.policy)}`);
+  if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy)) throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
+}
+
+/** Every start of a sweep in a fixed order (K, replicate, start), each with its derived seed. */
+export function sweepTasks(o: SweepOptions): StartTask[] {
+  const tasks: StartTask[] = [];
+  for (const K of o.kValues) for (let r = 0; r < o.replicates; r++) for (let s = 0; s < o.starts; s++) tasks.push({ K, replicate: r, index: s, seed: startSeed(o.seed, K, r, s) });
+  return tasks;
+}

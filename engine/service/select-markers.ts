@@ -1,0 +1,63 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { fstFromModel } from '../analysis/fst.ts';
+import { PANEL_GRID, panelSweep, selectMarkers as twoStepSelection } from '../analysis/marker-selection.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { FittedRun } from './analyze-sweep.ts';
+
+/** One marker of the ranking, as every front end shows it. */
+export interface MarkerRow {
+  readonly locus: number;
+  readonly name: string;
+  readonly chrom?: string;
+  readonly pos?: number;
+  /** I(X_i; C) under the model (nats). */
+  readonly mi: number;
+  /** 2 · n_i · I and its χ² degrees of freedom. */
+  readonly statistic: number;
+  readonly df: number;
+  readonly p: number;
+  /** w_i: posterior probability that the marker is informative. */
+  readonly informative: number;
+  /** Per-locus Reynolds distance −ln(1 − θ_i) of the model (docs/algorithms.md §8). */
+  readonly fst: number;
+  readonly relevant: boolean;
+  readonly selected: boolean;
+}
+
+export interface MarkerSelection {
+  readonly K: number;
+  readonly replicate: number;
+  /** Markers by decreasing I(X_i; C). */
+  readonly rows: readonly MarkerRow[];
+  /** Loci of the panel in selection order. */
+  readonly panel: readonly number[];
+}
+
+/** Use case "select markers": the ranking and panel of section 8.2.1 under one fitted model. */
+export function selectMarkers(data: GenotypeData, md: MixtureData, run: FittedRun, pRel: number, pRed: number): MarkerSelection {
+  const sel = twoStepSelection(md, run.model, pRel, pRed);
+  const perLocusFst = fstFromModel(md, run.model).perLocus;
+  const rows = sel.ranking.map((r): MarkerRow => {
+    const locus = data.loci[r.locus]!;
+    return {
+      locus: r.locus,
+      name: locus.name,
+      ...(locus.chrom !== undefined ? { chrom: locus.chrom } : {}),
+      ...(locus.pos !== undefined ? { pos: locus.pos } : {}),
+      mi: r.mi,
+      statistic: r.statistic,
+      df: r.df,
+      p: r.p,
+      informative: run.informative[r.locus]!,
+      fst: perLocusFst[r.locus]!,
+      relevant: r.relevant,
+      selected: r.selected,
+    };
+  });
+  return { K: run.K, replicate: run.replicate, rows, panel: sel.panel };
+}
+
+/** Panel size over the p_rel × p_red grid of section 8.5.2. */
+export function panelSizes(md: MixtureData, run: FittedRun): { pRel: number; pRed: number; size: number }[] {
+  return panelSweep(md, run.model, PANEL_GRID.pRel, PANEL_GRID.pRed);
+}

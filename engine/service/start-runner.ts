@@ -1,0 +1,26 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import type { FitOptions } from '../model/mixture/fit.ts';
+import type { StartResult } from '../model/multi-start.ts';
+import type { StartTask } from '../model/sweep.ts';
+
+/** What a runner reports while it works. */
+export interface StartHooks {
+  /** A running start reported an iteration (throttled by the worker). */
+  onIteration?(task: StartTask, iteration: number, logLik: number): void;
+  /** A start finished. */
+  onStart?(task: StartTask, result: StartResult): void;
+}
+
+export interface StartRun {
+  /** Completed starts in task order (missing ones were cancelled). */
+  readonly results: (StartResult | undefined)[];
+  readonly cancelled: boolean;
+}
+
+/**
+ * Runs the starts of a sweep somewhere (in process, on worker threads, in a browser worker):
+ * what the clustering use cases need from the runtime (engine/runtime/pool.ts implements it).
+ */
+export interface StartRunner {
+  run(data: GenotypeData, tasks: readonly StartTask[], options: FitOptions, hooks?: StartHooks, signal?: AbortSignal): Promise<StartRun>;
+}

@@ -1,0 +1,119 @@
+/**
+ * The allowed values of every user-facing choice, listed once. The engine's types are derived
+ * from these lists, the CLI validates and documents its options with them, and the UI builds its
+ * menus from them (the renderer may import this module and the engine protocol, nothing else).
+ * Each list comes with a short label for menus and help.
+ */
+
+/** A list of allowed values with a label for each. */
+function choices<const T extends string>(labels: Record<T, string>): { readonly values: readonly T[]; readonly labels: Readonly<Record<T, string>> } {
+  return { values: Object.keys(labels) as T[], labels };
+}
+
+/** Input formats. */
+export const FORMAT = choices({
+  structure: 'STRUCTURE',
+  genepop: 'GENEPOP',
+  vcf: 'VCF',
+  'plink-ped': 'PLINK .ped/.map',
+  'plink-bed': 'PLINK .bed/.bim/.fam',
+  table: 'CSV/TSV table',
+});
+export type FormatName = (typeof FORMAT.values)[number];
+
+/** Formats a dataset or panel can be written in. */
+export const EXPORT_FORMAT = choices({ structure: 'STRUCTURE', genepop: 'GENEPOP', vcf: 'VCF' });
+export type ExportFormat = (typeof EXPORT_FORMAT.values)[number];
+
+/** Clustering algorithms of the mixture model (docs/algorithms.md §2, §5). */
+export const ALGORITHM = choices({
+  ema: 'EMA (averages over selective naive Bayes models)',
+  em: 'EM (every marker informative)',
+  'ema-tan': 'EMA-TAN (averages over TAN models; linked markers)',
+});
+export type Algorithm = (typeof ALGORITHM.values)[number];
+
+/** How the starts of a multi-start are combined (section 7.4). */
+export const POLICY = choices({ best: 'best choice', uniform: 'uniform averaging', weighted: 'likelihood-weighted averaging' });
+export type Policy = (typeof POLICY.values)[number];
+
+/** What best choice and weighted averaging rank starts by (docs/algorithms.md §4). */
+export const RANK_BY = choices({ evidence: 'evidence (approximate marginal likelihood)', likelihood: 'likelihood (as in the text)' });
+export type RankBy = (typeof RANK_BY.values)[number];
+
+/** Missing allele copies in the mixture model. */
+export const MISSING_COPIES = choices({ skip: 'skipped', expect: 'replaced by expected counts' });
+export type MissingCopies = (typeof MISSING_COPIES.values)[number];
+
+/** How random starts draw allele frequencies (docs/algorithms.md §3). */
+export const INIT_METHOD = choices({ data: 'around the observed frequencies', flat: 'flat Dirichlet' });
+export type InitMethod = (typeof INIT_METHOD.values)[number];
+
+/** EMA-TAN marker order. */
+export const TAN_ORDER = choices({ genome: 'genome order', file: 'file order', random: 'random order' });
+export type TanOrder = (typeof TAN_ORDER.values)[number];
+
+/** Bayesian-network classifier structures (the class is a parent of every feature). */
+export const CLASSIFIER = choices({ nb: 'naive Bayes', tan: 'TAN', kdb: 'kDB', bckg: 'BCkG (BFS-consistent k-graph)' });
+export type StructureKind = (typeof CLASSIFIER.values)[number];
+
+/** Parameter learning of a classifier. */
+export const LEARNING = choices({
+  generative: 'generative (Dirichlet estimates)',
+  gradient: 'discriminative (gradient on the CLL)',
+  tm: 'discriminative (TM algorithm)',
+  acll: 'approximate CLL (closed form)',
+});
+export type Learning = (typeof LEARNING.values)[number];
+
+/** Decomposable structure scores for BCkG/kDB structure search. */
+export const SCORE = choices({ ll: 'log-likelihood', bic: 'BIC/MDL', k2: 'K2 (Bayesian Dirichlet)', acll: 'approximate CLL' });
+export type Score = (typeof SCORE.values)[number];
+
+/** The classes of an assignment: populations or their groups (e.g. regions). */
+export const ASSIGN_BY = choices({ population: 'populations', group: 'groups (regions)' });
+export type AssignBy = (typeof ASSIGN_BY.values)[number];
+
+/** How panels of the accuracy-against-panel-size curve are chosen. */
+export const PANEL_METHOD = choices({ mi: 'mutual information', fst: 'per-locus F_ST', random: 'random' });
+export type PanelMethod = (typeof PANEL_METHOD.values)[number];
+
+/** Limits shared by the engine's checks, the CLI and the UI. */
+export const LIMITS = {
+  /** Worker threads for the starts of a sweep. */
+  maxThreads: 64,
+  /** Largest ploidy the data model stores. */
+  maxPloidy: 8,
+} as const;
+
+/** Default clustering settings (the CLI's and the app's defaults; engine/model/mixture/fit.ts builds DEFAULT_FIT from them). */
+export const CLUSTER_DEFAULTS = {
+  algorithm: 'ema',
+  policy: 'best',
+  rankBy: 'evidence',
+  epsilon: 0.01,
+  maxIterations: 500,
+  missing: 'skip',
+  init: 'data',
+  warmup: 10,
+  alpha: 1,
+  alphaCluster: 1,
+  priorInformative: 'auto',
+  tanWindow: 3,
+  tanOrder: 'genome',
+  starts: 100,
+  seed: 1,
+} as const satisfies {
+  algorithm: Algorithm;
+  policy: Policy;
+  rankBy: RankBy;
+  missing: MissingCopies;
+  init: InitMethod;
+  tanOrder: TanOrder;
+  [key: string]: unknown;
+};
+
+/** True when `value` is one of `list`'s values (narrows its type). */
+export function isChoice<T extends string>(list: { readonly values: readonly T[] }, value: unknown): value is T {
+  return typeof value === 'string' && (list.values as readonly string[]).includes(value);
+}

@@ -1,0 +1,48 @@
+// The layer rules of .dependency-cruiser.cjs hold for the code base and catch a deliberate
+// violation: a tree with a data module importing the runtime, a renderer component importing
+// the model, a cycle and a Node built-in in the engine must fail with each rule named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ROOT } from './helpers.ts';
+
+const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+
+function cruise(cwd: string, ...paths: string[]) {
+  return spawnSync(process.execPath, [DEPCRUISE, ...paths, '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd, encoding: 'utf8' });
+}
+
+test('the code base keeps its layers (no violation of .dependency-cruiser.cjs)', () => {
+  const r = cruise(ROOT, 'engine', 'renderer/src', 'electron');
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test('a deliberate violation of each kind fails the layer check and names the rule', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-layers-'));
+  try {
+    const files: Record<string, string> = {
+      'engine/runtime/server.ts': "export const server = 1;\n",
+      'engine/data/model.ts': "import { server } from '../runtime/server.ts';\nexport const x = server;\n",
+      'engine/model/fit.ts': "export const fit = 1;\n",
+      'engine/model/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+      'engine/model/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+      'engine/formats/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+      'renderer/src/view.ts': "import { fit } from '../../engine/model/fit.ts';\nexport const view = fit;\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, dirname(path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, module: 'ESNext', moduleResolution: 'Bundler' } }));
+    const r = cruise(dir, 'engine', 'renderer/src');
+    const out = r.stdout + r.stderr;
+    assert.notEqual(r.status, 0, out);
+    for (const rule of ['layer-data', 'no-circular', 'engine-without-node', 'renderer-through-the-protocol']) assert.match(out, new RegExp(rule), `${rule} not reported:\n${out}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
