@@ -27,10 +27,11 @@ function plainEStep(d: MixtureData, m: MixtureModel, post: Float64Array): number
     const logs: number[] = [];
     for (let c = 0; c < K; c++) {
       let s = Math.log(m.weights[c]!);
-      for (let i = 0; i < L; i++) for (let p = 0; p < P; p++) {
-        const a = calls[(i * N + n) * P + p]!;
-        if (a !== MISSING) s += Math.log(m.theta[(offsets[i]! + a) * K + c]!);
-      }
+      for (let i = 0; i < L; i++)
+        for (let p = 0; p < P; p++) {
+          const a = calls[(i * N + n) * P + p]!;
+          if (a !== MISSING) s += Math.log(m.theta[(offsets[i]! + a) * K + c]!);
+        }
       logs.push(s);
     }
     const max = Math.max(...logs);
@@ -65,8 +66,11 @@ for (let K = 2; K <= 8; K++) {
   const llPlain = plainEStep(md, m, post);
   const plain = performance.now() - t0;
   const llFast = eStep(md, m, buf);
-  if (Math.abs(llPlain - llFast) > 1e-6 * Math.abs(llFast)) throw new Error(`plain and fast E steps disagree: ${llPlain} vs ${llFast}`);
-  console.log(`${K}  ${(iters / 3).toFixed(1).padStart(10)}  ${(ms / iters).toFixed(1).padStart(12)}  ${(ms / 3).toFixed(0).padStart(8)}  ${fast.toFixed(1).padStart(10)}  ${plain.toFixed(1).padStart(15)}  ${(plain / fast).toFixed(1).padStart(5)}x`);
+  if (Math.abs(llPlain - llFast) > 1e-6 * Math.abs(llFast))
+    throw new Error(`plain and fast E steps disagree: ${llPlain} vs ${llFast}`);
+  console.log(
+    `${K}  ${(iters / 3).toFixed(1).padStart(10)}  ${(ms / iters).toFixed(1).padStart(12)}  ${(ms / 3).toFixed(0).padStart(8)}  ${fast.toFixed(1).padStart(10)}  ${plain.toFixed(1).padStart(15)}  ${(plain / fast).toFixed(1).padStart(5)}x`,
+  );
 }
 
 async function timedSweep(threads: number, kValues: number[], m: number): Promise<number> {

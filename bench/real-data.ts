@@ -9,7 +9,12 @@ import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { dataPath } from '../data/datasets.ts';
 import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
-import { adjustedRandIndex, encodeLabels, hardAssignments, matchingAccuracy } from '../engine/analysis/partition-scores.ts';
+import {
+  adjustedRandIndex,
+  encodeLabels,
+  hardAssignments,
+  matchingAccuracy,
+} from '../engine/analysis/partition-scores.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string) => {
@@ -23,24 +28,43 @@ const log = (s: string) => {
   console.log(s);
   lines.push(s);
 };
-log(`# Clustering accuracy on real data\n\nMulti-start (${starts} starts, best choice by evidence among the starts that use the most clusters, seed 1), accuracy = best one-to-one matching of clusters to labels, ARI = adjusted Rand index. Command: \`node --import tsx bench/real-data.ts --starts ${starts}\`.\n`);
+log(
+  `# Clustering accuracy on real data\n\nMulti-start (${starts} starts, best choice by evidence among the starts that use the most clusters, seed 1), accuracy = best one-to-one matching of clusters to labels, ARI = adjusted Rand index. Command: \`node --import tsx bench/real-data.ts --starts ${starts}\`.\n`,
+);
 const pool = nodeStartPool();
 for (const name of ['nancycats', 'eHGDP']) {
-  const data = await readDataset(datasetFiles(dataPath(name === 'eHGDP' ? 'eHGDP.str.gz' : `${name}.str`)), { populations: fileSource(dataPath(`${name}.labels.tsv`)) });
+  const data = await readDataset(datasetFiles(dataPath(name === 'eHGDP' ? 'eHGDP.str.gz' : `${name}.str`)), {
+    populations: fileSource(dataPath(`${name}.labels.tsv`)),
+  });
   const pops = encodeLabels(data.individuals.map((i) => i.population ?? ''));
   const hasGroups = data.individuals.some((i) => i.group);
   const groups = encodeLabels(data.individuals.map((i) => i.group ?? ''));
-  log(`## ${name} (${data.individuals.length} individuals, ${data.loci.length} loci, ${pops.count} populations${hasGroups ? `, ${groups.count} regions` : ''})\n`);
-  log(`| K | algorithm | logLik | accuracy (pop) | ARI (pop) |${hasGroups ? ' accuracy (region) | ARI (region) |' : ''} time (s) |`);
+  log(
+    `## ${name} (${data.individuals.length} individuals, ${data.loci.length} loci, ${pops.count} populations${hasGroups ? `, ${groups.count} regions` : ''})\n`,
+  );
+  log(
+    `| K | algorithm | logLik | accuracy (pop) | ARI (pop) |${hasGroups ? ' accuracy (region) | ARI (region) |' : ''} time (s) |`,
+  );
   log(`|---|---|---|---|---|${hasGroups ? '---|---|' : ''}---|`);
   for (const K of [2, 3, 4, 5, 6, 7]) {
     for (const algorithm of ['ema', 'em'] as const) {
       const t0 = performance.now();
-      const res = await runSweep(data, { kValues: [K], replicates: 1, starts, policy: 'best', seed: 1, fit: { ...DEFAULT_FIT, algorithm } }, pool);
+      const res = await runSweep(
+        data,
+        { kValues: [K], replicates: 1, starts, policy: 'best', seed: 1, fit: { ...DEFAULT_FIT, algorithm } },
+        pool,
+      );
       const c = res.runs[0]!.clustering;
       const hard = hardAssignments(c.Q, data.individuals.length, K);
-      const cells = [K, algorithm.toUpperCase(), c.logLik.toFixed(0), matchingAccuracy(hard, pops.codes).toFixed(3), adjustedRandIndex(hard, pops.codes).toFixed(3)];
-      if (hasGroups) cells.push(matchingAccuracy(hard, groups.codes).toFixed(3), adjustedRandIndex(hard, groups.codes).toFixed(3));
+      const cells = [
+        K,
+        algorithm.toUpperCase(),
+        c.logLik.toFixed(0),
+        matchingAccuracy(hard, pops.codes).toFixed(3),
+        adjustedRandIndex(hard, pops.codes).toFixed(3),
+      ];
+      if (hasGroups)
+        cells.push(matchingAccuracy(hard, groups.codes).toFixed(3), adjustedRandIndex(hard, groups.codes).toFixed(3));
       cells.push(((performance.now() - t0) / 1000).toFixed(1));
       log(`| ${cells.join(' | ')} |`);
     }

@@ -14,7 +14,10 @@ export class EngineHost {
 
   private ensure(onCrash: (reason: string) => void): UtilityProcess {
     if (this.child) return this.child;
-    const child = utilityProcess.fork(join(this.dir, 'engine-host-entry.mjs'), [], { serviceName: 'Stratify engine', stdio: 'inherit' });
+    const child = utilityProcess.fork(join(this.dir, 'engine-host-entry.mjs'), [], {
+      serviceName: 'Stratify engine',
+      stdio: 'inherit',
+    });
     child.on('exit', (code) => {
       if (this.child === child) this.child = undefined;
       if (!this.stopping) onCrash(`the engine process exited with code ${code}`);

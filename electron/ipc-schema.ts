@@ -26,8 +26,10 @@ const MAX_BYTES = 2 * 1024 ** 3;
 
 /** A file name suggested by the renderer: no directories, no control characters. */
 export function validateFileName(v: unknown): string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_NAME) throw new IpcValidationError('file name must be a non-empty string of at most 255 characters');
-  if (/[\\/]|\.\.|[\u0000-\u001f]/.test(v)) throw new IpcValidationError(`file name "${v}" must not contain directories or control characters`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_NAME)
+    throw new IpcValidationError('file name must be a non-empty string of at most 255 characters');
+  if (/[\\/]|\.\.|[\u0000-\u001f]/.test(v))
+    throw new IpcValidationError(`file name "${v}" must not contain directories or control characters`);
   return v;
 }
 
@@ -46,9 +48,11 @@ export function validateFileData(v: unknown): string | Uint8Array {
 
 /** A project document from the renderer: a plain JSON object with a version field. */
 export function validateProject(v: unknown): { version: number } & Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new IpcValidationError('project must be an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new IpcValidationError('project must be an object');
   const version = (v as { version?: unknown }).version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw new IpcValidationError('project.version must be a positive integer');
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    throw new IpcValidationError('project.version must be a positive integer');
   return v as { version: number } & Record<string, unknown>;
 }
 

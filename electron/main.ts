@@ -1,6 +1,18 @@
 // Main process: wiring only. Windows, menus, dialogs, files and IPC; the engine runs in a
 // utility process (engine-host.ts) and the page talks to it over a MessagePort.
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  protocol,
+  screen,
+  session,
+  type IpcMainInvokeEvent,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { readFile } from 'node:fs/promises';
 import { basename, join, normalize, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,23 +25,30 @@ const HERE = __dirname;
 const WEB_ROOT = join(HERE, '..', 'dist-web');
 const STATE_FILE = () => join(app.getPath('userData'), 'window-state.json');
 const RECENT_FILE = () => join(app.getPath('userData'), 'recent-files.json');
-const CSP = "default-src 'self'; script-src 'self'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
-protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 const engine = new EngineHost(HERE);
 let mainWindow: BrowserWindow | undefined;
 
 function guard<A extends unknown[], R>(handler: (e: IpcMainInvokeEvent, ...args: A) => Promise<R>) {
   return (e: IpcMainInvokeEvent, ...args: unknown[]): Promise<R> => {
-    if (!isTrustedSender(e.senderFrame?.url ?? '', e.senderFrame === e.sender.mainFrame)) throw new Error('IPC from an untrusted frame was refused');
+    if (!isTrustedSender(e.senderFrame?.url ?? '', e.senderFrame === e.sender.mainFrame))
+      throw new Error('IPC from an untrusted frame was refused');
     return handler(e, ...(args as A));
   };
 }
 
 async function createWindow(): Promise<void> {
   const saved = await readJson<Partial<WindowState>>(STATE_FILE(), DEFAULT_WINDOW);
-  const state = restoreWindowState(saved, screen.getAllDisplays().map((d) => d.workArea));
+  const state = restoreWindowState(
+    saved,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
   const win = new BrowserWindow({
     ...state,
     minWidth: 800,
@@ -37,7 +56,14 @@ async function createWindow(): Promise<void> {
     show: false,
     title: 'Stratify',
     icon: join(HERE, '..', 'resources', 'icons', 'icon.png'),
-    webPreferences: { preload: join(HERE, 'preload.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+    webPreferences: {
+      preload: join(HERE, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
   });
   if (state.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
@@ -64,7 +90,12 @@ async function buildMenu(): Promise<void> {
       label: 'File',
       submenu: [
         { label: 'Open Genotype File…', accelerator: 'CmdOrCtrl+O', click: () => sendMenu('open') },
-        { label: 'Open Recent', submenu: recent.length ? recent.map((p) => ({ label: p, click: () => sendMenu(`open-path:${p}`) })) : [{ label: 'No recent files', enabled: false }] },
+        {
+          label: 'Open Recent',
+          submenu: recent.length
+            ? recent.map((p) => ({ label: p, click: () => sendMenu(`open-path:${p}`) }))
+            : [{ label: 'No recent files', enabled: false }],
+        },
         { type: 'separator' },
         { label: 'Save Project', accelerator: 'CmdOrCtrl+S', click: () => sendMenu('save-project') },
         { label: 'Open Project…', accelerator: 'CmdOrCtrl+Shift+O', click: () => sendMenu('open-project') },
@@ -75,8 +106,23 @@ async function buildMenu(): Promise<void> {
       ],
     },
     { label: 'Edit', submenu: [{ role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
-    { label: 'Analysis', submenu: [{ label: 'Run Clustering', accelerator: 'CmdOrCtrl+R', click: () => sendMenu('run') }, { label: 'Cancel Run', accelerator: 'Escape', click: () => sendMenu('cancel') }] },
-    { label: 'View', submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }] },
+    {
+      label: 'Analysis',
+      submenu: [
+        { label: 'Run Clustering', accelerator: 'CmdOrCtrl+R', click: () => sendMenu('run') },
+        { label: 'Cancel Run', accelerator: 'Escape', click: () => sendMenu('cancel') },
+      ],
+    },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
@@ -89,12 +135,22 @@ function registerIpc(): void {
   ipcMain.handle(
     Channels.openDialog,
     guard(async () => {
-      const r = await dialog.showOpenDialog({ properties: ['openFile', 'multiSelections'], filters: [{ name: 'Genotype files', extensions: ['str', 'stru', 'txt', 'gen', 'vcf', 'gz', 'ped', 'map', 'bed', 'bim', 'fam', 'csv', 'tsv'] }] });
+      const r = await dialog.showOpenDialog({
+        properties: ['openFile', 'multiSelections'],
+        filters: [
+          {
+            name: 'Genotype files',
+            extensions: ['str', 'stru', 'txt', 'gen', 'vcf', 'gz', 'ped', 'map', 'bed', 'bim', 'fam', 'csv', 'tsv'],
+          },
+        ],
+      });
       if (r.canceled) return null;
       const recent = await readJson<string[]>(RECENT_FILE(), []);
       await writeFileAtomic(RECENT_FILE(), JSON.stringify(addRecent(recent, r.filePaths[0]!)));
       void buildMenu();
-      return Promise.all(r.filePaths.map(async (p) => ({ name: basename(p), bytes: new Uint8Array(await readFile(p)) })));
+      return Promise.all(
+        r.filePaths.map(async (p) => ({ name: basename(p), bytes: new Uint8Array(await readFile(p)) })),
+      );
     }),
   );
   ipcMain.handle(
@@ -112,7 +168,10 @@ function registerIpc(): void {
     Channels.saveProject,
     guard(async (_e, project: unknown) => {
       const doc = validateProject(project);
-      const r = await dialog.showSaveDialog({ defaultPath: 'analysis.stratify.json', filters: [{ name: 'Stratify project', extensions: ['json'] }] });
+      const r = await dialog.showSaveDialog({
+        defaultPath: 'analysis.stratify.json',
+        filters: [{ name: 'Stratify project', extensions: ['json'] }],
+      });
       if (r.canceled || !r.filePath) return null;
       await writeFileAtomic(r.filePath, JSON.stringify(doc));
       return r.filePath;
@@ -121,7 +180,10 @@ function registerIpc(): void {
   ipcMain.handle(
     Channels.loadProject,
     guard(async () => {
-      const r = await dialog.showOpenDialog({ properties: ['openFile'], filters: [{ name: 'Stratify project', extensions: ['json'] }] });
+      const r = await dialog.showOpenDialog({
+        properties: ['openFile'],
+        filters: [{ name: 'Stratify project', extensions: ['json'] }],
+      });
       if (r.canceled || !r.filePaths[0]) return null;
       return validateProject(JSON.parse(await readFile(r.filePaths[0], 'utf8')));
     }),

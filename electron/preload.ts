@@ -24,6 +24,8 @@ contextBridge.exposeInMainWorld('stratify', {
   saveFile: (name: string, data: Uint8Array | string) => ipcRenderer.invoke(Channels.saveFile, name, data),
   saveProject: (project: unknown) => ipcRenderer.invoke(Channels.saveProject, project),
   loadProject: () => ipcRenderer.invoke(Channels.loadProject),
-  onEngineCrashed: (handler: (reason: string) => void) => ipcRenderer.on(Channels.engineCrashed, (_e, reason: string) => handler(String(reason))),
-  onMenuCommand: (handler: (command: string) => void) => ipcRenderer.on(Channels.menuCommand, (_e, command: string) => handler(String(command))),
+  onEngineCrashed: (handler: (reason: string) => void) =>
+    ipcRenderer.on(Channels.engineCrashed, (_e, reason: string) => handler(String(reason))),
+  onMenuCommand: (handler: (command: string) => void) =>
+    ipcRenderer.on(Channels.menuCommand, (_e, command: string) => handler(String(command))),
 });

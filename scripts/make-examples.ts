@@ -16,8 +16,15 @@ function beta(a: number, b: number): number {
 }
 const header = ['#CHROM', 'POS', 'ID', 'REF', 'ALT', 'QUAL', 'FILTER', 'INFO', 'FORMAT'];
 const ids: string[] = [];
-POPS.forEach((p) => { for (let k = 1; k <= PER; k++) ids.push(`${p.slice(0, 3).toUpperCase()}${String(k).padStart(2, '0')}`); });
-const lines = ['##fileformat=VCFv4.2', '##source=Stratify example (simulated)', '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">', [...header, ...ids].join('\t')];
+POPS.forEach((p) => {
+  for (let k = 1; k <= PER; k++) ids.push(`${p.slice(0, 3).toUpperCase()}${String(k).padStart(2, '0')}`);
+});
+const lines = [
+  '##fileformat=VCFv4.2',
+  '##source=Stratify example (simulated)',
+  '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
+  [...header, ...ids].join('\t'),
+];
 const bases = ['A', 'C', 'G', 'T'];
 for (let s = 0; s < SNPS; s++) {
   const p = 0.1 + 0.8 * rng.uniform();
@@ -30,8 +37,24 @@ for (let s = 0; s < SNPS; s++) {
     const q = popFreq[Math.floor(i / PER)]!;
     return `${rng.uniform() < q ? 1 : 0}|${rng.uniform() < q ? 1 : 0}`;
   });
-  lines.push([String(chrom), String(10_000 * (s % 100) + 1 + Math.floor(rng.uniform() * 5000)), `snp${s + 1}`, ref, alt, '.', 'PASS', '.', 'GT', ...cells].join('\t'));
+  lines.push(
+    [
+      String(chrom),
+      String(10_000 * (s % 100) + 1 + Math.floor(rng.uniform() * 5000)),
+      `snp${s + 1}`,
+      ref,
+      alt,
+      '.',
+      'PASS',
+      '.',
+      'GT',
+      ...cells,
+    ].join('\t'),
+  );
 }
 writeFileSync('resources/examples/snp-three-populations.vcf', lines.join('\n') + '\n');
-writeFileSync('resources/examples/snp-three-populations.pops.tsv', ['id\tpop', ...ids.map((id, i) => `${id}\t${POPS[Math.floor(i / PER)]}`)].join('\n') + '\n');
+writeFileSync(
+  'resources/examples/snp-three-populations.pops.tsv',
+  ['id\tpop', ...ids.map((id, i) => `${id}\t${POPS[Math.floor(i / PER)]}`)].join('\n') + '\n',
+);
 console.log('wrote resources/examples/snp-three-populations.vcf and .pops.tsv');

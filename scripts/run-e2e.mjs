@@ -13,10 +13,17 @@ if (!existsSync(chromium)) {
   process.exit(process.env.CI ? 1 : 0);
 }
 const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-const b = spawnSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const b = spawnSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (b.status !== 0) process.exit(b.status ?? 1);
 const port = process.env.E2E_PORT ?? '4174';
-const server = spawn(process.execPath, [vite, 'preview', '--config', 'renderer/vite.config.ts', '--port', port, '--strictPort'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  process.execPath,
+  [vite, 'preview', '--config', 'renderer/vite.config.ts', '--port', port, '--strictPort'],
+  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const base = `http://127.0.0.1:${port}/`;
 for (let k = 0; k < 100; k++) {
   try {
@@ -26,11 +33,17 @@ for (let k = 0; k < 100; k++) {
   }
   await new Promise((r) => setTimeout(r, 100));
 }
-const files = readdirSync(join(root, 'tests', 'e2e')).filter((f) => f.endsWith('.test.ts')).map((f) => join('tests', 'e2e', f));
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=tap', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, E2E_BASE_URL: base, CHROMIUM_PATH: chromium },
-});
+const files = readdirSync(join(root, 'tests', 'e2e'))
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => join('tests', 'e2e', f));
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=tap', ...files],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, E2E_BASE_URL: base, CHROMIUM_PATH: chromium },
+  },
+);
 server.kill();
 process.exit(r.status ?? 1);

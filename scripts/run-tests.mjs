@@ -13,10 +13,16 @@ function find(dir) {
   });
 }
 const only = process.argv.slice(2);
-const files = find(join(root, 'tests')).map((p) => relative(root, p)).filter((p) => only.length === 0 || only.some((o) => p.includes(o))).sort();
+const files = find(join(root, 'tests'))
+  .map((p) => relative(root, p))
+  .filter((p) => only.length === 0 || only.some((o) => p.includes(o)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], { cwd: root, stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

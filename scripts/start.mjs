@@ -23,7 +23,14 @@ function electronBinary() {
 const webOnly = process.argv.includes('--web');
 const bin = webOnly ? undefined : electronBinary();
 console.log('Building the user interface…');
-run(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+run(process.execPath, [
+  join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+  'build',
+  '--config',
+  'renderer/vite.config.ts',
+  '--logLevel',
+  'warn',
+]);
 if (bin) {
   run(process.execPath, [join(root, 'scripts', 'build-electron.mjs')]);
   const child = spawn(bin, ['.'], { cwd: root, stdio: 'inherit' });
@@ -42,6 +49,18 @@ if (bin) {
   }
   const port = process.env.PORT ?? '4173';
   console.log(`  Open http://127.0.0.1:${port}/ in your browser (Ctrl+C to stop).\n`);
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'preview', '--config', 'renderer/vite.config.ts', '--port', port, '--strictPort'], { cwd: root, stdio: 'inherit' });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'preview',
+      '--config',
+      'renderer/vite.config.ts',
+      '--port',
+      port,
+      '--strictPort',
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
   child.on('exit', (code) => process.exit(code ?? 0));
 }

@@ -20,7 +20,10 @@ test('reynoldsFst: a hand-computed example', () => {
   const b = (2 * 7.4) / 38;
   const a = (5 - b) / 20;
   const want = Math.log((a + b) / b);
-  const f = [[0.8, 0.2], [0.3, 0.7]];
+  const f = [
+    [0.8, 0.2],
+    [0.3, 0.7],
+  ];
   const got = reynoldsFst([10, 10], 1, [2], (_i, j, k) => f[j]![k]!);
   assert.ok(Math.abs(got.fst - want) < 1e-12, `${got.fst} vs ${want}`);
   assert.ok(Math.abs(got.fst - 0.46493) < 1e-4, String(got.fst));
@@ -35,7 +38,9 @@ test('reynoldsFst: identical clusters give 0; one cluster gives 0', () => {
 
 test('F_ST on nancycats populations: from a model of the labels and from hard assignments agree closely; labels beat random', async () => {
   // Complete genotypes only, so both computations see the same sample at every locus.
-  const data = applyFilters(await readDataset(datasetFiles(dataPath('nancycats.str'))), { maxIndividualMissing: 0 }).data;
+  const data = applyFilters(await readDataset(datasetFiles(dataPath('nancycats.str'))), {
+    maxIndividualMissing: 0,
+  }).data;
   const labels = encodeLabels(data.individuals.map((i) => i.population!));
   const byLabels = fstFromAssignments(data, labels.codes);
   // Second, independent computation: the model built from one-hot memberships of the labels
@@ -44,7 +49,11 @@ test('F_ST on nancycats populations: from a model of the labels and from hard as
   const K = labels.count;
   const Q = new Float64Array(md.N * K);
   labels.codes.forEach((c, d) => (Q[d * K + c] = 1));
-  const model = modelFromMemberships(md, Q, K, { ...DEFAULT_FIT, algorithm: 'em', priors: { alpha: 1e-9, alphaCluster: 1e-9, priorInformative: 0.5 } });
+  const model = modelFromMemberships(md, Q, K, {
+    ...DEFAULT_FIT,
+    algorithm: 'em',
+    priors: { alpha: 1e-9, alphaCluster: 1e-9, priorInformative: 0.5 },
+  });
   const fromModel = fstFromModel(md, model);
   assert.ok(Math.abs(byLabels.fst - fromModel.fst) < 1e-6, `${byLabels.fst} vs ${fromModel.fst}`);
   assert.ok(byLabels.fst > 0.05 && byLabels.fst < 0.2, `nancycats colony F_ST ${byLabels.fst}`);

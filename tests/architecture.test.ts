@@ -12,7 +12,11 @@ import { ROOT } from './helpers.ts';
 const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
 function cruise(cwd: string, ...paths: string[]) {
-  return spawnSync(process.execPath, [DEPCRUISE, ...paths, '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], { cwd, encoding: 'utf8' });
+  return spawnSync(
+    process.execPath,
+    [DEPCRUISE, ...paths, '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
+    { cwd, encoding: 'utf8' },
+  );
 }
 
 test('the code base keeps its layers (no violation of .dependency-cruiser.cjs)', () => {
@@ -24,9 +28,9 @@ test('a deliberate violation of each kind fails the layer check and names the ru
   const dir = mkdtempSync(join(tmpdir(), 'stratify-layers-'));
   try {
     const files: Record<string, string> = {
-      'engine/runtime/server.ts': "export const server = 1;\n",
+      'engine/runtime/server.ts': 'export const server = 1;\n',
       'engine/data/model.ts': "import { server } from '../runtime/server.ts';\nexport const x = server;\n",
-      'engine/model/fit.ts': "export const fit = 1;\n",
+      'engine/model/fit.ts': 'export const fit = 1;\n',
       'engine/model/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
       'engine/model/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
       'engine/formats/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
@@ -37,11 +41,22 @@ test('a deliberate violation of each kind fails the layer check and names the ru
       writeFileSync(join(dir, path), text);
     }
     copyFileSync(join(ROOT, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, noEmit: true, module: 'ESNext', moduleResolution: 'Bundler' } }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          allowImportingTsExtensions: true,
+          noEmit: true,
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+        },
+      }),
+    );
     const r = cruise(dir, 'engine', 'renderer/src');
     const out = r.stdout + r.stderr;
     assert.notEqual(r.status, 0, out);
-    for (const rule of ['layer-data', 'no-circular', 'engine-without-node', 'renderer-through-the-protocol']) assert.match(out, new RegExp(rule), `${rule} not reported:\n${out}`);
+    for (const rule of ['layer-data', 'no-circular', 'engine-without-node', 'renderer-through-the-protocol'])
+      assert.match(out, new RegExp(rule), `${rule} not reported:\n${out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

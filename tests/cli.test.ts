@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { ROOT } from './helpers.ts';
 import { dataPath } from '../data/datasets.ts';
 
-const stratify = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
+const stratify = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
 
 test('stratify inspect nancycats.str prints the summary', () => {
   const r = stratify('inspect', dataPath('nancycats.str'));
@@ -54,7 +55,11 @@ test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matri
   const q = readFileSync(join(out, 'stratify.K3.r1.Q'), 'utf8').trim().split('\n');
   assert.equal(q.length, 237);
   assert.equal(q[0]!.split(' ').length, 3);
-  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as { version: string; runs: { K: number; logLik: number; starts: unknown[] }[]; options: { seed: number } };
+  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
+    version: string;
+    runs: { K: number; logLik: number; starts: unknown[] }[];
+    options: { seed: number };
+  };
   assert.equal(json.runs.length, 2);
   assert.equal(json.runs[1]!.starts.length, 4);
   assert.equal(json.options.seed, 1);
@@ -63,7 +68,10 @@ test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matri
   assert.equal(r2.status, 0, r2.stderr);
   const cj = JSON.parse(readFileSync(join(cont, 'stratify.json'), 'utf8')) as { runs: { K: number; logLik: number }[] };
   assert.equal(cj.runs[0]!.K, 3);
-  assert.ok(Math.abs(cj.runs[0]!.logLik - json.runs[1]!.logLik) < 50, 'continuing from a converged Q stays near its likelihood');
+  assert.ok(
+    Math.abs(cj.runs[0]!.logLik - json.runs[1]!.logLik) < 50,
+    'continuing from a converged Q stays near its likelihood',
+  );
   const bad = stratify('run', dataPath('nancycats.gen'), '--k', '2..x');
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /--k takes a range/);
@@ -71,7 +79,20 @@ test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matri
 
 test('stratify sweep and select: F_ST table, aligned Q files, colours, ranking and panel in the input format', () => {
   const out = mkdtempSync(join(tmpdir(), 'stratify-sweep-'));
-  const r = stratify('sweep', dataPath('nancycats.str'), '--k', '2..3', '--starts', '3', '--replicates', '3', '--threads', '1', '--out', out);
+  const r = stratify(
+    'sweep',
+    dataPath('nancycats.str'),
+    '--k',
+    '2..3',
+    '--starts',
+    '3',
+    '--replicates',
+    '3',
+    '--threads',
+    '1',
+    '--out',
+    out,
+  );
   assert.equal(r.status, 0, r.stderr);
   const table = readFileSync(join(out, 'fst-by-k.tsv'), 'utf8').trim().split('\n');
   assert.equal(table.length, 3);
@@ -80,10 +101,20 @@ test('stratify sweep and select: F_ST table, aligned Q files, colours, ranking a
   const s = stratify('select', join(out, 'stratify.json'), '--out', join(out, 'panel'));
   assert.equal(s.status, 0, s.stderr);
   assert.match(s.stdout, /panel of \d+ markers/);
-  const ranking = readFileSync(join(out, 'panel', 'ranking.tsv'), 'utf8').trim().split('\n');
+  const ranking = readFileSync(join(out, 'panel', 'ranking.tsv'), 'utf8')
+    .trim()
+    .split('\n');
   assert.equal(ranking.length, 10);
-  const panel = readFileSync(join(out, 'panel', 'panel.tsv'), 'utf8').trim().split('\n').slice(1);
+  const panel = readFileSync(join(out, 'panel', 'panel.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   const panelData = readFileSync(join(out, 'panel', 'panel.str'), 'utf8').split('\n');
   assert.deepEqual(panelData[0]!.split(' ').sort(), panel.map((l) => l.split('\t')[0]!).sort());
-  assert.equal(readFileSync(join(out, 'panel', 'panel-sizes.tsv'), 'utf8').trim().split('\n').length, 1 + 11 * 4);
+  assert.equal(
+    readFileSync(join(out, 'panel', 'panel-sizes.tsv'), 'utf8')
+      .trim()
+      .split('\n').length,
+    1 + 11 * 4,
+  );
 });

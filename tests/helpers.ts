@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Parses text as the given file name. */
-export function parseText(name: string, text: string, options: ReadOptions = {}, chunkSize?: number): Promise<GenotypeData> {
+export function parseText(
+  name: string,
+  text: string,
+  options: ReadOptions = {},
+  chunkSize?: number,
+): Promise<GenotypeData> {
   return readDataset({ main: textSource(name, text, chunkSize) }, options);
 }
 
@@ -21,7 +26,12 @@ export function genotype(d: GenotypeData, l: number, i: number, sorted = true): 
 /** Genotype table of a dataset keyed by individual id (for order-independent comparison). */
 export function genotypesById(d: GenotypeData): Map<string, string[][]> {
   const m = new Map<string, string[][]>();
-  d.individuals.forEach((ind, i) => m.set(ind.id, d.loci.map((_, l) => genotype(d, l, i))));
+  d.individuals.forEach((ind, i) =>
+    m.set(
+      ind.id,
+      d.loci.map((_, l) => genotype(d, l, i)),
+    ),
+  );
   return m;
 }
 

@@ -19,7 +19,9 @@ const out: string[] = [];
 const log = (s = '') => out.push(s);
 const pct = (x: number) => (100 * x).toFixed(2);
 
-const ehgdp = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), { populations: fileSource(dataPath('eHGDP.labels.tsv')) });
+const ehgdp = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
+  populations: fileSource(dataPath('eHGDP.labels.tsv')),
+});
 const regions = categoricalFromGenotypes(ehgdp, 'group');
 log('# Assignment to known populations');
 log();
@@ -40,7 +42,9 @@ for (const learning of ['generative', 'gradient', 'tm', 'acll'] as Learning[])
   for (const alpha of learning === 'acll' ? (['auto'] as const) : ([1, 'auto'] as const)) {
     const e = crossValidate(regions, { structure: 'nb', k: 2, learning, alpha }, 10, 1);
     const K = regions.classes.length;
-    log(`| naive Bayes | ${learning} | ${learning === 'acll' ? '–' : alpha} | ${pct(e.accuracy)} | ${e.logLoss.toFixed(3)} | ${e.confusion[oceania * K + oceania]} |`);
+    log(
+      `| naive Bayes | ${learning} | ${learning === 'acll' ? '–' : alpha} | ${pct(e.accuracy)} | ${e.logLoss.toFixed(3)} | ${e.confusion[oceania * K + oceania]} |`,
+    );
   }
 log();
 log('TAN, kDB and BCkG are not applicable to all 678 microsatellites: with genotype states in the');
@@ -48,21 +52,36 @@ log('hundreds, a parent makes the tables exceed the size limit (the classifier s
 log();
 log("### Panels chosen inside each fold (naive Bayes, generative, α 'auto')");
 log();
-const curve = panelCurve(regions, ehgdp, [10, 25, 50, 100, 200], ['mi', 'fst', 'random'], { structure: 'nb', k: 2, learning: 'generative', alpha: 'auto' }, 10, 1);
-log('| markers | MI accuracy (%) | F_ST accuracy (%) | random accuracy (%) | Wilcoxon p, MI vs random | Wilcoxon p, F_ST vs random |');
+const curve = panelCurve(
+  regions,
+  ehgdp,
+  [10, 25, 50, 100, 200],
+  ['mi', 'fst', 'random'],
+  { structure: 'nb', k: 2, learning: 'generative', alpha: 'auto' },
+  10,
+  1,
+);
+log(
+  '| markers | MI accuracy (%) | F_ST accuracy (%) | random accuracy (%) | Wilcoxon p, MI vs random | Wilcoxon p, F_ST vs random |',
+);
 log('|---|---|---|---|---|---|');
 for (const size of [10, 25, 50, 100, 200]) {
   const at = (m: string) => curve.points.find((p) => p.method === m && p.size === size)!;
   const p = (m: string) => curve.tests.find((t) => t.method === m && t.size === size)!.p.toPrecision(3);
-  log(`| ${size} | ${pct(at('mi').accuracy)} | ${pct(at('fst').accuracy)} | ${pct(at('random').accuracy)} | ${p('mi')} | ${p('fst')} |`);
+  log(
+    `| ${size} | ${pct(at('mi').accuracy)} | ${pct(at('fst').accuracy)} | ${pct(at('random').accuracy)} | ${p('mi')} | ${p('fst')} |`,
+  );
 }
 log();
 /** Every structure × learning on a set of simulated datasets (5-fold CV, seed k + 1 for dataset k). */
 function linkedTable(sims: readonly CategoricalData[], oracle?: readonly CategoricalData[]): void {
   const folds = (es: readonly Evaluation[]) => es.flatMap((e) => e.foldAccuracy);
-  const run = (d: readonly CategoricalData[], structure: StructureKind, learning: Learning) => d.map((x, k) => crossValidate(x, { structure, k: 2, learning, alpha: 1 }, 5, k + 1));
+  const run = (d: readonly CategoricalData[], structure: StructureKind, learning: Learning) =>
+    d.map((x, k) => crossValidate(x, { structure, k: 2, learning, alpha: 1 }, 5, k + 1));
   const baseline = run(sims, 'nb', 'generative');
-  log(`| classifier | parameters | accuracy (%), mean of ${sims.length} datasets | per dataset | log-loss | Δ accuracy vs NB generative (points) | Wilcoxon p, ${5 * sims.length} folds |`);
+  log(
+    `| classifier | parameters | accuracy (%), mean of ${sims.length} datasets | per dataset | log-loss | Δ accuracy vs NB generative (points) | Wilcoxon p, ${5 * sims.length} folds |`,
+  );
   log('|---|---|---|---|---|---|---|');
   const row = (name: string, learning: string, es: readonly Evaluation[]) => {
     const acc = es.reduce((s, e) => s + e.accuracy, 0) / es.length;
@@ -70,10 +89,17 @@ function linkedTable(sims: readonly CategoricalData[], oracle?: readonly Categor
     const ll = es.reduce((s, e) => s + e.logLoss, 0) / es.length;
     const same = es === baseline;
     const p = same ? '' : wilcoxonSignedRank(folds(es), folds(baseline)).p.toPrecision(2);
-    log(`| ${name} | ${learning} | ${pct(acc)} | ${es.map((e) => (100 * e.accuracy).toFixed(1)).join(' ')} | ${ll.toFixed(3)} | ${same ? '' : (100 * (acc - base)).toFixed(2)} | ${p} |`);
+    log(
+      `| ${name} | ${learning} | ${pct(acc)} | ${es.map((e) => (100 * e.accuracy).toFixed(1)).join(' ')} | ${ll.toFixed(3)} | ${same ? '' : (100 * (acc - base)).toFixed(2)} | ${p} |`,
+    );
   };
   for (const structure of ['nb', 'tan', 'kdb', 'bckg'] as StructureKind[])
-    for (const learning of ['generative', 'gradient', 'tm'] as Learning[]) row(structure, learning, structure === 'nb' && learning === 'generative' ? baseline : run(sims, structure, learning));
+    for (const learning of ['generative', 'gradient', 'tm'] as Learning[])
+      row(
+        structure,
+        learning,
+        structure === 'nb' && learning === 'generative' ? baseline : run(sims, structure, learning),
+      );
   if (oracle) row('nb, first SNP of each block only', 'generative', run(oracle, 'nb', 'generative'));
 }
 
@@ -83,10 +109,25 @@ log();
 log('3 populations × 80 individuals, 20 blocks of 2–8 SNPs (6 founder haplotypes per block,');
 log('ancestral frequencies Dirichlet(1), population frequencies Dirichlet(anc · (1 − F)/F) with');
 log('F = 0.05, 1% miscopied SNPs), unphased genotypes; seeds 1–5 (`haplotypeFrequencyBlocks` in');
-log('tests/model/synthetic.ts). This is the usual picture of linkage disequilibrium: a block\'s');
+log("tests/model/synthetic.ts). This is the usual picture of linkage disequilibrium: a block's");
 log('population signal lies in its haplotypes, spread over its SNPs and their combinations.');
 log();
-linkedTable(SEEDS.map((seed) => categoricalFromGenotypes(haplotypeFrequencyBlocks(seed, { pops: 3, perPop: 80, blocks: 20, minSize: 2, maxSize: 8, founders: 6, fst: 0.05, error: 0.01 }).data)));
+linkedTable(
+  SEEDS.map((seed) =>
+    categoricalFromGenotypes(
+      haplotypeFrequencyBlocks(seed, {
+        pops: 3,
+        perPop: 80,
+        blocks: 20,
+        minSize: 2,
+        maxSize: 8,
+        founders: 6,
+        fst: 0.05,
+        error: 0.01,
+      }).data,
+    ),
+  ),
+);
 log();
 log('## Simulated linked SNPs: copies along a chain (a degenerate case)');
 log();
@@ -96,9 +137,19 @@ log('previous one on the same haplotype, flipped with probability 3% whatever th
 log('(`haplotypeBlocks`); seeds 1–5. Given its predecessor a SNP carries no population');
 log('information at all, so the Bayes classifier uses the first SNP of each block only (last row).');
 log();
-const chains = SEEDS.map((seed) => haplotypeBlocks(seed, { pops: 3, perPop: 80, blocks: 20, size: 5, flip: 0.03, fst: 0.06 }).data);
+const chains = SEEDS.map(
+  (seed) => haplotypeBlocks(seed, { pops: 3, perPop: 80, blocks: 20, size: 5, flip: 0.03, fst: 0.06 }).data,
+);
 linkedTable(
   chains.map((d) => categoricalFromGenotypes(d)),
-  chains.map((d) => categoricalFromGenotypes(subsetData(d, range(20).map((b) => 5 * b), range(d.individuals.length)))),
+  chains.map((d) =>
+    categoricalFromGenotypes(
+      subsetData(
+        d,
+        range(20).map((b) => 5 * b),
+        range(d.individuals.length),
+      ),
+    ),
+  ),
 );
 console.log(out.join('\n'));

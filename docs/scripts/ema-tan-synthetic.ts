@@ -30,7 +30,8 @@ function sampleTan(seed: number, n: number, N: number) {
   for (let d = 0; d < N; d++) {
     const c = draw(weights, rng);
     const x: number[] = [];
-    for (let i = 0; i < n; i++) x.push(draw(cpt[i]![c * (parent[i]! < 0 ? 1 : R) + (parent[i]! < 0 ? 0 : x[parent[i]!]!)]!, rng));
+    for (let i = 0; i < n; i++)
+      x.push(draw(cpt[i]![c * (parent[i]! < 0 ? 1 : R) + (parent[i]! < 0 ? 0 : x[parent[i]!]!)]!, rng));
     labels.push(c);
     rows.push(x);
   }
@@ -48,7 +49,10 @@ function emBnet(rows: number[][], order: number[], seed: number): Int32Array {
     const ids = new Map<string, number>();
     const ix = new Int32Array(N);
     for (let d = 0; d < N; d++) {
-      const key = order.slice(0, i).map((v) => rows[d]![v]).join(',');
+      const key = order
+        .slice(0, i)
+        .map((v) => rows[d]![v])
+        .join(',');
       let id = ids.get(key);
       if (id === undefined) ids.set(key, (id = ids.size));
       ix[d] = id;
@@ -71,7 +75,8 @@ function emBnet(rows: number[][], order: number[], seed: number): Int32Array {
       for (let d = 0; d < N; d++)
         for (let c = 0; c < K; c++) {
           let s2 = Math.log(w[c]!);
-          for (let i = 0; i < n; i++) s2 += Math.log(theta[i]![(c * nConfigs[i]! + prefix[i]![d]!) * R + rows[d]![order[i]!]!]!);
+          for (let i = 0; i < n; i++)
+            s2 += Math.log(theta[i]![(c * nConfigs[i]! + prefix[i]![d]!) * R + rows[d]![order[i]!]!]!);
           post[d * K + c] = s2;
         }
       let newLl = 0;
@@ -117,13 +122,24 @@ for (const n of NS)
       const ctx = startContext(data);
       const orderSeed = deriveSeed(seed, 1);
       const fit = (algorithm: 'ema' | 'ema-tan') => {
-        const starts = Array.from({ length: STARTS }, (_, s) => runStart(ctx, K, { ...DEFAULT_FIT, algorithm, tan: { window: n, order: 'random', orderSeed } }, s, startSeed(seed, K, 0, s)));
+        const starts = Array.from({ length: STARTS }, (_, s) =>
+          runStart(
+            ctx,
+            K,
+            { ...DEFAULT_FIT, algorithm, tan: { window: n, order: 'random', orderSeed } },
+            s,
+            startSeed(seed, K, 0, s),
+          ),
+        );
         return matchingAccuracy(hardAssignments(combineStarts(ctx.md, starts, 'best').Q, N, K), truth);
       };
       const tan = fit('ema-tan');
       const ema = fit('ema');
       // The same random order π as EMA-TAN's (tanData shuffles 0..n-1 with orderSeed).
-      const order = shuffle(Array.from({ length: n }, (_, i) => i), createRng(orderSeed));
+      const order = shuffle(
+        Array.from({ length: n }, (_, i) => i),
+        createRng(orderSeed),
+      );
       const bnet = matchingAccuracy(emBnet(rows, order, seed), truth);
       add(cell.bnet, tan, bnet);
       add(cell.ema, tan, ema);
@@ -131,8 +147,13 @@ for (const n of NS)
     cells.set(`${n}/${N}`, cell);
   }
 const fmt = (t: Tally) => `${t.win}/${t.draw}/${t.loss}`;
-const table = (key: 'bnet' | 'ema') => NS.map((n) => `| ${n} | ${SIZES.map((N) => fmt(cells.get(`${n}/${N}`)![key])).join(' | ')} |`).join('\n');
-const total = (key: 'bnet' | 'ema') => [...cells.values()].reduce((t, c) => ({ win: t.win + c[key].win, draw: t.draw + c[key].draw, loss: t.loss + c[key].loss }), { win: 0, draw: 0, loss: 0 });
+const table = (key: 'bnet' | 'ema') =>
+  NS.map((n) => `| ${n} | ${SIZES.map((N) => fmt(cells.get(`${n}/${N}`)![key])).join(' | ')} |`).join('\n');
+const total = (key: 'bnet' | 'ema') =>
+  [...cells.values()].reduce(
+    (t, c) => ({ win: t.win + c[key].win, draw: t.draw + c[key].draw, loss: t.loss + c[key].loss }),
+    { win: 0, draw: 0, loss: 0 },
+  );
 console.log(`# EMA-TAN on data from random TAN models (after Tables 7.5 and 7.6)
 
 Random TAN models (C → every variable, each variable after the first with one random earlier

@@ -42,9 +42,16 @@ function sample(seed: number, n: number, K: number, N: number) {
 const RULES: readonly RankBy[] = ['evidence', 'likelihood'];
 
 /** Hard assignments of one multi-start under each ranking rule (the starts are shared). */
-function cluster(data: ReturnType<typeof sample>['data'], K: number, algorithm: 'ema' | 'em', seed: number): Map<RankBy, Int32Array> {
+function cluster(
+  data: ReturnType<typeof sample>['data'],
+  K: number,
+  algorithm: 'ema' | 'em',
+  seed: number,
+): Map<RankBy, Int32Array> {
   const md = mixtureData(data);
-  const starts = Array.from({ length: STARTS }, (_, s) => runStart(md, K, { ...DEFAULT_FIT, algorithm }, s, startSeed(seed, K, 0, s)));
+  const starts = Array.from({ length: STARTS }, (_, s) =>
+    runStart(md, K, { ...DEFAULT_FIT, algorithm }, s, startSeed(seed, K, 0, s)),
+  );
   return new Map(RULES.map((rule) => [rule, hardAssignments(combineStarts(md, starts, 'best', rule).Q, md.N, K)]));
 }
 
@@ -62,51 +69,54 @@ const cross = { emaEvidenceVsEmLikelihood: tally(), emaEvidenceVsLikelihood: tal
 const meanDistance = { emaEvidence: 0, emaLikelihood: 0, emEvidence: 0, emLikelihood: 0 };
 let datasets = 0;
 const record = (t: Tally, a: number, b: number) => (a < b ? t.win++ : a > b ? t.loss++ : t.draw++);
-for (const K of KS) for (const n of NS) for (const N of SIZES) {
-  for (let m = 0; m < MODELS; m++) {
-    const seed = deriveSeed(2007, K, n, N, m);
-    const { data, labels } = sample(seed, n, K, N);
-    const truth = Int32Array.from(labels);
-    const ema = cluster(data, K, 'ema', seed);
-    const em = cluster(data, K, 'em', seed);
-    const d = (x: Map<RankBy, Int32Array>, rule: RankBy) => coMembershipDistance(x.get(rule)!, truth) / (N * N);
-    record(cross.emaEvidenceVsEmLikelihood, d(ema, 'evidence'), d(em, 'likelihood'));
-    record(cross.emaEvidenceVsLikelihood, d(ema, 'evidence'), d(ema, 'likelihood'));
-    record(cross.emEvidenceVsLikelihood, d(em, 'evidence'), d(em, 'likelihood'));
-    meanDistance.emaEvidence += d(ema, 'evidence');
-    meanDistance.emaLikelihood += d(ema, 'likelihood');
-    meanDistance.emEvidence += d(em, 'evidence');
-    meanDistance.emLikelihood += d(em, 'likelihood');
-    datasets++;
-    for (const rule of RULES) {
-      const dEma = coMembershipDistance(ema.get(rule)!, truth);
-      const dEm = coMembershipDistance(em.get(rule)!, truth);
-      const key = `${K}/${n}/${N}`;
-      const t = cells.get(rule)!.get(key) ?? tally();
-      if (dEma < dEm) t.win++;
-      else if (dEma > dEm) t.loss++;
-      else t.draw++;
-      cells.get(rule)!.set(key, t);
+for (const K of KS)
+  for (const n of NS)
+    for (const N of SIZES) {
+      for (let m = 0; m < MODELS; m++) {
+        const seed = deriveSeed(2007, K, n, N, m);
+        const { data, labels } = sample(seed, n, K, N);
+        const truth = Int32Array.from(labels);
+        const ema = cluster(data, K, 'ema', seed);
+        const em = cluster(data, K, 'em', seed);
+        const d = (x: Map<RankBy, Int32Array>, rule: RankBy) => coMembershipDistance(x.get(rule)!, truth) / (N * N);
+        record(cross.emaEvidenceVsEmLikelihood, d(ema, 'evidence'), d(em, 'likelihood'));
+        record(cross.emaEvidenceVsLikelihood, d(ema, 'evidence'), d(ema, 'likelihood'));
+        record(cross.emEvidenceVsLikelihood, d(em, 'evidence'), d(em, 'likelihood'));
+        meanDistance.emaEvidence += d(ema, 'evidence');
+        meanDistance.emaLikelihood += d(ema, 'likelihood');
+        meanDistance.emEvidence += d(em, 'evidence');
+        meanDistance.emLikelihood += d(em, 'likelihood');
+        datasets++;
+        for (const rule of RULES) {
+          const dEma = coMembershipDistance(ema.get(rule)!, truth);
+          const dEm = coMembershipDistance(em.get(rule)!, truth);
+          const key = `${K}/${n}/${N}`;
+          const t = cells.get(rule)!.get(key) ?? tally();
+          if (dEma < dEm) t.win++;
+          else if (dEma > dEm) t.loss++;
+          else t.draw++;
+          cells.get(rule)!.set(key, t);
+        }
+      }
     }
-  }
-}
 
 function table(rule: RankBy): string {
   const c = cells.get(rule)!;
   const rows: string[] = [];
   const total = tally();
   const byN = new Map<number, Tally>(NS.map((n) => [n, tally()]));
-  for (const K of KS) for (const n of NS) {
-    rows.push(`| ${K} | ${n} | ${SIZES.map((N) => fmt(c.get(`${K}/${n}/${N}`)!)).join(' | ')} |`);
-    for (const N of SIZES) {
-      const t = c.get(`${K}/${n}/${N}`)!;
-      for (const acc of [total, byN.get(n)!]) {
-        acc.win += t.win;
-        acc.draw += t.draw;
-        acc.loss += t.loss;
+  for (const K of KS)
+    for (const n of NS) {
+      rows.push(`| ${K} | ${n} | ${SIZES.map((N) => fmt(c.get(`${K}/${n}/${N}`)!)).join(' | ')} |`);
+      for (const N of SIZES) {
+        const t = c.get(`${K}/${n}/${N}`)!;
+        for (const acc of [total, byN.get(n)!]) {
+          acc.win += t.win;
+          acc.draw += t.draw;
+          acc.loss += t.loss;
+        }
       }
     }
-  }
   return `| K | n | N = ${SIZES.join(' | N = ')} |
 |---|---|${SIZES.map(() => '---').join('|')}|
 ${rows.join('\n')}

@@ -34,12 +34,18 @@ let count = 0;
 for (const [file, pub] of Object.entries(PUBLISHED)) {
   const text = uciText(file);
   const table = file.endsWith('.arff') ? readArff(file, text) : readCsvTable(file, text);
-  const base = categoricalFromTable(table, Array.from({ length: table.rows }, (_, r) => r));
+  const base = categoricalFromTable(
+    table,
+    Array.from({ length: table.rows }, (_, r) => r),
+  );
   const acc = (['nb', 'tan'] as const).flatMap((structure) =>
     (['generative', 'gradient', 'tm'] as const).map((learning) => {
-      const e = crossValidate(base, { structure, k: 2, learning, alpha: 1 }, 5, 1, (train) => categoricalFromTable(table, train));
+      const e = crossValidate(base, { structure, k: 2, learning, alpha: 1 }, 5, 1, (train) =>
+        categoricalFromTable(table, train),
+      );
       const mean = 100 * e.accuracy;
-      const sd = 100 * Math.sqrt(e.foldAccuracy.reduce((s, a) => s + (a - e.accuracy) ** 2, 0) / (e.foldAccuracy.length - 1));
+      const sd =
+        100 * Math.sqrt(e.foldAccuracy.reduce((s, a) => s + (a - e.accuracy) ** 2, 0) / (e.foldAccuracy.length - 1));
       return { mean, sd };
     }),
   );

@@ -23,7 +23,12 @@ export interface FstResult {
  * @param freq    (i, j, k) → p_jk at locus i
  * @param alleles shape (L,): r_i
  */
-export function reynoldsFst(sizes: ArrayLike<number>, L: number, alleles: ArrayLike<number>, freq: (i: number, j: number, k: number) => number): FstResult {
+export function reynoldsFst(
+  sizes: ArrayLike<number>,
+  L: number,
+  alleles: ArrayLike<number>,
+  freq: (i: number, j: number, k: number) => number,
+): FstResult {
   const r = sizes.length;
   let N = 0;
   let sumSq = 0;
@@ -74,10 +79,17 @@ export function fstFromAssignments(data: GenotypeData, clusters: ArrayLike<numbe
   }
   const members = [...groups.values()];
   const L = data.loci.length;
-  const freqs = members.map((idx) => data.loci.map((_, i) => {
-    const c = alleleCounts(data, i, idx);
-    const t = c.reduce((a, b) => a + b, 0);
-    return t > 0 ? c.map((x) => x / t) : c;
-  }));
-  return reynoldsFst(members.map((m) => m.length), L, data.loci.map((l) => l.alleles.length), (i, j, k) => freqs[j]![i]![k] ?? 0);
+  const freqs = members.map((idx) =>
+    data.loci.map((_, i) => {
+      const c = alleleCounts(data, i, idx);
+      const t = c.reduce((a, b) => a + b, 0);
+      return t > 0 ? c.map((x) => x / t) : c;
+    }),
+  );
+  return reynoldsFst(
+    members.map((m) => m.length),
+    L,
+    data.loci.map((l) => l.alleles.length),
+    (i, j, k) => freqs[j]![i]![k] ?? 0,
+  );
 }

@@ -44,7 +44,8 @@ export function clusterCounts(run: SweepRun, N: number): { negligible: number; e
   for (const k of alive) {
     const dup = distinct.some((j) => {
       let diff = 0;
-      for (let row = 0; row < c.model.theta.length / K; row++) diff = Math.max(diff, Math.abs(c.model.theta[row * K + k]! - c.model.theta[row * K + j]!));
+      for (let row = 0; row < c.model.theta.length / K; row++)
+        diff = Math.max(diff, Math.abs(c.model.theta[row * K + k]! - c.model.theta[row * K + j]!));
       return diff < 0.01;
     });
     if (!dup) distinct.push(k);
@@ -75,7 +76,11 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
     const counts = reps.map((r) => clusterCounts(r, data.N));
     const [fstMean, fstSd] = meanSd(fst);
     const [logLikMean, logLikSd] = meanSd(lls);
-    const aligned = alignReplicates(reps.map((r) => ({ Q: r.clustering.Q, logLik: r.clustering.logLik })), data.N, K);
+    const aligned = alignReplicates(
+      reps.map((r) => ({ Q: r.clustering.Q, logLik: r.clustering.logLik })),
+      data.N,
+      K,
+    );
     alignment.push(aligned);
     perK.push({
       K,

@@ -63,7 +63,8 @@ function observed(data: MixtureData): { alleles: Int32Array; copies: Float64Arra
  * X_i). Smaller p_red judges more markers redundant (as the text says); p_red = 0 keeps one.
  */
 export function selectMarkers(data: MixtureData, model: MixtureModel, pRel: number, pRed: number): Selection {
-  if (!(pRel >= 0 && pRel <= 1) || !(pRed >= 0 && pRed <= 1)) throw new RangeError(`selectMarkers: p_rel and p_red must lie in [0, 1], got ${pRel} and ${pRed}`);
+  if (!(pRel >= 0 && pRel <= 1) || !(pRed >= 0 && pRed <= 1))
+    throw new RangeError(`selectMarkers: p_rel and p_red must lie in [0, 1], got ${pRel} and ${pRed}`);
   const K = model.K;
   const { N, P } = data;
   const mi = mutualInformationWithCluster(data, model);
@@ -75,7 +76,14 @@ export function selectMarkers(data: MixtureData, model: MixtureModel, pRel: numb
     // Upper tail of χ²(df) as the regularised upper incomplete gamma Q(df/2, x/2): accurate far
     // below the 1e-16 that 1 − CDF can resolve.
     const p = informative ? gammainc(statistic / 2, df / 2, true, true) : 1;
-    return { locus: i, mi: mi[i]!, statistic, df, p, relevant: informative && statistic >= chisquareQuantile(1 - pRel, df) };
+    return {
+      locus: i,
+      mi: mi[i]!,
+      statistic,
+      df,
+      p,
+      relevant: informative && statistic >= chisquareQuantile(1 - pRel, df),
+    };
   });
   rows.sort((a, b) => b.mi - a.mi || a.locus - b.locus);
   // Log-posterior of each individual given the panel so far: starts at ln θ_C.
@@ -115,7 +123,11 @@ export function selectMarkers(data: MixtureData, model: MixtureModel, pRel: numb
   }
   const selected = new Set(panel);
   return {
-    ranking: rows.map((r) => ({ ...r, selected: selected.has(r.locus), ...(redundantGiven.has(r.locus) ? { redundantGiven: redundantGiven.get(r.locus)! } : {}) })),
+    ranking: rows.map((r) => ({
+      ...r,
+      selected: selected.has(r.locus),
+      ...(redundantGiven.has(r.locus) ? { redundantGiven: redundantGiven.get(r.locus)! } : {}),
+    })),
     panel,
   };
 }
@@ -135,9 +147,15 @@ function rowEntropy(logs: Float64Array, o: number, K: number): number {
 }
 
 /** Panel size for every (p_rel, p_red) pair of a grid (Figure 8.4). */
-export function panelSweep(data: MixtureData, model: MixtureModel, pRels: readonly number[], pReds: readonly number[]): { pRel: number; pRed: number; size: number }[] {
+export function panelSweep(
+  data: MixtureData,
+  model: MixtureModel,
+  pRels: readonly number[],
+  pReds: readonly number[],
+): { pRel: number; pRed: number; size: number }[] {
   const out: { pRel: number; pRed: number; size: number }[] = [];
-  for (const pRel of pRels) for (const pRed of pReds) out.push({ pRel, pRed, size: selectMarkers(data, model, pRel, pRed).panel.length });
+  for (const pRel of pRels)
+    for (const pRed of pReds) out.push({ pRel, pRed, size: selectMarkers(data, model, pRel, pRed).panel.length });
   return out;
 }
 

@@ -30,7 +30,8 @@ function joint(data: MixtureData, model: MixtureModel, i: number, j: number) {
   const K = model.K;
   const oi = data.offsets[i]!;
   const oj = data.offsets[j]!;
-  return (c: number, a: number, b: number) => model.weights[c]! * model.theta[(oi + a) * K + c]! * model.theta[(oj + b) * K + c]!;
+  return (c: number, a: number, b: number) =>
+    model.weights[c]! * model.theta[(oi + a) * K + c]! * model.theta[(oj + b) * K + c]!;
 }
 
 /** I(X_i; X_j) under the model (the pairwise quantity of Figure 8.1). */
@@ -43,15 +44,17 @@ export function pairwiseMutualInformation(data: MixtureData, model: MixtureModel
   for (let c = 0; c < K; c++) for (let a = 0; a < ri; a++) for (let b = 0; b < rj; b++) pab[a * rj + b]! += p(c, a, b);
   const pa = new Float64Array(ri);
   const pb = new Float64Array(rj);
-  for (let a = 0; a < ri; a++) for (let b = 0; b < rj; b++) {
-    pa[a]! += pab[a * rj + b]!;
-    pb[b]! += pab[a * rj + b]!;
-  }
+  for (let a = 0; a < ri; a++)
+    for (let b = 0; b < rj; b++) {
+      pa[a]! += pab[a * rj + b]!;
+      pb[b]! += pab[a * rj + b]!;
+    }
   let s = 0;
-  for (let a = 0; a < ri; a++) for (let b = 0; b < rj; b++) {
-    const x = pab[a * rj + b]!;
-    if (x > 0) s += x * Math.log(x / (pa[a]! * pb[b]!));
-  }
+  for (let a = 0; a < ri; a++)
+    for (let b = 0; b < rj; b++) {
+      const x = pab[a * rj + b]!;
+      if (x > 0) s += x * Math.log(x / (pa[a]! * pb[b]!));
+    }
   return Math.max(0, s);
 }
 
@@ -67,16 +70,20 @@ export function conditionalMutualInformation(data: MixtureData, model: MixtureMo
   const pb = new Float64Array(rj);
   const pab = new Float64Array(ri * rj);
   const pcb = new Float64Array(K * rj);
-  for (let c = 0; c < K; c++) for (let a = 0; a < ri; a++) for (let b = 0; b < rj; b++) {
-    const x = p(c, a, b);
-    pb[b]! += x;
-    pab[a * rj + b]! += x;
-    pcb[c * rj + b]! += x;
-  }
+  for (let c = 0; c < K; c++)
+    for (let a = 0; a < ri; a++)
+      for (let b = 0; b < rj; b++) {
+        const x = p(c, a, b);
+        pb[b]! += x;
+        pab[a * rj + b]! += x;
+        pcb[c * rj + b]! += x;
+      }
   let s = 0;
-  for (let c = 0; c < K; c++) for (let a = 0; a < ri; a++) for (let b = 0; b < rj; b++) {
-    const x = p(c, a, b);
-    if (x > 0) s += x * Math.log((x * pb[b]!) / (pab[a * rj + b]! * pcb[c * rj + b]!));
-  }
+  for (let c = 0; c < K; c++)
+    for (let a = 0; a < ri; a++)
+      for (let b = 0; b < rj; b++) {
+        const x = p(c, a, b);
+        if (x > 0) s += x * Math.log((x * pb[b]!) / (pab[a * rj + b]! * pcb[c * rj + b]!));
+      }
   return Math.max(0, s);
 }

@@ -90,6 +90,7 @@ export function adjustedRandIndex(a: ArrayLike<number>, b: ArrayLike<number>): n
 export function coMembershipDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError('coMembershipDistance: arrays differ in length');
   let d = 0;
-  for (let i = 0; i < a.length; i++) for (let j = i + 1; j < a.length; j++) if ((a[i] === a[j]) !== (b[i] === b[j])) d++;
+  for (let i = 0; i < a.length; i++)
+    for (let j = i + 1; j < a.length; j++) if ((a[i] === a[j]) !== (b[i] === b[j])) d++;
   return d;
 }

@@ -53,7 +53,12 @@ function configCode(d: CategoricalData, row: number, parents: readonly number[])
 }
 
 /** Counts N(x_i, c, Π) as one dense array of `cells` = K · Q_Π · r_i entries. */
-function denseCounts(d: CategoricalData, i: number, parents: readonly number[], cells: number): { tables: Float64Array[]; n: number } {
+function denseCounts(
+  d: CategoricalData,
+  i: number,
+  parents: readonly number[],
+  cells: number,
+): { tables: Float64Array[]; n: number } {
   const r = d.states[i]!;
   const t = denseScratch.subarray(0, cells);
   t.fill(0);
@@ -68,7 +73,11 @@ function denseCounts(d: CategoricalData, i: number, parents: readonly number[], 
 }
 
 /** Counts N(x_i, c, Π) kept per occurring (class, configuration): features with many states. */
-function sparseCounts(d: CategoricalData, i: number, parents: readonly number[]): { tables: Float64Array[]; n: number } {
+function sparseCounts(
+  d: CategoricalData,
+  i: number,
+  parents: readonly number[],
+): { tables: Float64Array[]; n: number } {
   const r = d.states[i]!;
   const rows = new Map<number, Float64Array>();
   let n = 0;
@@ -134,7 +143,9 @@ export function structureScore(d: CategoricalData, parents: Parents, score: Scor
 /** The optimal TAN for a score: maximum spanning tree of φ_i({X_j}) − φ_i(∅) (symmetrised). */
 export function tanForScore(d: CategoricalData, score: Score): Parents {
   const base = Array.from({ length: d.n }, (_, i) => localScore(d, i, [], score));
-  return tanParents(d, (i, j) => Math.max(localScore(d, i, [j], score) - base[i]!, localScore(d, j, [i], score) - base[j]!));
+  return tanParents(d, (i, j) =>
+    Math.max(localScore(d, i, [j], score) - base[i]!, localScore(d, j, [i], score) - base[j]!),
+  );
 }
 
 /** Breadth-first order of a TAN (roots first, children by index). */

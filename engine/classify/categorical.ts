@@ -32,7 +32,13 @@ export function subsetRows(d: CategoricalData, rows: ArrayLike<number>): Categor
 export function subsetFeatures(d: CategoricalData, cols: readonly number[]): CategoricalData {
   const values = new Int16Array(d.N * cols.length);
   for (let r = 0; r < d.N; r++) cols.forEach((c, k) => (values[r * cols.length + k] = d.values[r * d.n + c]!));
-  return { ...d, n: cols.length, values, states: Int32Array.from(cols, (c) => d.states[c]!), features: cols.map((c) => d.features[c]!) };
+  return {
+    ...d,
+    n: cols.length,
+    values,
+    states: Int32Array.from(cols, (c) => d.states[c]!),
+    features: cols.map((c) => d.features[c]!),
+  };
 }
 
 /**

@@ -57,10 +57,11 @@ export function fitGenerative(d: CategoricalData, parents: Parents, alpha = 1, p
   const K = d.classes.length;
   const prior = new Float64Array(K);
   let labelled = 0;
-  for (let r = 0; r < d.N; r++) if (d.labels[r]! >= 0) {
-    prior[d.labels[r]!]!++;
-    labelled++;
-  }
+  for (let r = 0; r < d.N; r++)
+    if (d.labels[r]! >= 0) {
+      prior[d.labels[r]!]!++;
+      labelled++;
+    }
   for (let y = 0; y < K; y++) prior[y] = Math.log((alpha + prior[y]!) / (K * alpha + labelled));
   const shell: Classifier = { K, states: d.states, parents, prior, tables: [] };
   let cells = 0;

@@ -16,7 +16,8 @@ function entropy(counts: ArrayLike<number>, total: number): number {
  */
 export function mdlCuts(values: ArrayLike<number>, classes: ArrayLike<number>, nClasses: number): number[] {
   const pairs: [number, number][] = [];
-  for (let k = 0; k < values.length; k++) if (!Number.isNaN(values[k]!) && classes[k]! >= 0) pairs.push([values[k]!, classes[k]!]);
+  for (let k = 0; k < values.length; k++)
+    if (!Number.isNaN(values[k]!) && classes[k]! >= 0) pairs.push([values[k]!, classes[k]!]);
   pairs.sort((a, b) => a[0] - b[0]);
   const cuts: number[] = [];
   const split = (lo: number, hi: number) => {
@@ -73,7 +74,11 @@ export function categoricalFromTable(t: RawTable, trainRows: ArrayLike<number>):
   for (let i = 0; i < n; i++) {
     const col = t.columns[i]!;
     if (col instanceof Float64Array) {
-      const cuts = mdlCuts(Array.from(trainRows, (r) => col[r]!), trainLabels, classes.length);
+      const cuts = mdlCuts(
+        Array.from(trainRows, (r) => col[r]!),
+        trainLabels,
+        classes.length,
+      );
       states[i] = cuts.length + 1;
       for (let r = 0; r < t.rows; r++) {
         const v = col[r]!;

@@ -33,7 +33,12 @@ export function unpack(c: Classifier, v: Float64Array): Classifier {
  *   ∂CLL/∂β_c (prior) = Σ_d w_dc.
  * `l2` subtracts (l2/2)·‖β − β₀‖² to keep weights finite on separable data.
  */
-export function cllGradient(d: CategoricalData, c: Classifier, anchor?: Float64Array, l2 = 0): { value: number; grad: Float64Array } {
+export function cllGradient(
+  d: CategoricalData,
+  c: Classifier,
+  anchor?: Float64Array,
+  l2 = 0,
+): { value: number; grad: Float64Array } {
   const K = c.K;
   const z = normalizers(c);
   const gradPrior = new Float64Array(K);
@@ -99,7 +104,12 @@ export interface DiscriminativeOptions {
   readonly memory: number;
 }
 
-export const DEFAULT_DISCRIMINATIVE: DiscriminativeOptions = { maxIterations: 200, tolerance: 1e-7, l2: 0.01, memory: 7 };
+export const DEFAULT_DISCRIMINATIVE: DiscriminativeOptions = {
+  maxIterations: 200,
+  tolerance: 1e-7,
+  l2: 0.01,
+  memory: 7,
+};
 
 const dot = (a: Float64Array, b: Float64Array) => {
   let s = 0;
@@ -112,7 +122,11 @@ const dot = (a: Float64Array, b: Float64Array) => {
  * L-BFGS from the given (generative) parameters, with a backtracking line search that only ever
  * accepts ascent, so the objective never decreases along the iterations (`trace`).
  */
-export function fitDiscriminative(d: CategoricalData, start: Classifier, o: DiscriminativeOptions = DEFAULT_DISCRIMINATIVE): { classifier: Classifier; trace: number[] } {
+export function fitDiscriminative(
+  d: CategoricalData,
+  start: Classifier,
+  o: DiscriminativeOptions = DEFAULT_DISCRIMINATIVE,
+): { classifier: Classifier; trace: number[] } {
   const anchor = pack(start);
   let x = Float64Array.from(anchor);
   let cur = cllGradient(d, start, anchor, o.l2);
@@ -140,7 +154,7 @@ export function fitDiscriminative(d: CategoricalData, start: Classifier, o: Disc
     for (let k = 0; k < S.length; k++) {
       const rho = 1 / dot(Y[k]!, S[k]!);
       const b = rho * dot(Y[k]!, q);
-      for (let j = 0; j < q.length; j++) q[j]! += S[k]! [j]! * (alphas[k]! - b);
+      for (let j = 0; j < q.length; j++) q[j]! += S[k]![j]! * (alphas[k]! - b);
     }
     // For a maximisation with Y = g_new − g_old (negative curvature), q is an ascent direction.
     let slope = dot(q, cur.grad);

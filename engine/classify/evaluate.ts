@@ -44,7 +44,12 @@ export const ALPHA_GRID = [0.01, 0.1, 0.5, 1];
  * whose models, trained on two thirds, give the highest conditional log-likelihood on the third
  * left out (summed over 3 stratified folds; ties to the earlier candidate).
  */
-function chooseByInnerCV<T extends number>(d: CategoricalData, candidates: readonly T[], fitOn: (train: CategoricalData, candidate: T) => Classifier, seed = 7): T | undefined {
+function chooseByInnerCV<T extends number>(
+  d: CategoricalData,
+  candidates: readonly T[],
+  fitOn: (train: CategoricalData, candidate: T) => Classifier,
+  seed = 7,
+): T | undefined {
   const folds = stratifiedFolds(d.labels, 3, seed).filter((f) => f.length > 0);
   if (folds.length < 2) return undefined;
   let best = candidates[0]!;
@@ -70,7 +75,8 @@ export function chooseAlpha(d: CategoricalData, parents: Parents, perRow: boolea
 
 /** Picks the L2 anchor by inner cross-validation on the labelled rows of `d` (fixed structure). */
 export function chooseL2(d: CategoricalData, parents: Parents, alpha: number, perRow: boolean, seed = 7): number {
-  const fitOn = (tr: CategoricalData, l2: number) => fitDiscriminative(tr, fitGenerative(tr, parents, alpha, perRow), { ...DEFAULT_DISCRIMINATIVE, l2 }).classifier;
+  const fitOn = (tr: CategoricalData, l2: number) =>
+    fitDiscriminative(tr, fitGenerative(tr, parents, alpha, perRow), { ...DEFAULT_DISCRIMINATIVE, l2 }).classifier;
   return chooseByInnerCV(d, L2_GRID, fitOn, seed) ?? DEFAULT_DISCRIMINATIVE.l2;
 }
 

@@ -14,7 +14,13 @@ export type { PanelMethod };
  * Markers ranked on the training rows only: by I(X; C) between genotype and class, by per-locus
  * F_ST of the classes (Reynolds, hard assignments), or in a seeded random order.
  */
-export function rankMarkers(d: CategoricalData, genotypes: GenotypeData, trainRows: readonly number[], method: PanelMethod, seed: number): number[] {
+export function rankMarkers(
+  d: CategoricalData,
+  genotypes: GenotypeData,
+  trainRows: readonly number[],
+  method: PanelMethod,
+  seed: number,
+): number[] {
   const idx = Array.from({ length: d.n }, (_, i) => i);
   if (method === 'random') {
     const rng = createRng(seed);
@@ -31,7 +37,10 @@ export function rankMarkers(d: CategoricalData, genotypes: GenotypeData, trainRo
     return idx.sort((a, b) => mi[b]! - mi[a]! || a - b);
   }
   const sub = subsetData(genotypes, range(genotypes.loci.length), trainRows);
-  const fst = fstFromAssignments(sub, trainRows.map((r) => d.labels[r]!)).perLocus;
+  const fst = fstFromAssignments(
+    sub,
+    trainRows.map((r) => d.labels[r]!),
+  ).perLocus;
   return idx.sort((a, b) => fst[b]! - fst[a]! || a - b);
 }
 

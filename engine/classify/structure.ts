@@ -74,7 +74,10 @@ export function classMI(d: CategoricalData, i: number): number {
  * TAN (Friedman et al. 1997): the maximum spanning tree of I(X_i; X_j | C) (Prim's algorithm,
  * rooted at feature 0, ties to the lower index), each feature's tree parent added to the class.
  */
-export function tanParents(d: CategoricalData, weight: (i: number, j: number) => number = (i, j) => conditionalMI(d, i, j)): Parents {
+export function tanParents(
+  d: CategoricalData,
+  weight: (i: number, j: number) => number = (i, j) => conditionalMI(d, i, j),
+): Parents {
   const n = d.n;
   const parents: Int32Array[] = Array.from({ length: n }, () => new Int32Array(0));
   if (n < 2) return parents;
@@ -111,7 +114,10 @@ export function kdbParents(d: CategoricalData, k: number): Parents {
   const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
   const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
   order.forEach((i, pos) => {
-    const earlier = order.slice(0, pos).map((j) => ({ j, w: conditionalMI(d, i, j) })).sort((a, b) => b.w - a.w || a.j - b.j);
+    const earlier = order
+      .slice(0, pos)
+      .map((j) => ({ j, w: conditionalMI(d, i, j) }))
+      .sort((a, b) => b.w - a.w || a.j - b.j);
     parents[i] = Int32Array.from(earlier.slice(0, k).map((e) => e.j));
   });
   return parents;

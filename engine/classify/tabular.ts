@@ -46,7 +46,8 @@ export function readArff(name: string, text: string): RawTable {
     } else if (lower.startsWith('@data')) inData = true;
     else if (inData) {
       const v = splitArffValues(line);
-      if (v.length !== names.length) throw new FormatError(name, k + 1, 1, `${v.length} values`, `${names.length} values`);
+      if (v.length !== names.length)
+        throw new FormatError(name, k + 1, 1, `${v.length} values`, `${names.length} values`);
       rows.push(v);
     }
   });
@@ -63,14 +64,20 @@ export function readCsvTable(name: string, text: string): RawTable {
     if (v.length !== names.length) throw new FormatError(name, k + 2, 1, `${v.length} fields`, `${names.length}`);
     return v;
   });
-  const kinds = names.map((_, c) => (c < names.length - 1 && rows.every((r) => r[c] === '' || r[c] === 'NA' || !Number.isNaN(Number(r[c]))) ? 'numeric' : 'nominal')) as ('nominal' | 'numeric')[];
+  const kinds = names.map((_, c) =>
+    c < names.length - 1 && rows.every((r) => r[c] === '' || r[c] === 'NA' || !Number.isNaN(Number(r[c])))
+      ? 'numeric'
+      : 'nominal',
+  ) as ('nominal' | 'numeric')[];
   return toColumns(names, kinds, rows, '');
 }
 
 function toColumns(names: string[], kinds: ('nominal' | 'numeric')[], rows: string[][], missing: string): RawTable {
   const columns = names.map((_, c) =>
     kinds[c] === 'numeric'
-      ? Float64Array.from(rows, (r) => (r[c] === missing || r[c] === '' || r[c] === '?' || r[c] === 'NA' ? NaN : Number(r[c])))
+      ? Float64Array.from(rows, (r) =>
+          r[c] === missing || r[c] === '' || r[c] === '?' || r[c] === 'NA' ? NaN : Number(r[c]),
+        )
       : rows.map((r) => (r[c] === missing || r[c] === '?' ? undefined : r[c])),
   );
   return { names, kinds, columns, rows: rows.length };

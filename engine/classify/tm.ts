@@ -64,7 +64,11 @@ export const DEFAULT_TM: TmOptions = { maxIterations: 100, tolerance: 1e-7, alph
  * {1, ½, ¼, …} that keeps every count legal and does not lower the conditional log-likelihood.
  * Returns the classifier and the CLL after every iteration (non-decreasing).
  */
-export function fitTM(d: CategoricalData, parents: Parents, o: TmOptions = DEFAULT_TM): { classifier: Classifier; trace: number[] } {
+export function fitTM(
+  d: CategoricalData,
+  parents: Parents,
+  o: TmOptions = DEFAULT_TM,
+): { classifier: Classifier; trace: number[] } {
   const K = d.classes.length;
   const n0 = countWith(d, parents, (row, c) => (d.labels[row] === c ? 1 : 0));
   let n: Counts = { cls: Float64Array.from(n0.cls), tables: n0.tables.map((t) => Float64Array.from(t)) };
@@ -76,8 +80,12 @@ export function fitTM(d: CategoricalData, parents: Parents, o: TmOptions = DEFAU
     const expected = countWith(d, parents, (row, c) => post[row * K + c]!);
     let accepted = false;
     for (let lambda = 1; lambda > 1e-6; lambda /= 2) {
-      const step = (cur: Float64Array, obs: Float64Array, exp: Float64Array) => Float64Array.from(cur, (v, k) => v + lambda * (obs[k]! - exp[k]!));
-      const next: Counts = { cls: step(n.cls, n0.cls, expected.cls), tables: n.tables.map((t, i) => step(t, n0.tables[i]!, expected.tables[i]!)) };
+      const step = (cur: Float64Array, obs: Float64Array, exp: Float64Array) =>
+        Float64Array.from(cur, (v, k) => v + lambda * (obs[k]! - exp[k]!));
+      const next: Counts = {
+        cls: step(n.cls, n0.cls, expected.cls),
+        tables: n.tables.map((t, i) => step(t, n0.tables[i]!, expected.tables[i]!)),
+      };
       const legal = next.cls.every((x) => x + o.alpha > 0) && next.tables.every((t) => t.every((x) => x + o.alpha > 0));
       if (!legal) continue;
       const cand = classifierFrom(d, parents, next, o.alpha);

@@ -12,10 +12,14 @@ import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
-  const names = readFileSync(path, 'utf8').split(/\r?\n/).map((l) => l.split('\t')[0]!.trim()).filter((n) => n !== '' && n !== 'locus');
+  const names = readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.split('\t')[0]!.trim())
+    .filter((n) => n !== '' && n !== 'locus');
   const index = new Map(data.loci.map((l, k) => [l.name, k]));
   const missing = names.filter((n) => !index.has(n));
-  if (missing.length > 0) throw new Error(`${path}: ${missing.length} marker(s) not in the data, e.g. ${missing.slice(0, 3).join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`${path}: ${missing.length} marker(s) not in the data, e.g. ${missing.slice(0, 3).join(', ')}`);
   return names.map((n) => index.get(n)!);
 }
 
@@ -24,7 +28,9 @@ export function registerAssign(program: Command): void {
     program
       .command('assign')
       .argument('<train>', 'genotype file of individuals with known populations')
-      .description('assign individuals to known populations with a Bayesian-network classifier: cross-validated accuracy, log-loss and confusion matrix; posteriors for unlabelled individuals; panel curves'),
+      .description(
+        'assign individuals to known populations with a Bayesian-network classifier: cross-validated accuracy, log-loss and confusion matrix; posteriors for unlabelled individuals; panel curves',
+      ),
   )
     .option('--labels <file>', 'population file (id, population[, group]) for the training individuals')
     .option('--by <level>', choiceHelp('classes', ASSIGN_BY), 'population')
@@ -34,7 +40,11 @@ export function registerAssign(program: Command): void {
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
     .option('--score <name>', choiceHelp('BCkG structure score', SCORE), 'bic')
     .option('--learning <name>', choiceHelp('parameter learning', LEARNING), 'generative')
-    .option('--alpha <a>', "Dirichlet pseudo-count per table cell: a number, or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)", 'auto')
+    .option(
+      '--alpha <a>',
+      "Dirichlet pseudo-count per table cell: a number, or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)",
+      'auto',
+    )
     .option('--cv <folds>', 'cross-validation folds', '10')
     .option('--seed <s>', 'fold seed', '1')
     .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
@@ -43,9 +53,11 @@ export function registerAssign(program: Command): void {
       const readOptions = readOptionsFrom(o);
       if (typeof o['labels'] === 'string') readOptions.populations = fileSource(o['labels']);
       let data = await readDataset(datasetFiles(file), readOptions);
-      if (typeof o['panel'] === 'string') data = subsetData(data, panelLoci(data, o['panel']), range(data.individuals.length));
+      if (typeof o['panel'] === 'string')
+        data = subsetData(data, panelLoci(data, o['panel']), range(data.individuals.length));
       const nTrain = data.individuals.length;
-      if (typeof o['unknown'] === 'string') data = appendIndividuals(data, await readDataset(datasetFiles(o['unknown']), readOptionsFrom(o)));
+      if (typeof o['unknown'] === 'string')
+        data = appendIndividuals(data, await readDataset(datasetFiles(o['unknown']), readOptionsFrom(o)));
       const by = choice(o['by'], '--by', ASSIGN_BY.values);
       const opts: ClassifierOptions = {
         structure: choice(o['classifier'], '--classifier', CLASSIFIER.values),
@@ -56,16 +68,34 @@ export function registerAssign(program: Command): void {
       };
       const folds = positiveInt(o['cv'], '--cv');
       const seed = Number(o['seed']);
-      const curveSizes = typeof o['panelCurve'] === 'string' ? String(o['panelCurve']).split(',').map((s) => positiveInt(s.trim(), '--panel-curve')) : [];
+      const curveSizes =
+        typeof o['panelCurve'] === 'string'
+          ? String(o['panelCurve'])
+              .split(',')
+              .map((s) => positiveInt(s.trim(), '--panel-curve'))
+          : [];
       const out = String(o['out']);
       mkdirSync(out, { recursive: true });
       const a = assignIndividuals(data, { by, classifier: opts, folds, seed, curveSizes });
       const cat = a.data;
       const ev = a.evaluation;
       const K = cat.classes.length;
-      const confusion = ['true\\predicted\t' + cat.classes.join('\t'), ...cat.classes.map((c, y) => [c, ...Array.from({ length: K }, (_, p) => ev.confusion[y * K + p]!)].join('\t'))];
+      const confusion = [
+        'true\\predicted\t' + cat.classes.join('\t'),
+        ...cat.classes.map((c, y) => [c, ...Array.from({ length: K }, (_, p) => ev.confusion[y * K + p]!)].join('\t')),
+      ];
       writeFileSync(join(out, 'confusion.tsv'), confusion.join('\n') + '\n');
-      const summary: Record<string, unknown> = { classifier: opts, folds, seed, classes: cat.classes, labelled: cat.labels.filter((y) => y >= 0).length, markers: cat.n, accuracy: ev.accuracy, logLoss: ev.logLoss, foldAccuracy: ev.foldAccuracy };
+      const summary: Record<string, unknown> = {
+        classifier: opts,
+        folds,
+        seed,
+        classes: cat.classes,
+        labelled: cat.labels.filter((y) => y >= 0).length,
+        markers: cat.n,
+        accuracy: ev.accuracy,
+        logLoss: ev.logLoss,
+        foldAccuracy: ev.foldAccuracy,
+      };
       // Posteriors for every unlabelled individual, from a model trained on all labelled ones.
       const unlabelled = a.unlabelled;
       if (unlabelled.length > 0) {
@@ -73,19 +103,32 @@ export function registerAssign(program: Command): void {
         for (const r of unlabelled) {
           const row = Array.from({ length: K }, (_, c) => a.posterior[r * K + c]!);
           const best = row.indexOf(Math.max(...row));
-          lines.push([data.individuals[r]!.id, r < nTrain ? 'train file' : 'unknown file', cat.classes[best], row[best]!.toFixed(4), ...row.map((p) => p.toFixed(4))].join('\t'));
+          lines.push(
+            [
+              data.individuals[r]!.id,
+              r < nTrain ? 'train file' : 'unknown file',
+              cat.classes[best],
+              row[best]!.toFixed(4),
+              ...row.map((p) => p.toFixed(4)),
+            ].join('\t'),
+          );
         }
         writeFileSync(join(out, 'posteriors.tsv'), lines.join('\n') + '\n');
         summary['assigned'] = unlabelled.length;
       }
       if (a.curve.length > 0) {
         const lines = ['method\tsize\taccuracy\tlog_loss\twilcoxon_p_vs_random'];
-        for (const p of a.curve) lines.push([p.method, p.size, p.accuracy.toFixed(4), p.logLoss.toFixed(4), p.p?.toPrecision(3) ?? ''].join('\t'));
+        for (const p of a.curve)
+          lines.push(
+            [p.method, p.size, p.accuracy.toFixed(4), p.logLoss.toFixed(4), p.p?.toPrecision(3) ?? ''].join('\t'),
+          );
         writeFileSync(join(out, 'panel-curve.tsv'), lines.join('\n') + '\n');
         summary['panelCurve'] = a.curve;
         process.stdout.write(lines.join('\n') + '\n');
       }
       writeFileSync(join(out, 'assign.json'), JSON.stringify(summary, null, 1));
-      process.stdout.write(`${folds}-fold CV over ${summary['labelled']} individuals, ${cat.n} markers, ${K} classes: accuracy ${(100 * ev.accuracy).toFixed(2)}%, log-loss ${ev.logLoss.toFixed(4)}${unlabelled.length ? `; ${unlabelled.length} individual(s) assigned` : ''}\nwrote ${out}\n`);
+      process.stdout.write(
+        `${folds}-fold CV over ${summary['labelled']} individuals, ${cat.n} markers, ${K} classes: accuracy ${(100 * ev.accuracy).toFixed(2)}%, log-loss ${ev.logLoss.toFixed(4)}${unlabelled.length ? `; ${unlabelled.length} individual(s) assigned` : ''}\nwrote ${out}\n`,
+      );
     });
 }

@@ -17,16 +17,22 @@ export function formatSummary(s: DatasetSummary): string {
   lines.push(`loci         ${s.loci}`);
   lines.push(`ploidy       ${s.ploidy}${s.phased && s.ploidy > 1 ? ' (phased)' : ''}`);
   const named = s.populations.filter((p) => p.name !== '');
-  lines.push(`populations  ${named.length}${s.populations.length > named.length ? ` (+${s.populations.find((p) => p.name === '')!.count} unlabelled)` : ''}`);
+  lines.push(
+    `populations  ${named.length}${s.populations.length > named.length ? ` (+${s.populations.find((p) => p.name === '')!.count} unlabelled)` : ''}`,
+  );
   for (const p of named) lines.push(`  ${p.name.padEnd(24)} ${p.count}`);
   if (s.groups.length > 0) {
     lines.push(`groups       ${s.groups.length}`);
     for (const g of s.groups) lines.push(`  ${(g.name || '(none)').padEnd(24)} ${g.count}`);
   }
-  lines.push(`alleles      per locus min ${s.allelesMin}, median ${s.allelesMedian}, max ${s.allelesMax}; total ${s.allelesTotal}`);
+  lines.push(
+    `alleles      per locus min ${s.allelesMin}, median ${s.allelesMedian}, max ${s.allelesMax}; total ${s.allelesTotal}`,
+  );
   lines.push(`biallelic    ${s.biallelic} loci; monomorphic ${s.monomorphic}`);
   lines.push(`missing      ${pct(s.missingRate)} of allele copies, ${pct(s.missingGenotypeRate)} of genotypes`);
-  lines.push(`             worst locus ${pct(Math.max(0, ...s.missingPerLocus))}, worst individual ${pct(Math.max(0, ...s.missingPerIndividual))}`);
+  lines.push(
+    `             worst locus ${pct(Math.max(0, ...s.missingPerLocus))}, worst individual ${pct(Math.max(0, ...s.missingPerIndividual))}`,
+  );
   lines.push(`Ho / He      ${fmt(s.meanHo)} / ${fmt(s.meanHe)} (mean over loci)`);
   if (s.assumptions.length > 0) {
     lines.push('read as');
@@ -42,6 +48,7 @@ export function formatSummary(s: DatasetSummary): string {
 /** The JSON form of the summary (typed arrays as plain arrays). */
 export function summaryJson(s: DatasetSummary): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) out[k] = ArrayBuffer.isView(v) ? Array.from(v as Float64Array, (x) => (Number.isNaN(x) ? null : x)) : v;
+  for (const [k, v] of Object.entries(s))
+    out[k] = ArrayBuffer.isView(v) ? Array.from(v as Float64Array, (x) => (Number.isNaN(x) ? null : x)) : v;
   return out;
 }

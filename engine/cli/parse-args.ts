@@ -35,6 +35,9 @@ export function choice<T extends string>(v: unknown, flag: string, choices: read
 }
 
 /** The help text of a choice option: its values and what each means. */
-export function choiceHelp(what: string, list: { readonly values: readonly string[]; readonly labels: Readonly<Record<string, string>> }): string {
+export function choiceHelp(
+  what: string,
+  list: { readonly values: readonly string[]; readonly labels: Readonly<Record<string, string>> },
+): string {
   return `${what}: ${list.values.map((v) => `${v} (${list.labels[v]})`).join(' | ')}`;
 }

@@ -20,7 +20,9 @@ export class ProgressBar {
     const elapsed = (now - this.started) / 1000;
     const eta = f > 0 ? (elapsed * (1 - f)) / f : NaN;
     const etaText = Number.isFinite(eta) ? ` ETA ${formatSeconds(eta)}` : '';
-    this.stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * f).toFixed(0).padStart(3)}% ${label}${etaText}\x1b[K`);
+    this.stream.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * f).toFixed(0).padStart(3)}% ${label}${etaText}\x1b[K`,
+    );
   }
 
   done(): void {

@@ -41,7 +41,8 @@ function int(v: unknown, flag: string): number | undefined {
 /** Turns parsed command-line flags into {@link ReadOptions}. */
 export function readOptionsFrom(o: Record<string, unknown>): ReadOptions {
   const format = o['format'] as string | undefined;
-  if (format !== undefined && !FORMATS.includes(format as FormatName)) throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
+  if (format !== undefined && !FORMATS.includes(format as FormatName))
+    throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
   const ploidy = int(o['ploidy'], '--ploidy');
   return {
     format: format as FormatName | undefined,

@@ -11,7 +11,15 @@ import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
-import { ALGORITHM, CLUSTER_DEFAULTS as D, INIT_METHOD, MISSING_COPIES, POLICY, RANK_BY, TAN_ORDER } from '../util/choices.ts';
+import {
+  ALGORITHM,
+  CLUSTER_DEFAULTS as D,
+  INIT_METHOD,
+  MISSING_COPIES,
+  POLICY,
+  RANK_BY,
+  TAN_ORDER,
+} from '../util/choices.ts';
 import { choice, choiceHelp, numberIn, parseKRange, positiveInt } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
@@ -24,7 +32,11 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--starts <m>', 'starts per multi-start', String(D.starts))
     .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
     .option('--algorithm <name>', choiceHelp('clustering algorithm', ALGORITHM), D.algorithm)
-    .option('--tan-window <w>', 'EMA-TAN: candidate parents = the w preceding markers on the chromosome', String(D.tanWindow))
+    .option(
+      '--tan-window <w>',
+      'EMA-TAN: candidate parents = the w preceding markers on the chromosome',
+      String(D.tanWindow),
+    )
     .option('--tan-order <order>', choiceHelp('EMA-TAN marker order', TAN_ORDER), D.tanOrder)
     .option('--policy <name>', choiceHelp('how starts are combined', POLICY), D.policy)
     .option('--rank-by <name>', choiceHelp('what best choice ranks starts by', RANK_BY), D.rankBy)
@@ -34,17 +46,26 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--max-iterations <n>', 'iteration cap per start', String(D.maxIterations))
     .option('--missing-copies <mode>', choiceHelp('missing allele copies', MISSING_COPIES), D.missing)
     .option('--alpha <a>', 'Dirichlet hyperparameter of allele frequencies', String(D.alpha))
-    .option('--prior-informative <p>', "prior probability that a marker is informative: 'auto' or a number in (0, 1)", D.priorInformative)
+    .option(
+      '--prior-informative <p>',
+      "prior probability that a marker is informative: 'auto' or a number in (0, 1)",
+      D.priorInformative,
+    )
     .option('--init <method>', choiceHelp('random starts', INIT_METHOD), D.init)
     .option('--out <dir>', 'output directory', 'stratify-out');
 }
 
 export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
-  const pi = o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
+  const pi =
+    o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
   return {
     ...DEFAULT_FIT,
     algorithm: choice(o['algorithm'], '--algorithm', ALGORITHM.values),
-    tan: { window: positiveInt(o['tanWindow'] ?? D.tanWindow, '--tan-window'), order: choice(o['tanOrder'] ?? D.tanOrder, '--tan-order', TAN_ORDER.values), orderSeed: Number(o['seed'] ?? D.seed) },
+    tan: {
+      window: positiveInt(o['tanWindow'] ?? D.tanWindow, '--tan-window'),
+      order: choice(o['tanOrder'] ?? D.tanOrder, '--tan-order', TAN_ORDER.values),
+      orderSeed: Number(o['seed'] ?? D.seed),
+    },
     epsilon: numberIn(o['epsilon'], '--epsilon', 1e-12, 1),
     maxIterations: positiveInt(o['maxIterations'], '--max-iterations'),
     missing: choice(o['missingCopies'], '--missing-copies', MISSING_COPIES.values),
@@ -60,7 +81,11 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
     replicates: positiveInt(o['replicates'], '--replicates'),
     policy: choice(o['policy'], '--policy', POLICY.values),
     rankBy: choice(o['rankBy'], '--rank-by', RANK_BY.values),
-    seed: Number.isInteger(Number(o['seed'])) ? Number(o['seed']) : (() => { throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`); })(),
+    seed: Number.isInteger(Number(o['seed']))
+      ? Number(o['seed'])
+      : (() => {
+          throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`);
+        })(),
     fit: fitOptionsFrom(o),
   };
 }
@@ -83,14 +108,24 @@ export function linkageTsv(data: GenotypeData, linkage: readonly ParentWeights[]
   const rows = ['locus\tchrom\tpos\tdepends_on_cluster\tparent\tparent_weight'];
   for (const p of linkage) {
     const l = data.loci[p.locus]!;
-    if (p.parents.length === 0) rows.push([l.name, l.chrom ?? '', l.pos ?? '', p.cluster.toFixed(4), '', ''].join('\t'));
-    for (const q of p.parents) rows.push([l.name, l.chrom ?? '', l.pos ?? '', p.cluster.toFixed(4), data.loci[q.locus]!.name, q.weight.toFixed(4)].join('\t'));
+    if (p.parents.length === 0)
+      rows.push([l.name, l.chrom ?? '', l.pos ?? '', p.cluster.toFixed(4), '', ''].join('\t'));
+    for (const q of p.parents)
+      rows.push(
+        [l.name, l.chrom ?? '', l.pos ?? '', p.cluster.toFixed(4), data.loci[q.locus]!.name, q.weight.toFixed(4)].join(
+          '\t',
+        ),
+      );
   }
   return rows.join('\n') + '\n';
 }
 
 /** Runs a sweep with a progress bar on a terminal and one parseable line per run otherwise. */
-export async function runSweepCli(data: GenotypeData, sweep: SweepOptions, threads: number): Promise<{ runs: readonly SweepRun[]; cancelled: boolean }> {
+export async function runSweepCli(
+  data: GenotypeData,
+  sweep: SweepOptions,
+  threads: number,
+): Promise<{ runs: readonly SweepRun[]; cancelled: boolean }> {
   const bar = new ProgressBar(process.stderr);
   const pool = nodeStartPool(threads);
   const controller = new AbortController();
@@ -102,10 +137,13 @@ export async function runSweepCli(data: GenotypeData, sweep: SweepOptions, threa
       sweep,
       pool,
       (p) => {
-        if (p.kind === 'start') bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
+        if (p.kind === 'start')
+          bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
         if (p.kind === 'run' && !bar.active) {
           const c = p.run.clustering;
-          process.stdout.write(`run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}\n`);
+          process.stdout.write(
+            `run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}\n`,
+          );
         }
       },
       controller.signal,
@@ -118,7 +156,16 @@ export async function runSweepCli(data: GenotypeData, sweep: SweepOptions, threa
 }
 
 export function registerRun(program: Command): void {
-  addClusterOptions(addReadOptions(program.command('run').argument('<file>', 'genotype file').description('cluster individuals with multi-start EMA (or EM) for each K; writes .Q, .P and a JSON of everything')))
+  addClusterOptions(
+    addReadOptions(
+      program
+        .command('run')
+        .argument('<file>', 'genotype file')
+        .description(
+          'cluster individuals with multi-start EMA (or EM) for each K; writes .Q, .P and a JSON of everything',
+        ),
+    ),
+  )
     .option('--init-q <file>', 'start one run from this membership matrix (.Q) instead of random starts')
     .action(async (file: string, o: Record<string, unknown>) => {
       const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
@@ -129,14 +176,20 @@ export function registerRun(program: Command): void {
       let result: { runs: readonly SweepRun[]; cancelled: boolean };
       if (typeof o['initQ'] === 'string') {
         const q = parseQ(o['initQ'], readFileSync(o['initQ'], 'utf8'));
-        if (q.N !== data.individuals.length) throw new Error(`${o['initQ']}: ${q.N} rows but the data has ${data.individuals.length} individuals`);
+        if (q.N !== data.individuals.length)
+          throw new Error(`${o['initQ']}: ${q.N} rows but the data has ${data.individuals.length} individuals`);
         sweep = { ...sweep, kValues: [q.K], replicates: 1, starts: 1 };
         result = { runs: [continueFromMemberships(data, q.Q, q.K, sweep)], cancelled: false };
       } else {
         result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
       }
       for (const run of result.runs) writeRunFiles(out, stem, data, run);
-      writeFileSync(join(out, `${stem}.json`), JSON.stringify({ ...sweepJson(data, sweep, result.runs, result.cancelled), readFlags: o }));
-      process.stdout.write(`wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`);
+      writeFileSync(
+        join(out, `${stem}.json`),
+        JSON.stringify({ ...sweepJson(data, sweep, result.runs, result.cancelled), readFlags: o }),
+      );
+      process.stdout.write(
+        `wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`,
+      );
     });
 }

@@ -27,41 +27,84 @@ interface ResultJson {
 }
 
 function fittedRun(r: RunJson): FittedRun {
-  return { K: r.K, replicate: r.replicate, model: { K: r.K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.frequencies.flat()) }, informative: Float64Array.from(r.informative) };
+  return {
+    K: r.K,
+    replicate: r.replicate,
+    model: { K: r.K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.frequencies.flat()) },
+    informative: Float64Array.from(r.informative),
+  };
 }
 
 export function registerSelect(program: Command): void {
   program
     .command('select')
     .argument('<result>', 'stratify.json written by `stratify run` or `stratify sweep`')
-    .description('mutual-information marker selection (two-step test of Figure 8.1): ranking, panel list, panel dataset, panel sizes over the p_rel × p_red grid')
+    .description(
+      'mutual-information marker selection (two-step test of Figure 8.1): ranking, panel list, panel dataset, panel sizes over the p_rel × p_red grid',
+    )
     .option('--p-rel <p>', 'relevance threshold', '0.01')
     .option('--p-red <p>', 'redundancy threshold', '0.01')
     .option('--k <K>', 'which K to use (default: the K with the highest mean F_ST)')
     .option('--out <dir>', 'output directory', 'stratify-panel')
     .action(async (resultPath: string, o: Record<string, unknown>) => {
       const result = JSON.parse(readFileSync(resultPath, 'utf8')) as ResultJson;
-      if (!result.runs?.length || !result.dataset?.file) throw new Error(`${resultPath}: not a Stratify result (no runs or dataset)`);
+      if (!result.runs?.length || !result.dataset?.file)
+        throw new Error(`${resultPath}: not a Stratify result (no runs or dataset)`);
       const data = await readDataset(datasetFiles(result.dataset.file), readOptionsFrom(result.readFlags ?? {}));
       const md = mixtureData(data);
-      const chosen = chooseModel(md, result.runs.map(fittedRun), o['k'] === undefined ? undefined : positiveInt(o['k'], '--k'));
+      const chosen = chooseModel(
+        md,
+        result.runs.map(fittedRun),
+        o['k'] === undefined ? undefined : positiveInt(o['k'], '--k'),
+      );
       const pRel = numberIn(o['pRel'], '--p-rel', 0, 1);
       const pRed = numberIn(o['pRed'], '--p-red', 0, 1);
       const sel = selectMarkers(data, md, chosen.run, pRel, pRed);
       const out = String(o['out']);
       mkdirSync(out, { recursive: true });
-      const ranking = ['rank\tlocus\tchrom\tpos\tmutual_information\tstatistic\tdf\tp_value\tinformative_w\treynolds_distance\trelevant\tselected'];
+      const ranking = [
+        'rank\tlocus\tchrom\tpos\tmutual_information\tstatistic\tdf\tp_value\tinformative_w\treynolds_distance\trelevant\tselected',
+      ];
       sel.rows.forEach((r, k) => {
-        ranking.push([k + 1, r.name, r.chrom ?? '', r.pos ?? '', r.mi.toPrecision(6), r.statistic.toPrecision(6), r.df, r.p.toPrecision(4), r.informative.toPrecision(4), r.fst.toPrecision(4), r.relevant ? 'yes' : 'no', r.selected ? 'yes' : 'no'].join('\t'));
+        ranking.push(
+          [
+            k + 1,
+            r.name,
+            r.chrom ?? '',
+            r.pos ?? '',
+            r.mi.toPrecision(6),
+            r.statistic.toPrecision(6),
+            r.df,
+            r.p.toPrecision(4),
+            r.informative.toPrecision(4),
+            r.fst.toPrecision(4),
+            r.relevant ? 'yes' : 'no',
+            r.selected ? 'yes' : 'no',
+          ].join('\t'),
+        );
       });
       writeFileSync(join(out, 'ranking.tsv'), ranking.join('\n') + '\n');
-      writeFileSync(join(out, 'panel.tsv'), ['locus\tchrom\tpos', ...sel.panel.map((i) => [data.loci[i]!.name, data.loci[i]!.chrom ?? '', data.loci[i]!.pos ?? ''].join('\t'))].join('\n') + '\n');
+      writeFileSync(
+        join(out, 'panel.tsv'),
+        [
+          'locus\tchrom\tpos',
+          ...sel.panel.map((i) => [data.loci[i]!.name, data.loci[i]!.chrom ?? '', data.loci[i]!.pos ?? ''].join('\t')),
+        ].join('\n') + '\n',
+      );
       const pf = panelFormat(data);
-      writeFileSync(join(out, `panel.${pf.extension}`), toText(exportDataset(data, pf.format, sel.panel, 'Stratify marker panel')));
+      writeFileSync(
+        join(out, `panel.${pf.extension}`),
+        toText(exportDataset(data, pf.format, sel.panel, 'Stratify marker panel')),
+      );
       const grid = panelSizes(md, chosen.run);
-      writeFileSync(join(out, 'panel-sizes.tsv'), ['p_rel\tp_red\tpanel_size', ...grid.map((g) => `${g.pRel}\t${g.pRed}\t${g.size}`)].join('\n') + '\n');
+      writeFileSync(
+        join(out, 'panel-sizes.tsv'),
+        ['p_rel\tp_red\tpanel_size', ...grid.map((g) => `${g.pRel}\t${g.pRed}\t${g.size}`)].join('\n') + '\n',
+      );
       const K = chosen.K;
-      process.stdout.write(`K=${K} (replicate ${chosen.run.replicate + 1}, F_ST ${chosen.fst.toFixed(4)}): ${sel.rows.filter((r) => r.relevant).length} relevant, panel of ${sel.panel.length} markers at p_rel=${pRel}, p_red=${pRed}\n`);
+      process.stdout.write(
+        `K=${K} (replicate ${chosen.run.replicate + 1}, F_ST ${chosen.fst.toFixed(4)}): ${sel.rows.filter((r) => r.relevant).length} relevant, panel of ${sel.panel.length} markers at p_rel=${pRel}, p_red=${pRed}\n`,
+      );
       process.stdout.write(`wrote ranking.tsv, panel.tsv, panel.${pf.extension}, panel-sizes.tsv to ${out}\n`);
     });
 }

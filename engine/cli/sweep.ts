@@ -15,54 +15,86 @@ import { addClusterOptions, runSweepCli, sweepOptionsFrom } from './run.ts';
 
 /** The F_ST-per-K table as TSV. */
 export function kTable(summary: SweepSummary): string {
-  const head = ['K', 'replicates', 'fst_mean', 'fst_sd', 'mann_whitney_p_vs_previous', 'loglik_mean', 'loglik_sd', 'bic_mean', 'negligible_clusters', 'effective_clusters', 'replicate_similarity_H', 'modes', 'fst_per_replicate'];
-  const rows = summary.perK.map((k) => [
-    k.K,
-    k.replicates,
-    k.fstMean.toFixed(5),
-    k.fstSd.toFixed(5),
-    k.versusPrevious ? k.versusPrevious.p.toPrecision(4) : '',
-    k.logLikMean.toFixed(2),
-    k.logLikSd.toFixed(2),
-    k.bicMean.toFixed(2),
-    k.negligibleMean.toFixed(2),
-    k.effectiveMean.toFixed(2),
-    k.similarity.toFixed(4),
-    k.modes,
-    k.fst.map((f) => f.toFixed(5)).join(','),
-  ].join('\t'));
+  const head = [
+    'K',
+    'replicates',
+    'fst_mean',
+    'fst_sd',
+    'mann_whitney_p_vs_previous',
+    'loglik_mean',
+    'loglik_sd',
+    'bic_mean',
+    'negligible_clusters',
+    'effective_clusters',
+    'replicate_similarity_H',
+    'modes',
+    'fst_per_replicate',
+  ];
+  const rows = summary.perK.map((k) =>
+    [
+      k.K,
+      k.replicates,
+      k.fstMean.toFixed(5),
+      k.fstSd.toFixed(5),
+      k.versusPrevious ? k.versusPrevious.p.toPrecision(4) : '',
+      k.logLikMean.toFixed(2),
+      k.logLikSd.toFixed(2),
+      k.bicMean.toFixed(2),
+      k.negligibleMean.toFixed(2),
+      k.effectiveMean.toFixed(2),
+      k.similarity.toFixed(4),
+      k.modes,
+      k.fst.map((f) => f.toFixed(5)).join(','),
+    ].join('\t'),
+  );
   return [head.join('\t'), ...rows].join('\n') + '\n';
 }
 
 export function registerSweep(program: Command): void {
-  addClusterOptions(addReadOptions(program.command('sweep').argument('<file>', 'genotype file').description('replicate multi-starts for each K: F_ST per K with Mann–Whitney tests, BIC, empty clusters, aligned Q files and one JSON')), { replicates: '10' })
-    .action(async (file: string, o: Record<string, unknown>) => {
-      const readOptions = readOptionsFrom(o);
-      const data = await readDataset(datasetFiles(file), readOptions);
-      const out = String(o['out']);
-      mkdirSync(out, { recursive: true });
-      const sweep = sweepOptionsFrom(o);
-      const result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
-      const md = mixtureData(data);
-      const summary = analyzeSweep(md, result.runs).summary;
-      summary.alignment.forEach((a, idx) => {
-        const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
-        runs.forEach((run, r) => {
-          const base = join(out, `stratify.K${a.K}.r${run.replicate + 1}`);
-          writeFileSync(`${base}.Q`, toText(writeQ(a.aligned[r]!, md.N, a.K)));
-          writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
-        });
-        writeFileSync(join(out, `stratify.K${a.K}.colours`), Array.from(summary.colours[idx]!).join(' ') + '\n');
+  addClusterOptions(
+    addReadOptions(
+      program
+        .command('sweep')
+        .argument('<file>', 'genotype file')
+        .description(
+          'replicate multi-starts for each K: F_ST per K with Mann–Whitney tests, BIC, empty clusters, aligned Q files and one JSON',
+        ),
+    ),
+    { replicates: '10' },
+  ).action(async (file: string, o: Record<string, unknown>) => {
+    const readOptions = readOptionsFrom(o);
+    const data = await readDataset(datasetFiles(file), readOptions);
+    const out = String(o['out']);
+    mkdirSync(out, { recursive: true });
+    const sweep = sweepOptionsFrom(o);
+    const result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
+    const md = mixtureData(data);
+    const summary = analyzeSweep(md, result.runs).summary;
+    summary.alignment.forEach((a, idx) => {
+      const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
+      runs.forEach((run, r) => {
+        const base = join(out, `stratify.K${a.K}.r${run.replicate + 1}`);
+        writeFileSync(`${base}.Q`, toText(writeQ(a.aligned[r]!, md.N, a.K)));
+        writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
       });
-      writeFileSync(join(out, 'fst-by-k.tsv'), kTable(summary));
-      const json = {
-        ...sweepJson(data, sweep, result.runs, result.cancelled),
-        readFlags: o,
-        summary: summary.perK.map((k) => ({ ...k })),
-        alignment: summary.alignment.map((a, idx) => ({ K: a.K, reference: a.reference, permutations: a.perms.map((p) => Array.from(p)), meanSimilarity: a.meanSimilarity, modes: a.modes.map((m) => m.members), colours: Array.from(summary.colours[idx]!) })),
-      };
-      writeFileSync(join(out, 'stratify.json'), JSON.stringify(json));
-      process.stdout.write(kTable(summary));
-      process.stdout.write(`wrote ${result.runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
+      writeFileSync(join(out, `stratify.K${a.K}.colours`), Array.from(summary.colours[idx]!).join(' ') + '\n');
     });
+    writeFileSync(join(out, 'fst-by-k.tsv'), kTable(summary));
+    const json = {
+      ...sweepJson(data, sweep, result.runs, result.cancelled),
+      readFlags: o,
+      summary: summary.perK.map((k) => ({ ...k })),
+      alignment: summary.alignment.map((a, idx) => ({
+        K: a.K,
+        reference: a.reference,
+        permutations: a.perms.map((p) => Array.from(p)),
+        meanSimilarity: a.meanSimilarity,
+        modes: a.modes.map((m) => m.members),
+        colours: Array.from(summary.colours[idx]!),
+      })),
+    };
+    writeFileSync(join(out, 'stratify.json'), JSON.stringify(json));
+    process.stdout.write(kTable(summary));
+    process.stdout.write(`wrote ${result.runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
+  });
 }

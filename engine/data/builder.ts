@@ -1,6 +1,13 @@
 import { AlleleTable, sortedAlleleOrder } from './allele-table.ts';
 import { GrowableCalls } from './growable-calls.ts';
-import { allocateCalls, MISSING, type DatasetSource, type GenotypeData, type Individual, type Locus } from './genotype-data.ts';
+import {
+  allocateCalls,
+  MISSING,
+  type DatasetSource,
+  type GenotypeData,
+  type Individual,
+  type Locus,
+} from './genotype-data.ts';
 
 /** Locus metadata without the allele table (the builder owns the alleles). */
 export interface LocusInfo {

@@ -25,7 +25,8 @@ export interface FilterResult {
 }
 
 function checkFraction(name: string, v: number | undefined): void {
-  if (v !== undefined && !(v >= 0 && v <= 1)) throw new RangeError(`applyFilters: ${name} must be a fraction in [0, 1], got ${v}`);
+  if (v !== undefined && !(v >= 0 && v <= 1))
+    throw new RangeError(`applyFilters: ${name} must be a fraction in [0, 1], got ${v}`);
 }
 
 /**
@@ -47,12 +48,16 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
     for (let l = 0; l < L; l++) {
       const Pl = locusPloidy(data, l);
       copies += Pl;
-      for (let i = 0; i < N; i++) for (let p = 0; p < Pl; p++) if (data.calls[(l * N + i) * P + p] === MISSING) miss[i]!++;
+      for (let i = 0; i < N; i++)
+        for (let p = 0; p < Pl; p++) if (data.calls[(l * N + i) * P + p] === MISSING) miss[i]!++;
     }
     keepInd = keepInd.filter((i) => {
       const f = miss[i]! / Math.max(1, copies);
       if (f > opts.maxIndividualMissing!) {
-        removedIndividuals.push({ name: data.individuals[i]!.id, reason: `missing ${(100 * f).toFixed(1)}% > ${(100 * opts.maxIndividualMissing!).toFixed(1)}%` });
+        removedIndividuals.push({
+          name: data.individuals[i]!.id,
+          reason: `missing ${(100 * f).toFixed(1)}% > ${(100 * opts.maxIndividualMissing!).toFixed(1)}%`,
+        });
         return false;
       }
       return true;
@@ -66,7 +71,10 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
     const called = counts.reduce((a, b) => a + b, 0);
     const missFrac = keepInd.length === 0 ? 0 : 1 - called / (keepInd.length * locusPloidy(data, l));
     if (opts.maxLocusMissing !== undefined && missFrac > opts.maxLocusMissing) {
-      removedLoci.push({ name, reason: `missing ${(100 * missFrac).toFixed(1)}% > ${(100 * opts.maxLocusMissing).toFixed(1)}%` });
+      removedLoci.push({
+        name,
+        reason: `missing ${(100 * missFrac).toFixed(1)}% > ${(100 * opts.maxLocusMissing).toFixed(1)}%`,
+      });
       continue;
     }
     const observed = counts.filter((c) => c > 0).length;

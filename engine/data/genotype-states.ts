@@ -27,6 +27,9 @@ export function genotypeStates(data: GenotypeData, locus: number): { values: Int
     if (g === undefined) seen.set(key, (g = seen.size));
     values[d] = g;
   }
-  if (seen.size > 0x7fff) throw new RangeError(`locus ${data.loci[locus]!.name}: ${seen.size} distinct genotypes is more than genotype-level variables can hold`);
+  if (seen.size > 0x7fff)
+    throw new RangeError(
+      `locus ${data.loci[locus]!.name}: ${seen.size} distinct genotypes is more than genotype-level variables can hold`,
+    );
   return { values, count: Math.max(1, seen.size) };
 }

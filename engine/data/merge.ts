@@ -7,7 +7,8 @@ import { allocateCalls, MISSING, type GenotypeData, type Individual, type Locus 
  * their labels unless `unlabel` (then they are the ones to classify).
  */
 export function appendIndividuals(base: GenotypeData, other: GenotypeData, unlabel = true): GenotypeData {
-  if (base.ploidy !== other.ploidy) throw new RangeError(`appendIndividuals: ploidy ${other.ploidy} does not match the training data's ${base.ploidy}`);
+  if (base.ploidy !== other.ploidy)
+    throw new RangeError(`appendIndividuals: ploidy ${other.ploidy} does not match the training data's ${base.ploidy}`);
   const P = base.ploidy;
   const N1 = base.individuals.length;
   const N2 = other.individuals.length;
@@ -43,6 +44,9 @@ export function appendIndividuals(base: GenotypeData, other: GenotypeData, unlab
         calls[(l * N + N1 + d) * P + p] = a === MISSING || !map ? MISSING : map[a]!;
       }
   });
-  const individuals: Individual[] = [...base.individuals, ...other.individuals.map((i) => (unlabel ? { id: i.id } : i))];
+  const individuals: Individual[] = [
+    ...base.individuals,
+    ...other.individuals.map((i) => (unlabel ? { id: i.id } : i)),
+  ];
   return { ploidy: P, individuals, loci, calls, phased: base.phased && other.phased, source: base.source };
 }

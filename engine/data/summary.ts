@@ -41,10 +41,11 @@ export interface DatasetSummary {
 function mean(xs: Float64Array): number {
   let s = 0;
   let n = 0;
-  for (const x of xs) if (!Number.isNaN(x)) {
-    s += x;
-    n++;
-  }
+  for (const x of xs)
+    if (!Number.isNaN(x)) {
+      s += x;
+      n++;
+    }
   return n === 0 ? NaN : s / n;
 }
 
@@ -76,10 +77,11 @@ export function summarize(data: GenotypeData): DatasetSummary {
     let observed = 0;
     let n = 0;
     let sumSq = 0;
-    for (const c of counts) if (c > 0) {
-      observed++;
-      n += c;
-    }
+    for (const c of counts)
+      if (c > 0) {
+        observed++;
+        n += c;
+      }
     for (const c of counts) sumSq += (c / (n || 1)) ** 2;
     allelesPerLocus[l] = observed;
     if (observed <= 1) monomorphic++;

@@ -51,7 +51,12 @@ const ALL_ZEROS = /^0+$/;
  * genotypes on the first individual's line.
  */
 function locusNames(lines: readonly string[], genotypes: number): string[] {
-  const byComma = lines.flatMap((t) => t.split(',').map((n) => n.trim()).filter((n) => n !== ''));
+  const byComma = lines.flatMap((t) =>
+    t
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== ''),
+  );
   if (byComma.length === genotypes) return byComma;
   const bySpace = lines.flatMap((t) => t.split(/[\s,]+/).filter((n) => n !== ''));
   return bySpace.length === genotypes ? bySpace : byComma;
@@ -87,7 +92,14 @@ export async function readGenepop(source: ByteSource, options: GenepopOptions = 
     if (text.trim() === '') continue;
     const pop = POP_LINE.exec(text);
     if (pop) {
-      if (nameLines.length === 0) throw new FormatError(file, line.number, 1, 'a Pop line before any locus name', 'locus names after the title line');
+      if (nameLines.length === 0)
+        throw new FormatError(
+          file,
+          line.number,
+          1,
+          'a Pop line before any locus name',
+          'locus names after the title line',
+        );
       stage = 'body';
       popIndex++;
       popName = pop[2]?.trim() || String(popIndex);
@@ -99,17 +111,33 @@ export async function readGenepop(source: ByteSource, options: GenepopOptions = 
     }
     // An individual: "label , genotypes".
     const comma = text.indexOf(',');
-    if (comma < 0) throw new FormatError(file, line.number, 1, 'individual line without a comma', '"label, genotype genotype ..." or a Pop line');
+    if (comma < 0)
+      throw new FormatError(
+        file,
+        line.number,
+        1,
+        'individual line without a comma',
+        '"label, genotype genotype ..." or a Pop line',
+      );
     const label = text.slice(0, comma).trim();
     const tokens = tokenize(text.slice(comma + 1)).map((t) => ({ text: t.text, column: t.column + comma + 1 }));
     lociNames ??= locusNames(nameLines, tokens.length);
     if (tokens.length !== lociNames.length) {
       const col = tokens.length > lociNames.length ? tokens[lociNames.length]!.column : text.length + 1;
-      throw new FormatError(file, line.number, col, `${tokens.length} genotypes on the line`, `${lociNames.length} (one per locus)`);
+      throw new FormatError(
+        file,
+        line.number,
+        col,
+        `${tokens.length} genotypes on the line`,
+        `${lociNames.length} (one per locus)`,
+      );
     }
     if (builder === undefined) {
       // Diploid storage unless every locus is haploid (or ploidy 1 was given); compacted at the end.
-      builder = new IndividualMajorBuilder(lociNames.map((name) => ({ name })), options.ploidy ?? 2);
+      builder = new IndividualMajorBuilder(
+        lociNames.map((name) => ({ name })),
+        options.ploidy ?? 2,
+      );
       codings = lociNames.map(() => undefined);
     }
     let id = label;
@@ -122,7 +150,13 @@ export async function readGenepop(source: ByteSource, options: GenepopOptions = 
     const row = builder.addIndividual({ id, population: popName });
     tokens.forEach((t, l) => {
       if (!/^\d+$/.test(t.text)) {
-        throw new FormatError(file, line.number, t.column, `genotype "${t.text}" is not a number`, 'digits: one or two 2- or 3-digit allele codes, zeros for missing');
+        throw new FormatError(
+          file,
+          line.number,
+          t.column,
+          `genotype "${t.text}" is not a number`,
+          'digits: one or two 2- or 3-digit allele codes, zeros for missing',
+        );
       }
       const known = codings[l];
       if (ALL_ZEROS.test(t.text) && (known === undefined || t.text.length !== known.ploidy * known.digits)) {
@@ -131,11 +165,23 @@ export async function readGenepop(source: ByteSource, options: GenepopOptions = 
       }
       const coding = known ?? codingOf(t.text.length, options);
       if (coding === undefined || coding.ploidy > builder!.ploidy) {
-        throw new FormatError(file, line.number, t.column, `genotype "${t.text}" has ${t.text.length} digits`, '2 or 3 digits per allele (e.g. 0102 or 102104; 01 or 102 for a haploid locus)');
+        throw new FormatError(
+          file,
+          line.number,
+          t.column,
+          `genotype "${t.text}" has ${t.text.length} digits`,
+          '2 or 3 digits per allele (e.g. 0102 or 102104; 01 or 102 for a haploid locus)',
+        );
       }
       const width = coding.ploidy * coding.digits;
       if (t.text.length !== width) {
-        throw new FormatError(file, line.number, t.column, `genotype "${t.text}" is not ${width} digits`, `${width} digits as earlier at locus ${lociNames![l]} (${describe(coding)})`);
+        throw new FormatError(
+          file,
+          line.number,
+          t.column,
+          `genotype "${t.text}" is not ${width} digits`,
+          `${width} digits as earlier at locus ${lociNames![l]} (${describe(coding)})`,
+        );
       }
       codings[l] = coding;
       for (let p = 0; p < builder!.ploidy; p++) {
@@ -146,14 +192,30 @@ export async function readGenepop(source: ByteSource, options: GenepopOptions = 
   }
   if (lastLine === 0) throw new FormatError(file, 1, 1, 'the file is empty', 'a GENEPOP title line');
   if (builder === undefined) {
-    throw new FormatError(file, lastLine, 1, stage === 'body' ? 'no individuals after the Pop line' : 'no Pop line', 'a Pop line followed by individuals');
+    throw new FormatError(
+      file,
+      lastLine,
+      1,
+      stage === 'body' ? 'no individuals after the Pop line' : 'no Pop line',
+      'a Pop line followed by individuals',
+    );
   }
   const warnings =
     duplicateLabels > 0
-      ? [`${duplicateLabels} individual label(s) repeat (common in GENEPOP files that label individuals by population); repeats were renamed label#n`]
+      ? [
+          `${duplicateLabels} individual label(s) repeat (common in GENEPOP files that label individuals by population); repeats were renamed label#n`,
+        ]
       : [];
-  const data = builder.finish({ format: 'genepop', file, assumptions: codingAssumptions(codings, lociNames ?? []), warnings });
-  return withLocusPloidy(data, codings.map((c) => c?.ploidy ?? 2));
+  const data = builder.finish({
+    format: 'genepop',
+    file,
+    assumptions: codingAssumptions(codings, lociNames ?? []),
+    warnings,
+  });
+  return withLocusPloidy(
+    data,
+    codings.map((c) => c?.ploidy ?? 2),
+  );
 }
 
 function describe(c: LocusCoding): string {
@@ -178,10 +240,16 @@ function codingAssumptions(codings: readonly (LocusCoding | undefined)[], names:
 function withLocusPloidy(data: GenotypeData, locusPloidy: readonly number[]): GenotypeData {
   if (data.ploidy === 1) return data;
   if (locusPloidy.every((p) => p === 1)) {
-    const calls = data.calls.constructor === Int16Array ? new Int16Array(data.calls.length / 2) : new Int8Array(data.calls.length / 2);
+    const calls =
+      data.calls.constructor === Int16Array
+        ? new Int16Array(data.calls.length / 2)
+        : new Int8Array(data.calls.length / 2);
     for (let k = 0; k < calls.length; k++) calls[k] = data.calls[2 * k]!;
     return { ...data, ploidy: 1, calls };
   }
   if (locusPloidy.every((p) => p === data.ploidy)) return data;
-  return { ...data, loci: data.loci.map((locus, l) => (locusPloidy[l]! < data.ploidy ? { ...locus, ploidy: locusPloidy[l]! } : locus)) };
+  return {
+    ...data,
+    loci: data.loci.map((locus, l) => (locusPloidy[l]! < data.ploidy ? { ...locus, ploidy: locusPloidy[l]! } : locus)),
+  };
 }

@@ -40,5 +40,7 @@ export function looksGrouped(values: readonly string[]): boolean {
   let runs = 1;
   for (let i = 1; i < values.length; i++) if (values[i] !== values[i - 1]) runs++;
   const distinct = new Set(values).size;
-  return runs <= distinct + Math.max(1, Math.floor(distinct / 4)) && (distinct <= values.length / 2 || values.length < 4);
+  return (
+    runs <= distinct + Math.max(1, Math.floor(distinct / 4)) && (distinct <= values.length / 2 || values.length < 4)
+  );
 }

@@ -27,10 +27,23 @@ async function readVariantTable(source: ByteSource, kind: 'map' | 'bim'): Promis
     if (tok.length === 0) continue;
     const want = kind === 'bim' ? [6] : [3, 4];
     if (!want.includes(tok.length)) {
-      throw new FormatError(source.name, line.number, tok[tok.length - 1]!.column, `${tok.length} columns`, kind === 'bim' ? '6 columns: chr id cM bp a1 a2' : '4 columns: chr id cM bp (or 3: chr id bp)');
+      throw new FormatError(
+        source.name,
+        line.number,
+        tok[tok.length - 1]!.column,
+        `${tok.length} columns`,
+        kind === 'bim' ? '6 columns: chr id cM bp a1 a2' : '4 columns: chr id cM bp (or 3: chr id bp)',
+      );
     }
     const bpTok = tok[tok.length === 3 ? 2 : 3]!;
-    if (!/^-?\d+$/.test(bpTok.text)) throw new FormatError(source.name, line.number, bpTok.column, `position "${bpTok.text}" is not a whole number`, 'a base-pair position');
+    if (!/^-?\d+$/.test(bpTok.text))
+      throw new FormatError(
+        source.name,
+        line.number,
+        bpTok.column,
+        `position "${bpTok.text}" is not a whole number`,
+        'a base-pair position',
+      );
     const e: MapEntry = { chrom: tok[0]!.text, name: tok[1]!.text, pos: Number(bpTok.text) };
     if (kind === 'bim') e.alleles = [tok[4]!.text, tok[5]!.text];
     out.push(e);
@@ -46,26 +59,48 @@ function famIndividual(tok: { text: string }[], options: PlinkOptions): { fid: s
 }
 
 /** Makes ids unique: IID when unique, FID_IID otherwise (reported). */
-function uniqueIds(rows: { fid: string; iid: string; ind: Individual }[], assumptions: string[], file: string, lines: Line[]): Individual[] {
+function uniqueIds(
+  rows: { fid: string; iid: string; ind: Individual }[],
+  assumptions: string[],
+  file: string,
+  lines: Line[],
+): Individual[] {
   const iids = new Set(rows.map((r) => r.iid));
   if (iids.size === rows.length) return rows.map((r) => r.ind);
   assumptions.push('individual ids repeat across families: ids are FID_IID');
   const seen = new Map<string, number>();
   return rows.map((r, k) => {
     const id = `${r.fid}_${r.iid}`;
-    if (seen.has(id)) throw new FormatError(file, lines[k]!.number, 1, `duplicate individual "${r.fid} ${r.iid}"`, 'unique (FID, IID) pairs');
+    if (seen.has(id))
+      throw new FormatError(
+        file,
+        lines[k]!.number,
+        1,
+        `duplicate individual "${r.fid} ${r.iid}"`,
+        'unique (FID, IID) pairs',
+      );
     seen.set(id, k);
     return { ...r.ind, id };
   });
 }
 
 /** Reads PLINK text files: .ped (FID IID PAT MAT SEX PHENO, then 2 alleles per SNP) with its .map. */
-export async function readPlinkPed(ped: ByteSource, map: ByteSource, options: PlinkOptions = {}): Promise<GenotypeData> {
+export async function readPlinkPed(
+  ped: ByteSource,
+  map: ByteSource,
+  options: PlinkOptions = {},
+): Promise<GenotypeData> {
   const variants = await readVariantTable(map, 'map');
   const L = variants.length;
   const missing = options.missing ?? '0';
-  const builder = new IndividualMajorBuilder(variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos })), 2);
-  const assumptions = [options.population === 'none' ? 'no population labels' : 'family id (FID) used as population', `missing allele code ${missing}`];
+  const builder = new IndividualMajorBuilder(
+    variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos })),
+    2,
+  );
+  const assumptions = [
+    options.population === 'none' ? 'no population labels' : 'family id (FID) used as population',
+    `missing allele code ${missing}`,
+  ];
   const rows: { fid: string; iid: string; ind: Individual }[] = [];
   const lines: Line[] = [];
   let compound: boolean | undefined;
@@ -79,14 +114,22 @@ export async function readPlinkPed(ped: ByteSource, map: ByteSource, options: Pl
     const want = 6 + (compound ? L : 2 * L);
     if (tok.length !== want) {
       const col = tok.length > want ? tok[want]!.column : line.text.length + 1;
-      throw new FormatError(ped.name, line.number, col, `${tok.length} columns`, `${want} (6 + ${compound ? '' : '2 × '}${L} SNPs from ${map.name})`);
+      throw new FormatError(
+        ped.name,
+        line.number,
+        col,
+        `${tok.length} columns`,
+        `${want} (6 + ${compound ? '' : '2 × '}${L} SNPs from ${map.name})`,
+      );
     }
     const r = famIndividual(tok, options);
     rows.push(r);
     lines.push(line);
     const row = builder.addIndividual(r.ind);
     for (let l = 0; l < L; l++) {
-      const pair = compound ? splitCompound(tok[6 + l]!, ped.name, line.number) : [tok[6 + 2 * l]!.text, tok[7 + 2 * l]!.text];
+      const pair = compound
+        ? splitCompound(tok[6 + l]!, ped.name, line.number)
+        : [tok[6 + 2 * l]!.text, tok[7 + 2 * l]!.text];
       for (let p = 0; p < 2; p++) builder.setAllele(row, l, p, pair[p] === missing ? undefined : pair[p]);
     }
   }
@@ -96,7 +139,14 @@ export async function readPlinkPed(ped: ByteSource, map: ByteSource, options: Pl
 }
 
 function splitCompound(t: { text: string; column: number }, file: string, line: number): [string, string] {
-  if (t.text.length !== 2) throw new FormatError(file, line, t.column, `genotype "${t.text}"`, 'two single-character alleles (compound genotype)');
+  if (t.text.length !== 2)
+    throw new FormatError(
+      file,
+      line,
+      t.column,
+      `genotype "${t.text}"`,
+      'two single-character alleles (compound genotype)',
+    );
   return [t.text[0]!, t.text[1]!];
 }
 
@@ -106,13 +156,28 @@ const BED_MAGIC = [0x6c, 0x1b, 0x01];
  * Reads binary PLINK files (.bed SNP-major with .bim and .fam), streaming the .bed.
  * Codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
  */
-export async function readPlinkBed(bed: ByteSource, bim: ByteSource, fam: ByteSource, options: PlinkOptions = {}): Promise<GenotypeData> {
+export async function readPlinkBed(
+  bed: ByteSource,
+  bim: ByteSource,
+  fam: ByteSource,
+  options: PlinkOptions = {},
+): Promise<GenotypeData> {
   const variants = await readVariantTable(bim, 'bim');
   const famLines = (await readAllLines(fam)).filter((l) => l.text.trim() !== '');
-  const assumptions = [options.population === 'none' ? 'no population labels' : 'family id (FID) used as population', 'SNP-major .bed'];
+  const assumptions = [
+    options.population === 'none' ? 'no population labels' : 'family id (FID) used as population',
+    'SNP-major .bed',
+  ];
   const rows = famLines.map((l) => {
     const tok = tokenize(l.text);
-    if (tok.length < 6) throw new FormatError(fam.name, l.number, l.text.length + 1, `${tok.length} columns`, '6 columns: FID IID PAT MAT SEX PHENO');
+    if (tok.length < 6)
+      throw new FormatError(
+        fam.name,
+        l.number,
+        l.text.length + 1,
+        `${tok.length} columns`,
+        '6 columns: FID IID PAT MAT SEX PHENO',
+      );
     return famIndividual(tok, options);
   });
   if (rows.length === 0) throw new FormatError(fam.name, 1, 1, 'no individuals', 'one line per individual');
@@ -143,13 +208,26 @@ export async function readPlinkBed(bed: ByteSource, bim: ByteSource, fam: ByteSo
     let k = 0;
     while (header < 3 && k < chunk.length) {
       if (chunk[k] !== BED_MAGIC[header]) {
-        throw new FormatError(bed.name, 1, header + 1, `byte ${header + 1} is 0x${chunk[k]!.toString(16)}`, header === 2 ? '0x01 (SNP-major mode)' : 'the PLINK .bed magic number 6c 1b');
+        throw new FormatError(
+          bed.name,
+          1,
+          header + 1,
+          `byte ${header + 1} is 0x${chunk[k]!.toString(16)}`,
+          header === 2 ? '0x01 (SNP-major mode)' : 'the PLINK .bed magic number 6c 1b',
+        );
       }
       header++;
       k++;
     }
     while (k < chunk.length) {
-      if (l >= L) throw new FormatError(bed.name, 1, bytesRead + k + 1, 'more data than the .bim lists variants', `${3 + L * per} bytes`);
+      if (l >= L)
+        throw new FormatError(
+          bed.name,
+          1,
+          bytesRead + k + 1,
+          'more data than the .bim lists variants',
+          `${3 + L * per} bytes`,
+        );
       const take = Math.min(per - fill, chunk.length - k);
       snp.set(chunk.subarray(k, k + take), fill);
       fill += take;
@@ -165,9 +243,16 @@ export async function readPlinkBed(bed: ByteSource, bim: ByteSource, fam: ByteSo
       options.onProgress({ file: bed.name, bytesRead, totalBytes: bed.size, records: l });
     }
   }
-  if (header < 3) throw new FormatError(bed.name, 1, 1, 'the file is too short for a .bed header', 'magic bytes 6c 1b 01');
+  if (header < 3)
+    throw new FormatError(bed.name, 1, 1, 'the file is too short for a .bed header', 'magic bytes 6c 1b 01');
   if (l !== L || fill !== 0) {
-    throw new FormatError(bed.name, 1, bytesRead + 1, `the file ends after ${l} of ${L} variants (truncated?)`, `${3 + L * per} bytes for ${L} variants × ${N} individuals`);
+    throw new FormatError(
+      bed.name,
+      1,
+      bytesRead + 1,
+      `the file ends after ${l} of ${L} variants (truncated?)`,
+      `${3 + L * per} bytes for ${L} variants × ${N} individuals`,
+    );
   }
   options.onProgress?.({ file: bed.name, bytesRead, totalBytes: bed.size, records: l });
   return builder.finish({ format: 'plink-bed', file: bed.name, assumptions, warnings: [] }, false);

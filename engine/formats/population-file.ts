@@ -34,9 +34,17 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
         continue;
       }
     }
-    if (tok.length < 2) throw new FormatError(source.name, line.number, line.text.length + 1, 'fewer than 2 columns', 'id and population');
+    if (tok.length < 2)
+      throw new FormatError(
+        source.name,
+        line.number,
+        line.text.length + 1,
+        'fewer than 2 columns',
+        'id and population',
+      );
     const id = tok[0]!.text;
-    if (out.has(id)) throw new FormatError(source.name, line.number, 1, `id "${id}" listed twice`, 'one row per individual');
+    if (out.has(id))
+      throw new FormatError(source.name, line.number, 1, `id "${id}" listed twice`, 'one row per individual');
     const group = groupCol >= 0 ? tok[groupCol]?.text : undefined;
     out.set(id, { population: tok[popCol]?.text ?? '', ...(group ? { group } : {}) });
   }
@@ -44,7 +52,10 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
 }
 
 /** Applies a population map; reports ids of the data that it does not list. */
-export function applyPopulations(data: GenotypeData, map: PopulationMap): { data: GenotypeData; unlabelled: string[]; unknown: string[] } {
+export function applyPopulations(
+  data: GenotypeData,
+  map: PopulationMap,
+): { data: GenotypeData; unlabelled: string[]; unknown: string[] } {
   const ids = new Set(data.individuals.map((i) => i.id));
   const unlabelled: string[] = [];
   const individuals: Individual[] = data.individuals.map((ind) => {
@@ -53,7 +64,11 @@ export function applyPopulations(data: GenotypeData, map: PopulationMap): { data
       unlabelled.push(ind.id);
       return ind;
     }
-    return { id: ind.id, ...(m.population !== '' ? { population: m.population } : {}), ...(m.group ? { group: m.group } : {}) };
+    return {
+      id: ind.id,
+      ...(m.population !== '' ? { population: m.population } : {}),
+      ...(m.group ? { group: m.group } : {}),
+    };
   });
   const unknown = [...map.keys()].filter((k) => !ids.has(k));
   return { data: { ...data, individuals }, unlabelled, unknown };

@@ -19,8 +19,12 @@ export function writeQ(Q: ArrayLike<number>, N: number, K: number, digits = 6): 
 
 /** Parses a .Q file (rows of K numbers; each row is normalised to sum to 1). */
 export function parseQ(file: string, text: string): { Q: Float64Array; N: number; K: number } {
-  const rows = text.split(/\r?\n/).map((l, k) => ({ l: l.trim(), line: k + 1 })).filter((r) => r.l !== '');
-  if (rows.length === 0) throw new FormatError(file, 1, 1, 'the file is empty', 'one row of K proportions per individual');
+  const rows = text
+    .split(/\r?\n/)
+    .map((l, k) => ({ l: l.trim(), line: k + 1 }))
+    .filter((r) => r.l !== '');
+  if (rows.length === 0)
+    throw new FormatError(file, 1, 1, 'the file is empty', 'one row of K proportions per individual');
   const K = rows[0]!.l.split(/\s+/).length;
   const Q = new Float64Array(rows.length * K);
   rows.forEach(({ l, line }, d) => {

@@ -53,20 +53,34 @@ export async function detectFormat(source: ByteSource): Promise<FormatName> {
     if (e instanceof FormatError) throw e;
     throw new FormatError(source.name, 1, 1, 'the file could not be read as text', 'a text or gzip file');
   }
-  if (head.length === 0 || head.every((l) => l.trim() === '')) throw new FormatError(source.name, 1, 1, 'the file is empty', 'genotype data');
+  if (head.length === 0 || head.every((l) => l.trim() === ''))
+    throw new FormatError(source.name, 1, 1, 'the file is empty', 'genotype data');
   if (head[0]!.startsWith('##fileformat=VCF') || head.some((l) => l.startsWith('#CHROM'))) return 'vcf';
   if (head.slice(1).some((l) => isPopLine(l))) return 'genepop';
   const firstData = head.find((l) => l.trim() !== '')!;
-  if (/[,\t;]/.test(firstData) && head.slice(1).some((l) => /[ACGTacgt0-9]+\s*[/|]\s*[ACGTacgt0-9]+/.test(l))) return 'table';
+  if (/[,\t;]/.test(firstData) && head.slice(1).some((l) => /[ACGTacgt0-9]+\s*[/|]\s*[ACGTacgt0-9]+/.test(l)))
+    return 'table';
   if (/\d/.test(head.slice(1).join(' '))) return 'structure';
-  throw new FormatError(source.name, 1, 1, 'unknown format', 'STRUCTURE, GENEPOP, VCF, PLINK (.ped/.map or .bed/.bim/.fam) or a genotype table (CSV/TSV)');
+  throw new FormatError(
+    source.name,
+    1,
+    1,
+    'unknown format',
+    'STRUCTURE, GENEPOP, VCF, PLINK (.ped/.map or .bed/.bim/.fam) or a genotype table (CSV/TSV)',
+  );
 }
 
 function companion(files: DatasetFiles, ext: string): ByteSource {
   const stem = files.main.name.replace(/\.[^./\\]+$/, '');
   const found = files.companions?.find((c) => baseName(c.name).endsWith(`.${ext}`));
   if (found) return found;
-  throw new FormatError(files.main.name, 1, 1, `the matching .${ext} file is missing`, `${stem}.${ext} next to ${baseName(files.main.name)}`);
+  throw new FormatError(
+    files.main.name,
+    1,
+    1,
+    `the matching .${ext} file is missing`,
+    `${stem}.${ext} next to ${baseName(files.main.name)}`,
+  );
 }
 
 /** Reads a dataset in any supported format; applies a population side file if given. */
@@ -87,12 +101,18 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
       break;
     case 'plink-ped': {
       const ped = baseName(main.name).endsWith('.map') ? companion(files, 'ped') : main;
-      data = await readPlinkPed(ped, companion({ ...files, main: ped }, 'map'), { onProgress: progress, ...options.plink });
+      data = await readPlinkPed(ped, companion({ ...files, main: ped }, 'map'), {
+        onProgress: progress,
+        ...options.plink,
+      });
       break;
     }
     case 'plink-bed': {
       const bed = baseName(main.name).endsWith('.bed') ? main : companion(files, 'bed');
-      data = await readPlinkBed(bed, companion(files, 'bim'), companion(files, 'fam'), { onProgress: progress, ...options.plink });
+      data = await readPlinkBed(bed, companion(files, 'bim'), companion(files, 'fam'), {
+        onProgress: progress,
+        ...options.plink,
+      });
       break;
     }
     case 'table':
@@ -105,9 +125,20 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
     const map = await readPopulationFile(options.populations);
     const applied = applyPopulations(data, map);
     const warnings = [...(data.source?.warnings ?? [])];
-    if (applied.unlabelled.length > 0) warnings.push(`${applied.unlabelled.length} individual(s) not in ${options.populations.name}: ${applied.unlabelled.slice(0, 5).join(', ')}${applied.unlabelled.length > 5 ? ', …' : ''}`);
-    if (applied.unknown.length > 0) warnings.push(`${applied.unknown.length} id(s) in ${options.populations.name} not in the data`);
-    data = { ...applied.data, source: { ...data.source!, warnings, assumptions: [...data.source!.assumptions, `populations from ${options.populations.name}`] } };
+    if (applied.unlabelled.length > 0)
+      warnings.push(
+        `${applied.unlabelled.length} individual(s) not in ${options.populations.name}: ${applied.unlabelled.slice(0, 5).join(', ')}${applied.unlabelled.length > 5 ? ', …' : ''}`,
+      );
+    if (applied.unknown.length > 0)
+      warnings.push(`${applied.unknown.length} id(s) in ${options.populations.name} not in the data`);
+    data = {
+      ...applied.data,
+      source: {
+        ...data.source!,
+        warnings,
+        assumptions: [...data.source!.assumptions, `populations from ${options.populations.name}`],
+      },
+    };
   }
   return data;
 }

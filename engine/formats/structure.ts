@@ -78,7 +78,12 @@ async function sampleRows(source: ByteSource, max: number): Promise<Row[]> {
 
 function metaCount(l: StructureLayout): number {
   return (
-    (l.label ? 1 : 0) + (l.popData ? 1 : 0) + (l.popFlag ? 1 : 0) + (l.locData ? 1 : 0) + (l.phenotype ? 1 : 0) + l.extraColumns
+    (l.label ? 1 : 0) +
+    (l.popData ? 1 : 0) +
+    (l.popFlag ? 1 : 0) +
+    (l.locData ? 1 : 0) +
+    (l.phenotype ? 1 : 0) +
+    l.extraColumns
   );
 }
 
@@ -100,7 +105,10 @@ const HEADER_META_NAME =
 function hasMarkerNameRow(rows: readonly Row[], dataCount: number): boolean {
   if (rows.length < 2) return false;
   const r0 = rows[0]!.tokens;
-  const allText = r0.length === dataCount && r0.every((t) => !isNumber(t.text)) && rows[1]!.tokens.slice(2).some((t) => isNumber(t.text));
+  const allText =
+    r0.length === dataCount &&
+    r0.every((t) => !isNumber(t.text)) &&
+    rows[1]!.tokens.slice(2).some((t) => isNumber(t.text));
   return r0.length < dataCount || allText;
 }
 
@@ -175,11 +183,18 @@ export async function detectStructureLayout(
   const dataCount = mode(rows.slice(rows.length > 1 ? 1 : 0).map((r) => r.tokens.length));
 
   const markerNames = options.markerNames ?? hasMarkerNameRow(rows, dataCount);
-  if (markerNames && options.markerNames === undefined) assumptions.push(`row 1 holds ${rows[0]!.tokens.length} marker names`);
+  if (markerNames && options.markerNames === undefined)
+    assumptions.push(`row 1 holds ${rows[0]!.tokens.length} marker names`);
   // Some tools also name the leading columns in the header ("ID POP loc1 loc2 …").
-  const headerLead = markerNames && options.oneRowPerIndividual !== false ? headerLeadNames(rows[0]!.tokens, dataCount, options.ploidy ?? 2) : 0;
+  const headerLead =
+    markerNames && options.oneRowPerIndividual !== false
+      ? headerLeadNames(rows[0]!.tokens, dataCount, options.ploidy ?? 2)
+      : 0;
   if (headerLead > 0) {
-    const named = rows[0]!.tokens.slice(0, headerLead).map((t) => t.text).join(', ');
+    const named = rows[0]!.tokens
+      .slice(0, headerLead)
+      .map((t) => t.text)
+      .join(', ');
     assumptions.push(`the first ${headerLead} name(s) of the header row (${named}) label the leading columns`);
   }
   const nLociFromNames = markerNames ? rows[0]!.tokens.length - headerLead : undefined;
@@ -198,7 +213,14 @@ export async function detectStructureLayout(
   }
   header += (mapDistances ? 1 : 0) + (recessiveAlleles ? 1 : 0);
   const data = rows.slice(header);
-  if (data.length === 0) throw new FormatError(source.name, rows[rows.length - 1]!.line + 1, 1, 'no genotype rows', 'at least one individual');
+  if (data.length === 0)
+    throw new FormatError(
+      source.name,
+      rows[rows.length - 1]!.line + 1,
+      1,
+      'no genotype rows',
+      'at least one individual',
+    );
 
   // Rows per individual: labels repeat in equal runs when ONEROWPERIND=0.
   let oneRow = options.oneRowPerIndividual;
@@ -215,7 +237,8 @@ export async function detectStructureLayout(
   const individuals: Row[][] = [];
   for (let i = 0; i + rowsPerInd <= data.length; i += rowsPerInd) individuals.push(data.slice(i, i + rowsPerInd));
   const first = individuals.map((g) => g[0]!);
-  const constantWithin = (j: number) => individuals.every((g) => g.every((r) => r.tokens[j]?.text === g[0]!.tokens[j]?.text));
+  const constantWithin = (j: number) =>
+    individuals.every((g) => g.every((r) => r.tokens[j]?.text === g[0]!.tokens[j]?.text));
 
   // Leading meta columns.
   let j = 0;
@@ -239,15 +262,25 @@ export async function detectStructureLayout(
   const vpr = oneRow ? ploidy : 1;
   const remainingMeta = nLociFromNames !== undefined ? dataCount - vpr * nLociFromNames - j : undefined;
   if (remainingMeta !== undefined && remainingMeta < 0) {
-    throw new FormatError(source.name, data[0]!.line, 1, `rows have ${dataCount} values, too few for ${nLociFromNames} loci at ${vpr} value(s) per row`, 'a consistent STRUCTURE layout (check ploidy, label and marker-name options)');
+    throw new FormatError(
+      source.name,
+      data[0]!.line,
+      1,
+      `rows have ${dataCount} values, too few for ${nLociFromNames} loci at ${vpr} value(s) per row`,
+      'a consistent STRUCTURE layout (check ploidy, label and marker-name options)',
+    );
   }
   // Without marker names, columns that cannot hold allele codes end the leading block.
-  const nonAlleleEnd = remainingMeta === undefined && options.extraColumns === undefined ? endOfNonAlleleColumns(first, j, missing) : j;
+  const nonAlleleEnd =
+    remainingMeta === undefined && options.extraColumns === undefined ? endOfNonAlleleColumns(first, j, missing) : j;
   if (popData === undefined) {
     if (remainingMeta !== undefined) popData = remainingMeta >= 1;
     else {
       const genotypeValues = dataCount - Math.max(j + 1, nonAlleleEnd);
-      popData = looksLikePopulationColumn(column(first, j), missing, constantWithin(j)) && genotypeValues > 0 && genotypeValues % vpr === 0;
+      popData =
+        looksLikePopulationColumn(column(first, j), missing, constantWithin(j)) &&
+        genotypeValues > 0 &&
+        genotypeValues % vpr === 0;
     }
     if (popData) assumptions.push(`column ${j + 1} holds population labels`);
   }
@@ -255,12 +288,16 @@ export async function detectStructureLayout(
   if (options.popFlag === undefined) {
     const c = column(first, j);
     const flagLike = c.every((v) => v === '0' || v === '1') && constantWithin(j);
-    popFlag = remainingMeta !== undefined ? remainingMeta - (popData ? 1 : 0) >= 1 && flagLike : flagLike && !oneRow && (dataCount - j - 1) > 0;
+    popFlag =
+      remainingMeta !== undefined
+        ? remainingMeta - (popData ? 1 : 0) >= 1 && flagLike
+        : flagLike && !oneRow && dataCount - j - 1 > 0;
     if (popFlag) assumptions.push(`column ${j + 1} is a PopFlag column (0/1, not a locus)`);
   }
   if (popFlag) j++;
   if (remainingMeta !== undefined) {
-    const left = remainingMeta - (popData ? 1 : 0) - (popFlag ? 1 : 0) - (locData ? 1 : 0) - (phenotype ? 1 : 0) - extraColumns;
+    const left =
+      remainingMeta - (popData ? 1 : 0) - (popFlag ? 1 : 0) - (locData ? 1 : 0) - (phenotype ? 1 : 0) - extraColumns;
     if (left > 0 && options.locData === undefined && options.extraColumns === undefined) {
       const c = column(first, j);
       if (left === 1 && c.every((v) => isInteger(v)) && constantWithin(j)) {
@@ -328,7 +365,8 @@ export async function readStructure(source: ByteSource, options: StructureOption
   const { layout, assumptions } = await detectStructureLayout(source, options);
   const file = source.name;
   const P = layout.ploidy;
-  if (!Number.isInteger(P) || P < 1 || P > MAX_PLOIDY) throw new FormatError(file, 1, 1, `ploidy ${P} is not supported`, `1 to ${MAX_PLOIDY}`);
+  if (!Number.isInteger(P) || P < 1 || P > MAX_PLOIDY)
+    throw new FormatError(file, 1, 1, `ploidy ${P} is not supported`, `1 to ${MAX_PLOIDY}`);
   const meta = metaCount(layout);
   const rowsPerInd = layout.oneRowPerIndividual ? 1 : P;
   const vpr = layout.oneRowPerIndividual ? P : 1;
@@ -352,12 +390,25 @@ export async function readStructure(source: ByteSource, options: StructureOption
     for (const r of group.slice(1)) {
       for (let j = 0; j < meta; j++) {
         if (r.tokens[j]!.text !== r0.tokens[j]!.text) {
-          throw new FormatError(file, r.line, r.tokens[j]!.column, `column ${j + 1} differs between the rows of individual ${id}`, `"${r0.tokens[j]!.text}" as on line ${r0.line} (or check the rows-per-individual setting)`);
+          throw new FormatError(
+            file,
+            r.line,
+            r.tokens[j]!.column,
+            `column ${j + 1} differs between the rows of individual ${id}`,
+            `"${r0.tokens[j]!.text}" as on line ${r0.line} (or check the rows-per-individual setting)`,
+          );
         }
       }
     }
     const prev = seen.get(id);
-    if (prev !== undefined) throw new FormatError(file, r0.line, r0.tokens[0]?.column ?? 1, `duplicate individual id "${id}" (first on line ${prev})`, 'unique individual labels');
+    if (prev !== undefined)
+      throw new FormatError(
+        file,
+        r0.line,
+        r0.tokens[0]?.column ?? 1,
+        `duplicate individual id "${id}" (first on line ${prev})`,
+        'unique individual labels',
+      );
     seen.set(id, r0.line);
     const pop = layout.popData ? r0.tokens[layout.label ? 1 : 0]!.text : undefined;
     const row = builder!.addIndividual(pop === undefined ? { id } : { id, population: pop });
@@ -380,8 +431,14 @@ export async function readStructure(source: ByteSource, options: StructureOption
               else suspect.set(value, { count: 1, line: group[k]!.line, column: t.column });
             }
             builder!.setAllele(row, l, copy, value);
-          }
-          else throw new FormatError(file, group[k]!.line, t.column, `allele code "${t.text}" is not a number`, `an integer allele code or the missing value ${layout.missing}`);
+          } else
+            throw new FormatError(
+              file,
+              group[k]!.line,
+              t.column,
+              `allele code "${t.text}" is not a number`,
+              `an integer allele code or the missing value ${layout.missing}`,
+            );
         }
       }
     }
@@ -403,22 +460,41 @@ export async function readStructure(source: ByteSource, options: StructureOption
       expectedTokens = layout.valuesPerRow;
       nLoci = (expectedTokens - meta) / vpr;
       if (names !== undefined && names.length !== nLoci) {
-        throw new FormatError(file, line.number, 1, `the marker-name row has ${names.length} names but rows hold ${nLoci} loci`, 'one marker name per locus');
+        throw new FormatError(
+          file,
+          line.number,
+          1,
+          `the marker-name row has ${names.length} names but rows hold ${nLoci} loci`,
+          'one marker name per locus',
+        );
       }
       const loci = (names ?? Array.from({ length: nLoci }, (_, l) => `L${l + 1}`)).map((name) => ({ name }));
       builder = new IndividualMajorBuilder(loci, P);
     }
     if (tokens.length !== expectedTokens) {
       const col = tokens.length > expectedTokens ? tokens[expectedTokens]!.column : line.text.length + 1;
-      throw new FormatError(file, line.number, col, `row has ${tokens.length} values`, `${expectedTokens} values (${meta} leading columns + ${nLoci} loci × ${vpr})`);
+      throw new FormatError(
+        file,
+        line.number,
+        col,
+        `row has ${tokens.length} values`,
+        `${expectedTokens} values (${meta} leading columns + ${nLoci} loci × ${vpr})`,
+      );
     }
     group.push({ tokens, line: line.number });
     if (group.length === rowsPerInd) flush();
   }
   if (group.length > 0) {
-    throw new FormatError(file, lastLine, 1, `the last individual has ${group.length} of ${rowsPerInd} rows`, `${rowsPerInd} rows per individual`);
+    throw new FormatError(
+      file,
+      lastLine,
+      1,
+      `the last individual has ${group.length} of ${rowsPerInd} rows`,
+      `${rowsPerInd} rows per individual`,
+    );
   }
-  if (builder === undefined || nInd === 0) throw new FormatError(file, lastLine + 1, 1, 'no genotype rows', 'at least one individual');
+  if (builder === undefined || nInd === 0)
+    throw new FormatError(file, lastLine + 1, 1, 'no genotype rows', 'at least one individual');
   const warnings: string[] = [];
   if (options.missing === undefined && !missingSeen) {
     for (const [value, c] of suspect) {

@@ -67,13 +67,27 @@ export async function readGenotypeTable(source: ByteSource, options: TableOption
 
   const addRow = (tokens: Token[], lineNo: number) => {
     if (tokens.length !== header!.length) {
-      const col = tokens.length > header!.length ? tokens[header!.length]!.column : (tokens[tokens.length - 1]?.column ?? 1);
-      throw new FormatError(file, lineNo, col, `row has ${tokens.length} fields`, `${header!.length} fields as in the header`);
+      const col =
+        tokens.length > header!.length ? tokens[header!.length]!.column : (tokens[tokens.length - 1]?.column ?? 1);
+      throw new FormatError(
+        file,
+        lineNo,
+        col,
+        `row has ${tokens.length} fields`,
+        `${header!.length} fields as in the header`,
+      );
     }
     const id = tokens[0]!.text;
     if (id === '') throw new FormatError(file, lineNo, 1, 'empty individual id', 'an id in the first column');
     const prev = seen.get(id);
-    if (prev !== undefined) throw new FormatError(file, lineNo, tokens[0]!.column, `duplicate individual id "${id}" (first on line ${prev})`, 'unique ids');
+    if (prev !== undefined)
+      throw new FormatError(
+        file,
+        lineNo,
+        tokens[0]!.column,
+        `duplicate individual id "${id}" (first on line ${prev})`,
+        'unique ids',
+      );
     seen.set(id, lineNo);
     const cells = lociCols.map((c) => splitGenotypeCell(tokens[c]!.text));
     if (builder === undefined) {
@@ -83,7 +97,10 @@ export async function readGenotypeTable(source: ByteSource, options: TableOption
         return;
       }
       ploidy = first.length;
-      builder = new IndividualMajorBuilder(lociCols.map((c) => ({ name: header![c]!.text })), ploidy);
+      builder = new IndividualMajorBuilder(
+        lociCols.map((c) => ({ name: header![c]!.text })),
+        ploidy,
+      );
       const queued = pending.splice(0);
       for (const q of queued) addRow(q.tokens, q.line);
     }
@@ -99,7 +116,13 @@ export async function readGenotypeTable(source: ByteSource, options: TableOption
       }
       if (alleles.length !== ploidy) {
         const t = tokens[lociCols[l]!]!;
-        throw new FormatError(file, lineNo, t.column, `genotype "${t.text}" has ${alleles.length} allele(s)`, `${ploidy} alleles (the ploidy of the first genotype; mixed ploidy is not supported)`);
+        throw new FormatError(
+          file,
+          lineNo,
+          t.column,
+          `genotype "${t.text}" has ${alleles.length} allele(s)`,
+          `${ploidy} alleles (the ploidy of the first genotype; mixed ploidy is not supported)`,
+        );
       }
       alleles.forEach((a, p) => builder!.setAllele(row, l, p, a));
     });
@@ -112,19 +135,47 @@ export async function readGenotypeTable(source: ByteSource, options: TableOption
       delimiter ??= detectDelimiter(line.text);
       header = tokenize(line.text, delimiter);
       const names = header.map((t) => t.text.toLowerCase());
-      if (!ID_NAMES.has(names[0]!) && splitGenotypeCell(names[names.length - 1]!)?.every((a) => a !== undefined && /^\d+$/.test(a))) {
-        throw new FormatError(file, line.number, 1, 'the first row looks like data, not a header', 'a header row: id, [pop], [group], locus names');
+      if (
+        !ID_NAMES.has(names[0]!) &&
+        splitGenotypeCell(names[names.length - 1]!)?.every((a) => a !== undefined && /^\d+$/.test(a))
+      ) {
+        throw new FormatError(
+          file,
+          line.number,
+          1,
+          'the first row looks like data, not a header',
+          'a header row: id, [pop], [group], locus names',
+        );
       }
-      popCol = options.populationColumn ? names.indexOf(options.populationColumn.toLowerCase()) : names.findIndex((n, k) => k > 0 && POP_NAMES.has(n));
-      groupCol = options.groupColumn ? names.indexOf(options.groupColumn.toLowerCase()) : names.findIndex((n, k) => k > 0 && GROUP_NAMES.has(n));
-      if (options.populationColumn && popCol < 0) throw new FormatError(file, line.number, 1, `no column named "${options.populationColumn}"`, 'the population column given');
+      popCol = options.populationColumn
+        ? names.indexOf(options.populationColumn.toLowerCase())
+        : names.findIndex((n, k) => k > 0 && POP_NAMES.has(n));
+      groupCol = options.groupColumn
+        ? names.indexOf(options.groupColumn.toLowerCase())
+        : names.findIndex((n, k) => k > 0 && GROUP_NAMES.has(n));
+      if (options.populationColumn && popCol < 0)
+        throw new FormatError(
+          file,
+          line.number,
+          1,
+          `no column named "${options.populationColumn}"`,
+          'the population column given',
+        );
       lociCols = header.map((_, k) => k).filter((k) => k > 0 && k !== popCol && k !== groupCol);
-      if (lociCols.length === 0) throw new FormatError(file, line.number, line.text.length + 1, 'no locus columns', 'one column per locus after the id');
+      if (lociCols.length === 0)
+        throw new FormatError(
+          file,
+          line.number,
+          line.text.length + 1,
+          'no locus columns',
+          'one column per locus after the id',
+        );
       continue;
     }
     addRow(tokenize(line.text, delimiter), line.number);
   }
-  if (lastLine === 0 || header === undefined) throw new FormatError(file, 1, 1, 'the file is empty', 'a header row and one row per individual');
+  if (lastLine === 0 || header === undefined)
+    throw new FormatError(file, 1, 1, 'the file is empty', 'a header row and one row per individual');
   if (builder === undefined) {
     if (pending.length === 0) throw new FormatError(file, lastLine + 1, 1, 'no individuals', 'one row per individual');
     throw new FormatError(file, pending[0]!.line, 1, 'every genotype is missing', 'at least one called genotype');

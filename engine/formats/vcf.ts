@@ -44,14 +44,34 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
       const cols = t.split('\t');
       for (let k = 0; k < Math.min(cols.length, FIXED.length); k++) {
         if (cols[k] !== FIXED[k]) {
-          throw new FormatError(file, line.number, columnOf(cols, k), `header column ${k + 1} is "${cols[k]}"`, `"${FIXED[k]}" (tab-separated)`);
+          throw new FormatError(
+            file,
+            line.number,
+            columnOf(cols, k),
+            `header column ${k + 1} is "${cols[k]}"`,
+            `"${FIXED[k]}" (tab-separated)`,
+          );
         }
       }
-      if (cols.length <= FIXED.length) throw new FormatError(file, line.number, t.length + 1, 'the header names no samples', 'sample columns after FORMAT');
+      if (cols.length <= FIXED.length)
+        throw new FormatError(
+          file,
+          line.number,
+          t.length + 1,
+          'the header names no samples',
+          'sample columns after FORMAT',
+        );
       const ids = cols.slice(FIXED.length);
       const seen = new Set<string>();
       ids.forEach((id, k) => {
-        if (seen.has(id)) throw new FormatError(file, line.number, columnOf(cols, FIXED.length + k), `duplicate sample id "${id}"`, 'unique sample ids');
+        if (seen.has(id))
+          throw new FormatError(
+            file,
+            line.number,
+            columnOf(cols, FIXED.length + k),
+            `duplicate sample id "${id}"`,
+            'unique sample ids',
+          );
         seen.add(id);
       });
       const individuals: Individual[] = ids.map((id) => ({ id }));
@@ -61,27 +81,65 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
     }
     if (t.trim() === '') continue;
     if (builder === undefined) {
-      throw new FormatError(file, line.number, 1, sawFileformat ? 'a data line before the #CHROM header line' : 'not a VCF header', '##fileformat=VCF… and a #CHROM header line');
+      throw new FormatError(
+        file,
+        line.number,
+        1,
+        sawFileformat ? 'a data line before the #CHROM header line' : 'not a VCF header',
+        '##fileformat=VCF… and a #CHROM header line',
+      );
     }
     // Fixed columns.
     const fields: string[] = [];
     let pos = 0;
     for (let k = 0; k < FIXED.length; k++) {
       const tab = t.indexOf('\t', pos);
-      if (tab < 0) throw new FormatError(file, line.number, t.length + 1, `only ${k + 1} columns`, `${FIXED.length + nSamples} tab-separated columns`);
+      if (tab < 0)
+        throw new FormatError(
+          file,
+          line.number,
+          t.length + 1,
+          `only ${k + 1} columns`,
+          `${FIXED.length + nSamples} tab-separated columns`,
+        );
       fields.push(t.slice(pos, tab));
       pos = tab + 1;
     }
-    const [chrom, posText, id, ref, alt, , , , format] = fields as [string, string, string, string, string, string, string, string, string];
+    const [chrom, posText, id, ref, alt, , , , format] = fields as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const bp = Number(posText);
-    if (!/^\d+$/.test(posText)) throw new FormatError(file, line.number, t.indexOf('\t') + 2, `POS "${posText}" is not a whole number`, 'a 1-based position');
+    if (!/^\d+$/.test(posText))
+      throw new FormatError(
+        file,
+        line.number,
+        t.indexOf('\t') + 2,
+        `POS "${posText}" is not a whole number`,
+        'a 1-based position',
+      );
     const alleles = [ref, ...(alt === '.' || alt === '' ? [] : alt.split(','))];
     const gtIndex = format.split(':').indexOf('GT');
-    if (gtIndex < 0) throw new FormatError(file, line.number, columnOfField(t, 8), `FORMAT "${format}" has no GT`, 'a GT field');
+    if (gtIndex < 0)
+      throw new FormatError(file, line.number, columnOfField(t, 8), `FORMAT "${format}" has no GT`, 'a GT field');
     // First site fixes the ploidy.
     if (ploidy === 0) {
       ploidy = countAlleles(t, pos, gtIndex);
-      if (ploidy < 1 || ploidy > MAX_PLOIDY) throw new FormatError(file, line.number, pos + 1, `ploidy ${ploidy} in the first call`, `1 to ${MAX_PLOIDY} alleles per call`);
+      if (ploidy < 1 || ploidy > MAX_PLOIDY)
+        throw new FormatError(
+          file,
+          line.number,
+          pos + 1,
+          `ploidy ${ploidy} in the first call`,
+          `1 to ${MAX_PLOIDY} alleles per call`,
+        );
       builder = new LocusMajorBuilder(builder.individuals, ploidy, 1024);
     }
     const name = id !== '.' && id !== '' ? id : `${chrom}:${bp}`;
@@ -89,7 +147,13 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
     let badPloidy = false;
     for (let s = 0; s < nSamples; s++) {
       if (pos > t.length) {
-        throw new FormatError(file, line.number, t.length + 1, `only ${s} sample columns`, `${nSamples} sample columns`);
+        throw new FormatError(
+          file,
+          line.number,
+          t.length + 1,
+          `only ${s} sample columns`,
+          `${nSamples} sample columns`,
+        );
       }
       const start = pos;
       // Move to the GT subfield.
@@ -113,10 +177,22 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
             pos++;
           }
           if (code >= alleles.length) {
-            throw new FormatError(file, line.number, pos, `allele index ${code} but the site has ${alleles.length} allele(s)`, `0 to ${alleles.length - 1} or '.'`);
+            throw new FormatError(
+              file,
+              line.number,
+              pos,
+              `allele index ${code} but the site has ${alleles.length} allele(s)`,
+              `0 to ${alleles.length - 1} or '.'`,
+            );
           }
         } else {
-          throw new FormatError(file, line.number, pos + 1, `unexpected "${t[pos] ?? 'end of line'}" in genotype of sample ${s + 1}`, "allele indices separated by '/' or '|', or '.'");
+          throw new FormatError(
+            file,
+            line.number,
+            pos + 1,
+            `unexpected "${t[pos] ?? 'end of line'}" in genotype of sample ${s + 1}`,
+            "allele indices separated by '/' or '|', or '.'",
+          );
         }
         if (n < MAX_PLOIDY) codes[n] = code;
         n++;
@@ -134,7 +210,13 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
         } else if (options.ploidyMismatch === 'skip') {
           badPloidy = true;
         } else {
-          throw new FormatError(file, line.number, start + 1, `a call with ${n} allele(s) in a ${ploidy}-ploid dataset (mixed ploidy is not supported)`, `${ploidy} alleles per call; use the skip option for sites such as chrX in males`);
+          throw new FormatError(
+            file,
+            line.number,
+            start + 1,
+            `a call with ${n} allele(s) in a ${ploidy}-ploid dataset (mixed ploidy is not supported)`,
+            `${ploidy} alleles per call; use the skip option for sites such as chrX in males`,
+          );
         }
       } else {
         for (let p = 0; p < ploidy; p++) builder.setCode(offset + s * ploidy + p, codes[p]!);
@@ -144,7 +226,13 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
       pos++;
     }
     if (pos <= t.length && t.slice(pos).trim() !== '') {
-      throw new FormatError(file, line.number, pos + 1, 'more sample columns than header samples', `${nSamples} sample columns`);
+      throw new FormatError(
+        file,
+        line.number,
+        pos + 1,
+        'more sample columns than header samples',
+        `${nSamples} sample columns`,
+      );
     }
     if (badPloidy) {
       builder.dropLastLocus();
@@ -152,11 +240,18 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
     }
   }
   if (lastLine === 0) throw new FormatError(file, 1, 1, 'the file is empty', 'a VCF header');
-  if (builder === undefined) throw new FormatError(file, lastLine, 1, 'no #CHROM header line', 'a #CHROM header line naming the samples');
-  if (builder.loci.length === 0) throw new FormatError(file, lastLine, 1, 'no variant records', 'at least one variant line');
+  if (builder === undefined)
+    throw new FormatError(file, lastLine, 1, 'no #CHROM header line', 'a #CHROM header line naming the samples');
+  if (builder.loci.length === 0)
+    throw new FormatError(file, lastLine, 1, 'no variant records', 'at least one variant line');
   const warnings = skipped > 0 ? [`${skipped} site(s) with calls of another ploidy were skipped`] : [];
   return builder.finish(
-    { format: 'vcf', file, assumptions: [`ploidy ${ploidy} (from the first call)`, 'genotypes from the GT field'], warnings },
+    {
+      format: 'vcf',
+      file,
+      assumptions: [`ploidy ${ploidy} (from the first call)`, 'genotypes from the GT field'],
+      warnings,
+    },
     !sawUnphased,
   );
 }

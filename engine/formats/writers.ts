@@ -73,7 +73,8 @@ export function writeStructure(data: GenotypeData): WrittenFile {
  * (a `Pop` line each, in order of first appearance). Haploid or diploid data only.
  */
 export function writeGenepop(data: GenotypeData, title = 'Written by Stratify'): WrittenFile {
-  if (data.ploidy > 2) throw new RangeError(`writeGenepop: GENEPOP holds haploid or diploid data, not ploidy ${data.ploidy}`);
+  if (data.ploidy > 2)
+    throw new RangeError(`writeGenepop: GENEPOP holds haploid or diploid data, not ploidy ${data.ploidy}`);
   const { codes, recoded } = integerAlleleCodes(data, 999);
   const notes: string[] = [];
   if (recoded > 0) notes.push(`${recoded} locus/loci with allele names that are not 1..999 written as allele indices`);
@@ -126,11 +127,32 @@ export function writeVcf(data: GenotypeData): WrittenFile {
     yield '##fileformat=VCFv4.2';
     yield '##source=Stratify';
     yield '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">';
-    yield ['#CHROM', 'POS', 'ID', 'REF', 'ALT', 'QUAL', 'FILTER', 'INFO', 'FORMAT', ...data.individuals.map((i) => i.id)].join('\t');
+    yield [
+      '#CHROM',
+      'POS',
+      'ID',
+      'REF',
+      'ALT',
+      'QUAL',
+      'FILTER',
+      'INFO',
+      'FORMAT',
+      ...data.individuals.map((i) => i.id),
+    ].join('\t');
     for (let l = 0; l < data.loci.length; l++) {
       const locus = data.loci[l]!;
       const alleles = locus.alleles.length > 0 ? locus.alleles : ['N'];
-      const parts = [locus.chrom ?? '1', String(locus.pos ?? l + 1), locus.name, alleles[0]!, alleles.length > 1 ? alleles.slice(1).join(',') : '.', '.', '.', '.', 'GT'];
+      const parts = [
+        locus.chrom ?? '1',
+        String(locus.pos ?? l + 1),
+        locus.name,
+        alleles[0]!,
+        alleles.length > 1 ? alleles.slice(1).join(',') : '.',
+        '.',
+        '.',
+        '.',
+        'GT',
+      ];
       for (let i = 0; i < N; i++) {
         const gt: string[] = [];
         for (let p = 0; p < locusPloidy(data, l); p++) {
@@ -150,7 +172,8 @@ export function writePopulationFile(data: GenotypeData): WrittenFile {
   const withGroup = data.individuals.some((i) => i.group !== undefined);
   function* lines(): Generator<string> {
     yield withGroup ? 'id\tpop\tgroup' : 'id\tpop';
-    for (const i of data.individuals) yield [i.id, i.population ?? '', ...(withGroup ? [i.group ?? ''] : [])].join('\t');
+    for (const i of data.individuals)
+      yield [i.id, i.population ?? '', ...(withGroup ? [i.group ?? ''] : [])].join('\t');
   }
   return { lines: lines(), notes: [] };
 }

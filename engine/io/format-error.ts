@@ -11,9 +11,7 @@ export class FormatError extends Error {
     readonly problem: string,
     readonly expected?: string,
   ) {
-    super(
-      `${file}:${line}:${column}: ${problem}` + (expected === undefined ? '' : ` (expected ${expected})`),
-    );
+    super(`${file}:${line}:${column}: ${problem}` + (expected === undefined ? '' : ` (expected ${expected})`));
   }
 }
 

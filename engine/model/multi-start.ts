@@ -38,7 +38,12 @@ export function startContext(data: GenotypeData, md: MixtureData = mixtureData(d
 
 function asContext(x: MixtureData | StartContext): StartContext {
   if ('md' in x) return x;
-  return { md: x, tan: () => { throw new RangeError('EMA-TAN needs the genotype data: use startContext(data)'); } };
+  return {
+    md: x,
+    tan: () => {
+      throw new RangeError('EMA-TAN needs the genotype data: use startContext(data)');
+    },
+  };
 }
 
 /**
@@ -88,7 +93,13 @@ export function startSeed(runSeed: number, K: number, replicate: number, index: 
 }
 
 /** One start from random parameters drawn with `seed`, as a generator of iterations. */
-export function* startSteps(context: MixtureData | StartContext, K: number, opts: FitOptions, index: number, seed: number): Generator<StepInfo, StartResult> {
+export function* startSteps(
+  context: MixtureData | StartContext,
+  K: number,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): Generator<StepInfo, StartResult> {
   const ctx = asContext(context);
   if (opts.algorithm === 'ema-tan') {
     const td = ctx.tan(opts.tan);
@@ -104,16 +115,53 @@ export function* startSteps(context: MixtureData | StartContext, K: number, opts
     const informative = new Float64Array(ctx.md.L);
     for (const p of r.parentWeights) informative[p.locus] = p.cluster;
     const posterior = Float64Array.from(r.posterior);
-    return { index, seed, logLik: r.logLik, score: r.logLik, iterations: r.iterations, converged: r.converged, model: summaryModel(ctx.md, posterior, K, opts), posterior, informative, linkage: r.parentWeights };
+    return {
+      index,
+      seed,
+      logLik: r.logLik,
+      score: r.logLik,
+      iterations: r.iterations,
+      converged: r.converged,
+      model: summaryModel(ctx.md, posterior, K, opts),
+      posterior,
+      informative,
+      linkage: r.parentWeights,
+    };
   }
   const init = randomModel(ctx.md, K, createRng(seed), opts.init);
   const r = yield* fitSteps(ctx.md, init, opts);
-  const score = logEvidence(ctx.md, r.model, r.posterior, r.logLik, r.informative, opts.algorithm, opts.priors, opts.missing, r.counts);
-  return { index, seed, logLik: r.logLik, score, iterations: r.iterations, converged: r.converged, model: r.model, posterior: Float64Array.from(r.posterior), informative: r.informative };
+  const score = logEvidence(
+    ctx.md,
+    r.model,
+    r.posterior,
+    r.logLik,
+    r.informative,
+    opts.algorithm,
+    opts.priors,
+    opts.missing,
+    r.counts,
+  );
+  return {
+    index,
+    seed,
+    logLik: r.logLik,
+    score,
+    iterations: r.iterations,
+    converged: r.converged,
+    model: r.model,
+    posterior: Float64Array.from(r.posterior),
+    informative: r.informative,
+  };
 }
 
 /** Runs one start to the end. */
-export function runStart(data: MixtureData | StartContext, K: number, opts: FitOptions, index: number, seed: number): StartResult {
+export function runStart(
+  data: MixtureData | StartContext,
+  K: number,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): StartResult {
   return runToEnd(startSteps(data, K, opts, index, seed));
 }
 
@@ -146,7 +194,12 @@ export interface Clustering {
  * switching), then average parameters and w_i uniformly or with weights ∝ exp(ℓ_s − max ℓ) of the
  * same ranking; memberships come from an E step of the averaged model.
  */
-export function combineStarts(data: MixtureData, starts: readonly StartResult[], policy: Policy, rankBy: RankBy = 'evidence'): Clustering {
+export function combineStarts(
+  data: MixtureData,
+  starts: readonly StartResult[],
+  policy: Policy,
+  rankBy: RankBy = 'evidence',
+): Clustering {
   if (starts.length === 0) throw new RangeError('combineStarts: no completed start');
   const K = starts[0]!.model.K;
   const rank = rankBy === 'evidence' ? (s: StartResult) => s.score : (s: StartResult) => s.logLik;
@@ -156,7 +209,14 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
   const competing = starts.filter((_, k) => used[k] === most);
   let best = competing[0]!;
   for (const s of competing) if (rank(s) > rank(best) || (rank(s) === rank(best) && s.index < best.index)) best = s;
-  const summaries = starts.map(({ index, seed, logLik, score, iterations, converged }) => ({ index, seed, logLik, score, iterations, converged }));
+  const summaries = starts.map(({ index, seed, logLik, score, iterations, converged }) => ({
+    index,
+    seed,
+    logLik,
+    score,
+    iterations,
+    converged,
+  }));
   if (policy === 'best' || starts.length === 1) {
     return {
       K,
@@ -195,9 +255,30 @@ export function combineStarts(data: MixtureData, starts: readonly StartResult[],
       const q = permuteColumns(s.posterior, data.N, K, alignToReference(best.posterior, s.posterior, data.N, K));
       for (let x = 0; x < Q.length; x++) Q[x]! += f * q[x]!;
     });
-    return { K, policy, model, Q, logLik: best.logLik, informative, independence: independenceMeasure(data, model), bestStart: best.index, starts: summaries, linkage: best.linkage };
+    return {
+      K,
+      policy,
+      model,
+      Q,
+      logLik: best.logLik,
+      informative,
+      independence: independenceMeasure(data, model),
+      bestStart: best.index,
+      starts: summaries,
+      linkage: best.linkage,
+    };
   }
   const buf = eStepBuffers(data, K);
   const logLik = eStep(data, model, buf);
-  return { K, policy, model, Q: buf.posterior, logLik, informative, independence: independenceMeasure(data, model), bestStart: best.index, starts: summaries };
+  return {
+    K,
+    policy,
+    model,
+    Q: buf.posterior,
+    logLik,
+    informative,
+    independence: independenceMeasure(data, model),
+    bestStart: best.index,
+    starts: summaries,
+  };
 }

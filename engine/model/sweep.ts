@@ -35,18 +35,27 @@ export interface SweepRun {
 export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (o.kValues.length === 0) throw new RangeError('sweep: no K given');
   for (const K of o.kValues) {
-    if (!Number.isInteger(K) || K < 1 || K > Math.max(1, nIndividuals)) throw new RangeError(`sweep: K must be an integer from 1 to the number of individuals (${nIndividuals}), got ${K}`);
+    if (!Number.isInteger(K) || K < 1 || K > Math.max(1, nIndividuals))
+      throw new RangeError(
+        `sweep: K must be an integer from 1 to the number of individuals (${nIndividuals}), got ${K}`,
+      );
   }
-  if (!Number.isInteger(o.replicates) || o.replicates < 1) throw new RangeError(`sweep: replicates must be a positive integer, got ${o.replicates}`);
-  if (!Number.isInteger(o.starts) || o.starts < 1) throw new RangeError(`sweep: starts must be a positive integer, got ${o.starts}`);
+  if (!Number.isInteger(o.replicates) || o.replicates < 1)
+    throw new RangeError(`sweep: replicates must be a positive integer, got ${o.replicates}`);
+  if (!Number.isInteger(o.starts) || o.starts < 1)
+    throw new RangeError(`sweep: starts must be a positive integer, got ${o.starts}`);
   if (!(o.fit.epsilon > 0)) throw new RangeError(`sweep: epsilon must be positive, got ${o.fit.epsilon}`);
-  if (!POLICY.values.includes(o.policy)) throw new RangeError(`sweep: policy must be one of ${POLICY.values.join(', ')}, got ${String(o.policy)}`);
-  if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy)) throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
+  if (!POLICY.values.includes(o.policy))
+    throw new RangeError(`sweep: policy must be one of ${POLICY.values.join(', ')}, got ${String(o.policy)}`);
+  if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
+    throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
 }
 
 /** Every start of a sweep in a fixed order (K, replicate, start), each with its derived seed. */
 export function sweepTasks(o: SweepOptions): StartTask[] {
   const tasks: StartTask[] = [];
-  for (const K of o.kValues) for (let r = 0; r < o.replicates; r++) for (let s = 0; s < o.starts; s++) tasks.push({ K, replicate: r, index: s, seed: startSeed(o.seed, K, r, s) });
+  for (const K of o.kValues)
+    for (let r = 0; r < o.replicates; r++)
+      for (let s = 0; s < o.starts; s++) tasks.push({ K, replicate: r, index: s, seed: startSeed(o.seed, K, r, s) });
   return tasks;
 }

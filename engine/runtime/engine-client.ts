@@ -29,7 +29,10 @@ type Result<M extends EngineMethod> = Awaited<ReturnType<EngineApi[M]>>;
  */
 export class EngineClient {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: EngineProgress) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: EngineProgress) => void }
+  >();
   private readonly off: () => void;
 
   constructor(private readonly port: Port) {
@@ -46,7 +49,11 @@ export class EngineClient {
     });
   }
 
-  call<M extends EngineMethod>(method: M, args: Args<M>, onProgress?: (p: EngineProgress) => void): EngineCall<Result<M>> {
+  call<M extends EngineMethod>(
+    method: M,
+    args: Args<M>,
+    onProgress?: (p: EngineProgress) => void,
+  ): EngineCall<Result<M>> {
     const id = this.nextId++;
     const result = new Promise<Result<M>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });

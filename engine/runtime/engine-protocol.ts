@@ -21,7 +21,10 @@ export interface FileBytes {
 export type OpenOptions = ReadChoices & { readonly populationFile?: FileBytes };
 
 /** A dataset summary in plain JSON: the per-locus statistics the UI does not draw are left out. */
-export type SummaryJson = Omit<DatasetSummary, 'allelesPerLocus' | 'ho' | 'he' | 'maf' | 'missingPerLocus' | 'missingPerIndividual'> & {
+export type SummaryJson = Omit<
+  DatasetSummary,
+  'allelesPerLocus' | 'ho' | 'he' | 'maf' | 'missingPerLocus' | 'missingPerIndividual'
+> & {
   readonly missingPerLocus: readonly number[];
   readonly missingPerIndividual: readonly number[];
 };
@@ -63,8 +66,21 @@ export interface RunInfo {
 
 export type EngineProgress =
   | { readonly kind: 'parse'; readonly bytesRead: number; readonly totalBytes?: number }
-  | { readonly kind: 'start'; readonly K: number; readonly replicate: number; readonly completed: number; readonly total: number }
-  | { readonly kind: 'iteration'; readonly K: number; readonly replicate: number; readonly start: number; readonly iteration: number; readonly logLik: number }
+  | {
+      readonly kind: 'start';
+      readonly K: number;
+      readonly replicate: number;
+      readonly completed: number;
+      readonly total: number;
+    }
+  | {
+      readonly kind: 'iteration';
+      readonly K: number;
+      readonly replicate: number;
+      readonly start: number;
+      readonly iteration: number;
+      readonly logLik: number;
+    }
   | { readonly kind: 'run'; readonly run: RunInfo };
 
 /** Per-K statistics for choosing K (engine/analysis/k-choice.ts), with what the plot needs. */
@@ -120,7 +136,11 @@ export interface EngineApi {
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   assign(request: AssignRequest): Promise<AssignInfo>;
-  exportDataset(datasetId: number, format: ExportFormat, loci?: readonly number[]): Promise<{ text: string; notes: readonly string[] }>;
+  exportDataset(
+    datasetId: number,
+    format: ExportFormat,
+    loci?: readonly number[],
+  ): Promise<{ text: string; notes: readonly string[] }>;
   closeDataset(datasetId: number): Promise<void>;
 }
 
@@ -143,4 +163,14 @@ export type FromEngine =
       readonly column?: number;
     };
 
-export const ENGINE_METHODS: readonly EngineMethod[] = ['openDataset', 'filterDataset', 'runSweep', 'analyzeSweep', 'importSweep', 'selectMarkers', 'assign', 'exportDataset', 'closeDataset'];
+export const ENGINE_METHODS: readonly EngineMethod[] = [
+  'openDataset',
+  'filterDataset',
+  'runSweep',
+  'analyzeSweep',
+  'importSweep',
+  'selectMarkers',
+  'assign',
+  'exportDataset',
+  'closeDataset',
+];

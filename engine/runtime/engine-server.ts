@@ -15,17 +15,43 @@ import { selectMarkers } from '../service/select-markers.ts';
 import { LIMITS, type ExportFormat } from '../util/choices.ts';
 import type { Port } from './port.ts';
 import type { StartPool } from './pool.ts';
-import type { AssignRequest, DatasetInfo, EngineApi, EngineProgress, FileBytes, FromEngine, OpenOptions, RunInfo, SummaryJson, SweepRequest, ToEngine } from './engine-protocol.ts';
+import type {
+  AssignRequest,
+  DatasetInfo,
+  EngineApi,
+  EngineProgress,
+  FileBytes,
+  FromEngine,
+  OpenOptions,
+  RunInfo,
+  SummaryJson,
+  SweepRequest,
+  ToEngine,
+} from './engine-protocol.ts';
 import { ENGINE_METHODS } from './engine-protocol.ts';
 
 function summaryJson(s: DatasetSummary): SummaryJson {
   const { allelesPerLocus: _a, ho: _ho, he: _he, maf: _maf, missingPerLocus, missingPerIndividual, ...rest } = s;
-  return { ...rest, missingPerLocus: Array.from(missingPerLocus), missingPerIndividual: Array.from(missingPerIndividual) };
+  return {
+    ...rest,
+    missingPerLocus: Array.from(missingPerLocus),
+    missingPerIndividual: Array.from(missingPerIndividual),
+  };
 }
 
 function runInfo(r: SweepRun): RunInfo {
   const c = r.clustering;
-  return { K: r.K, replicate: r.replicate, logLik: c.logLik, completedStarts: r.completedStarts, Q: c.Q, weights: c.model.weights, informative: c.informative, independence: c.independence, theta: c.model.theta };
+  return {
+    K: r.K,
+    replicate: r.replicate,
+    logLik: c.logLik,
+    completedStarts: r.completedStarts,
+    Q: c.Q,
+    weights: c.model.weights,
+    informative: c.informative,
+    independence: c.independence,
+    theta: c.model.theta,
+  };
 }
 
 /**
@@ -54,7 +80,11 @@ export class EngineServer {
     return {
       datasetId,
       summary: summaryJson(summarize(data)),
-      individuals: data.individuals.map((i) => ({ id: i.id, ...(i.population !== undefined ? { population: i.population } : {}), ...(i.group !== undefined ? { group: i.group } : {}) })),
+      individuals: data.individuals.map((i) => ({
+        id: i.id,
+        ...(i.population !== undefined ? { population: i.population } : {}),
+        ...(i.group !== undefined ? { group: i.group } : {}),
+      })),
       loci: data.loci.map((l) => l.name),
     };
   }
@@ -79,7 +109,9 @@ export class EngineServer {
         const [main, ...companions] = files.map((f) => bytesSource(f.name, f.bytes));
         const { populationFile, ...open } = options;
         const populations = populationFile ? bytesSource(populationFile.name, populationFile.bytes) : undefined;
-        const data = await openDataset({ main: main!, companions, populations }, open, (p) => progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }));
+        const data = await openDataset({ main: main!, companions, populations }, open, (p) =>
+          progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
+        );
         const datasetId = this.nextDataset++;
         this.datasets.set(datasetId, data);
         return this.info(datasetId, data);
@@ -92,14 +124,24 @@ export class EngineServer {
       },
       runSweep: async (req: SweepRequest) => {
         const data = this.dataset(req.datasetId);
-        if (req.threads !== undefined && !(Number.isInteger(req.threads) && req.threads >= 1 && req.threads <= LIMITS.maxThreads)) {
+        if (
+          req.threads !== undefined &&
+          !(Number.isInteger(req.threads) && req.threads >= 1 && req.threads <= LIMITS.maxThreads)
+        ) {
           throw new RangeError(`threads must be a whole number from 1 to ${LIMITS.maxThreads}, got ${req.threads}`);
         }
-        const res = await runSweep(data, { ...req, fit: { ...DEFAULT_FIT, ...req.fit } }, this.pool(req.threads), (p) => {
-          if (p.kind === 'start') progress({ kind: 'start', K: p.K, replicate: p.replicate, completed: p.completed, total: p.total });
-          else if (p.kind === 'iteration') progress(p);
-          else progress({ kind: 'run', run: runInfo(p.run) });
-        }, signal);
+        const res = await runSweep(
+          data,
+          { ...req, fit: { ...DEFAULT_FIT, ...req.fit } },
+          this.pool(req.threads),
+          (p) => {
+            if (p.kind === 'start')
+              progress({ kind: 'start', K: p.K, replicate: p.replicate, completed: p.completed, total: p.total });
+            else if (p.kind === 'iteration') progress(p);
+            else progress({ kind: 'run', run: runInfo(p.run) });
+          },
+          signal,
+        );
         const sweepId = this.nextSweep++;
         this.sweeps.set(sweepId, { datasetId: req.datasetId, runs: res.runs });
         return { sweepId, runs: res.runs.map(runInfo), cancelled: res.cancelled };
@@ -126,9 +168,23 @@ export class EngineServer {
       },
       assign: async (req: AssignRequest) => {
         const classifier = { structure: req.classifier, k: 2, learning: req.learning, alpha: 'auto' } as const;
-        const a = assignIndividuals(this.dataset(req.datasetId), { by: req.by, classifier, folds: req.folds, seed: req.seed, curveSizes: req.curveSizes });
+        const a = assignIndividuals(this.dataset(req.datasetId), {
+          by: req.by,
+          classifier,
+          folds: req.folds,
+          seed: req.seed,
+          curveSizes: req.curveSizes,
+        });
         const ev = a.evaluation;
-        return { classes: a.data.classes, accuracy: ev.accuracy, logLoss: ev.logLoss, confusion: ev.confusion, posterior: a.posterior, labels: a.data.labels, curve: a.curve };
+        return {
+          classes: a.data.classes,
+          accuracy: ev.accuracy,
+          logLoss: ev.logLoss,
+          confusion: ev.confusion,
+          posterior: a.posterior,
+          labels: a.data.labels,
+          curve: a.curve,
+        };
       },
       exportDataset: async (datasetId: number, format: ExportFormat, loci?: readonly number[]) => {
         const w = exportDataset(this.dataset(datasetId), format, loci);
@@ -156,7 +212,15 @@ export class EngineServer {
     } catch (e) {
       if (isFormatError(e)) {
         const fe = e as FormatError;
-        this.send({ id: msg.id, op: 'err', name: 'FormatError', message: fe.message, file: fe.file, line: fe.line, column: fe.column });
+        this.send({
+          id: msg.id,
+          op: 'err',
+          name: 'FormatError',
+          message: fe.message,
+          file: fe.file,
+          line: fe.line,
+          column: fe.column,
+        });
       } else {
         const err = e instanceof Error ? e : new Error(String(e));
         this.send({ id: msg.id, op: 'err', name: err.name, message: err.message });

@@ -26,14 +26,21 @@ export class StartPool implements StartRunner {
     private readonly spawn: () => Port,
     readonly size: number,
   ) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`StartPool: size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`StartPool: size must be a positive integer, got ${size}`);
   }
 
   private ensureWorkers(): void {
     while (this.workers.length < this.size) this.workers.push(this.spawn());
   }
 
-  run(data: GenotypeData, tasks: readonly StartTask[], options: FitOptions, hooks: StartHooks = {}, signal?: AbortSignal): Promise<StartRun> {
+  run(
+    data: GenotypeData,
+    tasks: readonly StartTask[],
+    options: FitOptions,
+    hooks: StartHooks = {},
+    signal?: AbortSignal,
+  ): Promise<StartRun> {
     this.ensureWorkers();
     const datasetId = this.nextDataset++;
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, data } satisfies ToStartWorker);
@@ -62,12 +69,19 @@ export class StartPool implements StartRunner {
             const taskId = this.nextTask++;
             inFlight.set(taskId, { position, worker: w });
             load[w]!++;
-            this.workers[w]!.postMessage({ op: 'start', taskId, datasetId, task: tasks[position]!, options } satisfies ToStartWorker);
+            this.workers[w]!.postMessage({
+              op: 'start',
+              taskId,
+              datasetId,
+              task: tasks[position]!,
+              options,
+            } satisfies ToStartWorker);
           }
         }
       };
       const cancelAll = () => {
-        for (const [taskId, { worker }] of inFlight) this.workers[worker]!.postMessage({ op: 'cancel', taskId } satisfies ToStartWorker);
+        for (const [taskId, { worker }] of inFlight)
+          this.workers[worker]!.postMessage({ op: 'cancel', taskId } satisfies ToStartWorker);
       };
       const onAbort = () => {
         aborted = true;

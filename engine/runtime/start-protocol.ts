@@ -8,7 +8,13 @@ export type { StartTask } from '../model/sweep.ts';
 /** Messages from the pool to a start worker. */
 export type ToStartWorker =
   | { readonly op: 'dataset'; readonly datasetId: number; readonly data: GenotypeData }
-  | { readonly op: 'start'; readonly taskId: number; readonly datasetId: number; readonly task: StartTask; readonly options: FitOptions }
+  | {
+      readonly op: 'start';
+      readonly taskId: number;
+      readonly datasetId: number;
+      readonly task: StartTask;
+      readonly options: FitOptions;
+    }
   | { readonly op: 'cancel'; readonly taskId: number };
 
 /** Messages from a start worker to the pool. */

@@ -41,7 +41,12 @@ export function serveStarts(port: Port): void {
           const r = steps.next();
           if (r.done) {
             const res = r.value;
-            send({ op: 'done', taskId: msg.taskId, result: res }, [res.posterior.buffer, res.model.theta.buffer, res.model.weights.buffer, res.informative.buffer] as Transferable[]);
+            send({ op: 'done', taskId: msg.taskId, result: res }, [
+              res.posterior.buffer,
+              res.model.theta.buffer,
+              res.model.weights.buffer,
+              res.informative.buffer,
+            ] as Transferable[]);
             break;
           }
           const now = Date.now();

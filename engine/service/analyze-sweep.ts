@@ -16,7 +16,12 @@ export interface FittedRun {
 
 /** The runs of a sweep as fitted models. */
 export function fittedRuns(runs: readonly SweepRun[]): FittedRun[] {
-  return runs.map((r) => ({ K: r.K, replicate: r.replicate, model: r.clustering.model, informative: r.clustering.informative }));
+  return runs.map((r) => ({
+    K: r.K,
+    replicate: r.replicate,
+    model: r.clustering.model,
+    informative: r.clustering.informative,
+  }));
 }
 
 /** One K of an analysed sweep: its statistics, the representative memberships and the replicate that stands for it. */
@@ -51,7 +56,12 @@ export function analyzeSweep(data: GenotypeData | MixtureData, runs: readonly Sw
   const perK = summary.perK.map((k, idx) => {
     const reps = runs.filter((r) => r.K === k.K).sort((a, b) => a.replicate - b.replicate);
     const best = k.fst.indexOf(Math.max(...k.fst));
-    return { ...k, Q: summary.alignment[idx]!.modes[0]!.meanQ, colours: Array.from(summary.colours[idx]!), bestReplicate: reps[best]?.replicate ?? 0 };
+    return {
+      ...k,
+      Q: summary.alignment[idx]!.modes[0]!.meanQ,
+      colours: Array.from(summary.colours[idx]!),
+      bestReplicate: reps[best]?.replicate ?? 0,
+    };
   });
   const recommendedK = highestMeanFst(summary.perK.flatMap((k) => k.fst.map((fst) => ({ K: k.K, fst }))));
   return { summary, perK, recommendedK };

@@ -41,7 +41,10 @@ export interface Assignment {
  */
 export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignment {
   const cat = categoricalFromGenotypes(data, o.by);
-  if (cat.classes.length < 2) throw new RangeError(`assignment needs at least two ${o.by === 'group' ? 'groups' : 'populations'} among the labelled individuals`);
+  if (cat.classes.length < 2)
+    throw new RangeError(
+      `assignment needs at least two ${o.by === 'group' ? 'groups' : 'populations'} among the labelled individuals`,
+    );
   const evaluation = crossValidate(cat, o.classifier, o.folds, o.seed);
   const posterior = Float64Array.from(evaluation.posterior);
   const unlabelled = Array.from(cat.labels).flatMap((y, r) => (y < 0 ? [r] : []));
@@ -51,7 +54,8 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
     for (const r of unlabelled) posterior.set(post.subarray(r * K, (r + 1) * K), r * K);
   }
   const sizes = o.curveSizes ?? [];
-  const raw = sizes.length > 0 ? panelCurve(cat, data, sizes, PANEL_METHOD.values, o.classifier, o.folds, o.seed) : undefined;
+  const raw =
+    sizes.length > 0 ? panelCurve(cat, data, sizes, PANEL_METHOD.values, o.classifier, o.folds, o.seed) : undefined;
   const curve = raw
     ? raw.points.map((p) => {
         const test = raw.tests.find((t) => t.method === p.method && t.size === p.size);

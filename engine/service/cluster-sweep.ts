@@ -10,8 +10,23 @@ import type { StartRunner } from './start-runner.ts';
 export type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
 export type SweepProgress =
-  | { readonly kind: 'iteration'; readonly K: number; readonly replicate: number; readonly start: number; readonly iteration: number; readonly logLik: number }
-  | { readonly kind: 'start'; readonly K: number; readonly replicate: number; readonly start: number; readonly logLik: number; readonly completed: number; readonly total: number }
+  | {
+      readonly kind: 'iteration';
+      readonly K: number;
+      readonly replicate: number;
+      readonly start: number;
+      readonly iteration: number;
+      readonly logLik: number;
+    }
+  | {
+      readonly kind: 'start';
+      readonly K: number;
+      readonly replicate: number;
+      readonly start: number;
+      readonly logLik: number;
+      readonly completed: number;
+      readonly total: number;
+    }
   | { readonly kind: 'run'; readonly run: SweepRun; readonly completed: number; readonly total: number };
 
 export interface SweepResult {
@@ -25,21 +40,36 @@ export interface SweepResult {
  * by the policy as soon as its starts are in; after a cancel, runs are combined from the
  * starts that completed.
  */
-export async function runSweep(data: GenotypeData, o: SweepOptions, pool: StartRunner, onProgress?: (p: SweepProgress) => void, signal?: AbortSignal): Promise<SweepResult> {
+export async function runSweep(
+  data: GenotypeData,
+  o: SweepOptions,
+  pool: StartRunner,
+  onProgress?: (p: SweepProgress) => void,
+  signal?: AbortSignal,
+): Promise<SweepResult> {
   validateSweep(o, data.individuals.length);
   const md = mixtureData(data);
   const tasks = sweepTasks(o);
-  const groups = new Map<string, { K: number; replicate: number; results: (StartResult | undefined)[]; left: number }>();
+  const groups = new Map<
+    string,
+    { K: number; replicate: number; results: (StartResult | undefined)[]; left: number }
+  >();
   for (const t of tasks) {
     const key = `${t.K}/${t.replicate}`;
-    if (!groups.has(key)) groups.set(key, { K: t.K, replicate: t.replicate, results: new Array(o.starts).fill(undefined), left: o.starts });
+    if (!groups.has(key))
+      groups.set(key, { K: t.K, replicate: t.replicate, results: new Array(o.starts).fill(undefined), left: o.starts });
   }
   const runs: SweepRun[] = [];
   let completedStarts = 0;
   const combine = (g: { K: number; replicate: number; results: (StartResult | undefined)[] }): SweepRun | undefined => {
     const done = g.results.filter((x): x is StartResult => x !== undefined);
     if (done.length === 0) return undefined;
-    const run = { K: g.K, replicate: g.replicate, clustering: combineStarts(md, done, o.policy, o.rankBy), completedStarts: done.length };
+    const run = {
+      K: g.K,
+      replicate: g.replicate,
+      clustering: combineStarts(md, done, o.policy, o.rankBy),
+      completedStarts: done.length,
+    };
     g.results.fill(undefined);
     return run;
   };
@@ -48,10 +78,19 @@ export async function runSweep(data: GenotypeData, o: SweepOptions, pool: StartR
     tasks,
     o.fit,
     {
-      onIteration: (t, iteration, logLik) => onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
+      onIteration: (t, iteration, logLik) =>
+        onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
       onStart: (t, result) => {
         completedStarts++;
-        onProgress?.({ kind: 'start', K: t.K, replicate: t.replicate, start: t.index, logLik: result.logLik, completed: completedStarts, total: tasks.length });
+        onProgress?.({
+          kind: 'start',
+          K: t.K,
+          replicate: t.replicate,
+          start: t.index,
+          logLik: result.logLik,
+          completed: completedStarts,
+          total: tasks.length,
+        });
         const g = groups.get(`${t.K}/${t.replicate}`)!;
         g.results[t.index] = result;
         if (--g.left === 0) {
@@ -82,15 +121,32 @@ function singleStartClustering(
 ): Clustering {
   const { Q, logLik, informative, iterations, converged } = fitted;
   const starts = [{ index: 0, seed: 0, logLik, score: logLik, iterations, converged }];
-  return { K: model.K, policy: 'best', model, Q, logLik, informative, independence: independenceMeasure(md, model), bestStart: 0, starts };
+  return {
+    K: model.K,
+    policy: 'best',
+    model,
+    Q,
+    logLik,
+    informative,
+    independence: independenceMeasure(md, model),
+    bestStart: 0,
+    starts,
+  };
 }
 
 /** Use case "continue a clustering": one fit started from a membership matrix Q of shape (N, K). */
 export function continueFromMemberships(data: GenotypeData, Q: Float64Array, K: number, o: SweepOptions): SweepRun {
   const md = mixtureData(data);
-  if (Q.length !== md.N * K) throw new RangeError(`the membership matrix has ${Q.length / K} rows but the data has ${md.N} individuals`);
+  if (Q.length !== md.N * K)
+    throw new RangeError(`the membership matrix has ${Q.length / K} rows but the data has ${md.N} individuals`);
   const r = fit(md, modelFromMemberships(md, Q, K, o.fit), o.fit);
-  const clustering = singleStartClustering(md, r.model, { Q: r.posterior, logLik: r.logLik, informative: r.informative, iterations: r.iterations, converged: r.converged });
+  const clustering = singleStartClustering(md, r.model, {
+    Q: r.posterior,
+    logLik: r.logLik,
+    informative: r.informative,
+    iterations: r.iterations,
+    converged: r.converged,
+  });
   return { K, replicate: 0, clustering, completedStarts: 1 };
 }
 
@@ -115,7 +171,18 @@ export function restoreRuns(data: GenotypeData | MixtureData, runs: readonly Sav
       throw new RangeError(`run K=${K} does not fit this dataset (${md.N} individuals, ${md.totalAlleles} alleles)`);
     }
     const model = { K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.theta) };
-    const fitted = { Q: Float64Array.from(r.Q), logLik: r.logLik, informative: Float64Array.from(r.informative), iterations: 0, converged: true };
-    return { K, replicate: r.replicate, clustering: singleStartClustering(md, model, fitted), completedStarts: r.completedStarts };
+    const fitted = {
+      Q: Float64Array.from(r.Q),
+      logLik: r.logLik,
+      informative: Float64Array.from(r.informative),
+      iterations: 0,
+      converged: true,
+    };
+    return {
+      K,
+      replicate: r.replicate,
+      clustering: singleStartClustering(md, model, fitted),
+      completedStarts: r.completedStarts,
+    };
   });
 }

@@ -37,8 +37,19 @@ export function filterDataset(data: GenotypeData, options: FilterOptions): Filte
 }
 
 /** Use case "export": the dataset (or the given loci only) as a file of the chosen format. */
-export function exportDataset(data: GenotypeData, format: ExportFormat, loci?: readonly number[], title?: string): WrittenFile {
-  const sub = loci ? subsetData(data, [...loci].sort((a, b) => a - b), range(data.individuals.length)) : data;
+export function exportDataset(
+  data: GenotypeData,
+  format: ExportFormat,
+  loci?: readonly number[],
+  title?: string,
+): WrittenFile {
+  const sub = loci
+    ? subsetData(
+        data,
+        [...loci].sort((a, b) => a - b),
+        range(data.individuals.length),
+      )
+    : data;
   switch (format) {
     case 'structure':
       return writeStructure(sub);

@@ -14,14 +14,23 @@ function rows(a: ArrayLike<number>, width: number): number[][] {
 }
 
 /** Everything about a sweep as one JSON-serialisable object (the CLI's result file). */
-export function sweepJson(data: GenotypeData, options: SweepOptions, runs: readonly SweepRun[], cancelled: boolean): Record<string, unknown> {
+export function sweepJson(
+  data: GenotypeData,
+  options: SweepOptions,
+  runs: readonly SweepRun[],
+  cancelled: boolean,
+): Record<string, unknown> {
   return {
     program: 'stratify',
     version: VERSION,
     dataset: {
       file: data.source?.file,
       format: data.source?.format,
-      individuals: data.individuals.map((i) => ({ id: i.id, population: i.population ?? null, group: i.group ?? null })),
+      individuals: data.individuals.map((i) => ({
+        id: i.id,
+        population: i.population ?? null,
+        group: i.group ?? null,
+      })),
       loci: data.loci.map((l) => ({ name: l.name, alleles: l.alleles, chrom: l.chrom ?? null, pos: l.pos ?? null })),
       ploidy: data.ploidy,
     },
@@ -43,7 +52,15 @@ export function sweepJson(data: GenotypeData, options: SweepOptions, runs: reado
         frequencies: rows(c.model.theta, c.K),
         informative: Array.from(c.informative, r),
         independence: Array.from(c.independence, r),
-        ...(c.linkage ? { linkage: c.linkage.map((p) => ({ locus: p.locus, cluster: r(p.cluster), parents: p.parents.map((q) => ({ locus: q.locus, weight: r(q.weight) })) })) } : {}),
+        ...(c.linkage
+          ? {
+              linkage: c.linkage.map((p) => ({
+                locus: p.locus,
+                cluster: r(p.cluster),
+                parents: p.parents.map((q) => ({ locus: q.locus, weight: r(q.weight) })),
+              })),
+            }
+          : {}),
       };
     }),
   };

@@ -34,7 +34,13 @@ export interface MarkerSelection {
 }
 
 /** Use case "select markers": the ranking and panel of section 8.2.1 under one fitted model. */
-export function selectMarkers(data: GenotypeData, md: MixtureData, run: FittedRun, pRel: number, pRed: number): MarkerSelection {
+export function selectMarkers(
+  data: GenotypeData,
+  md: MixtureData,
+  run: FittedRun,
+  pRel: number,
+  pRed: number,
+): MarkerSelection {
   const sel = twoStepSelection(md, run.model, pRel, pRed);
   const perLocusFst = fstFromModel(md, run.model).perLocus;
   const rows = sel.ranking.map((r): MarkerRow => {

@@ -22,5 +22,11 @@ export interface StartRun {
  * what the clustering use cases need from the runtime (engine/runtime/pool.ts implements it).
  */
 export interface StartRunner {
-  run(data: GenotypeData, tasks: readonly StartTask[], options: FitOptions, hooks?: StartHooks, signal?: AbortSignal): Promise<StartRun>;
+  run(
+    data: GenotypeData,
+    tasks: readonly StartTask[],
+    options: FitOptions,
+    hooks?: StartHooks,
+    signal?: AbortSignal,
+  ): Promise<StartRun>;
 }

@@ -6,7 +6,9 @@
  */
 
 /** A list of allowed values with a label for each. */
-function choices<const T extends string>(labels: Record<T, string>): { readonly values: readonly T[]; readonly labels: Readonly<Record<T, string>> } {
+function choices<const T extends string>(
+  labels: Record<T, string>,
+): { readonly values: readonly T[]; readonly labels: Readonly<Record<T, string>> } {
   return { values: Object.keys(labels) as T[], labels };
 }
 
@@ -34,11 +36,18 @@ export const ALGORITHM = choices({
 export type Algorithm = (typeof ALGORITHM.values)[number];
 
 /** How the starts of a multi-start are combined (section 7.4). */
-export const POLICY = choices({ best: 'best choice', uniform: 'uniform averaging', weighted: 'likelihood-weighted averaging' });
+export const POLICY = choices({
+  best: 'best choice',
+  uniform: 'uniform averaging',
+  weighted: 'likelihood-weighted averaging',
+});
 export type Policy = (typeof POLICY.values)[number];
 
 /** What best choice and weighted averaging rank starts by (docs/algorithms.md §4). */
-export const RANK_BY = choices({ evidence: 'evidence (approximate marginal likelihood)', likelihood: 'likelihood (as in the text)' });
+export const RANK_BY = choices({
+  evidence: 'evidence (approximate marginal likelihood)',
+  likelihood: 'likelihood (as in the text)',
+});
 export type RankBy = (typeof RANK_BY.values)[number];
 
 /** Missing allele copies in the mixture model. */
@@ -67,7 +76,12 @@ export const LEARNING = choices({
 export type Learning = (typeof LEARNING.values)[number];
 
 /** Decomposable structure scores for BCkG/kDB structure search. */
-export const SCORE = choices({ ll: 'log-likelihood', bic: 'BIC/MDL', k2: 'K2 (Bayesian Dirichlet)', acll: 'approximate CLL' });
+export const SCORE = choices({
+  ll: 'log-likelihood',
+  bic: 'BIC/MDL',
+  k2: 'K2 (Bayesian Dirichlet)',
+  acll: 'approximate CLL',
+});
 export type Score = (typeof SCORE.values)[number];
 
 /** The classes of an assignment: populations or their groups (e.g. regions). */

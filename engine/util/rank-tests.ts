@@ -13,7 +13,7 @@ function ranks(values: readonly number[]): { ranks: number[]; tieTerm: number } 
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const out = new Array<number>(values.length);
   let tieTerm = 0;
-  for (let s = 0; s < order.length; ) {
+  for (let s = 0; s < order.length;) {
     let e = s;
     while (e + 1 < order.length && order[e + 1]![0] === order[s]![0]) e++;
     const r = (s + e) / 2 + 1;
@@ -56,8 +56,12 @@ function exactCdf(m: number, n: number, u: number): number {
 
 function normalCdf(z: number): number {
   // Abramowitz–Stegun 7.1.26 through erf, adequate for p-values of a rank test.
-  const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-(z * z) / 2);
+  const t = 1 / (1 + (0.3275911 * Math.abs(z)) / Math.SQRT2);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-(z * z) / 2);
   return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
@@ -90,7 +94,10 @@ export function mannWhitney(x: readonly number[], y: readonly number[]): MannWhi
  * exact (enumerating the 2^n sign patterns) for n ≤ 20 without ties, else the normal
  * approximation with tie correction.
  */
-export function wilcoxonSignedRank(x: readonly number[], y: readonly number[]): { w: number; p: number; method: 'exact' | 'normal' } {
+export function wilcoxonSignedRank(
+  x: readonly number[],
+  y: readonly number[],
+): { w: number; p: number; method: 'exact' | 'normal' } {
   const diffs = x.map((v, k) => v - y[k]!).filter((dv) => dv !== 0);
   const n = diffs.length;
   if (n === 0) return { w: 0, p: 1, method: 'exact' };

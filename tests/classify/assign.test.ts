@@ -36,14 +36,42 @@ test('appendIndividuals matches loci by name and alleles by their names', async 
 });
 
 test('linked SNPs with population-specific haplotype frequencies: TAN-family and discriminative classifiers do no worse than naive Bayes', () => {
-  const sims = [1, 2, 3, 4, 5].map((seed) => categoricalFromGenotypes(haplotypeFrequencyBlocks(seed, { pops: 3, perPop: 80, blocks: 20, minSize: 2, maxSize: 8, founders: 6, fst: 0.05, error: 0.01 }).data));
+  const sims = [1, 2, 3, 4, 5].map((seed) =>
+    categoricalFromGenotypes(
+      haplotypeFrequencyBlocks(seed, {
+        pops: 3,
+        perPop: 80,
+        blocks: 20,
+        minSize: 2,
+        maxSize: 8,
+        founders: 6,
+        fst: 0.05,
+        error: 0.01,
+      }).data,
+    ),
+  );
   const mean = (o: Partial<ClassifierOptions>) => {
-    const es = sims.map((d, k) => crossValidate(d, { structure: 'nb', k: 2, learning: 'generative', alpha: 1, ...o }, 5, k + 1));
-    return { accuracy: es.reduce((s, e) => s + e.accuracy, 0) / es.length, logLoss: es.reduce((s, e) => s + e.logLoss, 0) / es.length };
+    const es = sims.map((d, k) =>
+      crossValidate(d, { structure: 'nb', k: 2, learning: 'generative', alpha: 1, ...o }, 5, k + 1),
+    );
+    return {
+      accuracy: es.reduce((s, e) => s + e.accuracy, 0) / es.length,
+      logLoss: es.reduce((s, e) => s + e.logLoss, 0) / es.length,
+    };
   };
   const nb = mean({});
-  const results = { tan: mean({ structure: 'tan' }), bckg: mean({ structure: 'bckg' }), 'nb gradient': mean({ learning: 'gradient', l2: 0.1 }) };
-  console.log(`haplotype-frequency blocks, 5 seeds: nb ${nb.accuracy.toFixed(4)} / ${nb.logLoss.toFixed(3)}; ${Object.entries(results).map(([k, r]) => `${k} ${r.accuracy.toFixed(4)} / ${r.logLoss.toFixed(3)}`).join('; ')}`);
+  const results = {
+    tan: mean({ structure: 'tan' }),
+    bckg: mean({ structure: 'bckg' }),
+    'nb gradient': mean({ learning: 'gradient', l2: 0.1 }),
+  };
+  console.log(
+    `haplotype-frequency blocks, 5 seeds: nb ${nb.accuracy.toFixed(4)} / ${nb.logLoss.toFixed(3)}; ${Object.entries(
+      results,
+    )
+      .map(([k, r]) => `${k} ${r.accuracy.toFixed(4)} / ${r.logLoss.toFixed(3)}`)
+      .join('; ')}`,
+  );
   for (const [name, r] of Object.entries(results)) {
     assert.ok(r.accuracy >= nb.accuracy - 0.005, `${name}: accuracy ${r.accuracy} against naive Bayes ${nb.accuracy}`);
     assert.ok(r.logLoss <= nb.logLoss, `${name}: log-loss ${r.logLoss} against naive Bayes ${nb.logLoss}`);
@@ -53,7 +81,15 @@ test('linked SNPs with population-specific haplotype frequencies: TAN-family and
 test('panel curve on linked SNPs: informative panels beat random ones', () => {
   const { data } = haplotypeBlocks(5, { pops: 3, perPop: 50, blocks: 40, size: 3, flip: 0.05, fst: 0.08 });
   const d = categoricalFromGenotypes(data);
-  const curve = panelCurve(d, data, [5, 20], ['mi', 'random'], { structure: 'nb', k: 2, learning: 'generative', alpha: 1 }, 5, 1);
+  const curve = panelCurve(
+    d,
+    data,
+    [5, 20],
+    ['mi', 'random'],
+    { structure: 'nb', k: 2, learning: 'generative', alpha: 1 },
+    5,
+    1,
+  );
   const at = (m: string, s: number) => curve.points.find((p) => p.method === m && p.size === s)!.accuracy;
   assert.ok(at('mi', 20) >= at('mi', 5) - 0.05);
   assert.ok(at('mi', 5) >= at('random', 5) - 0.05);
@@ -66,11 +102,25 @@ test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors fo
   const lines = readFileSync(dataPath('nancycats.str'), 'utf8').split('\n');
   const unknown = join(out, 'unknown.str');
   writeFileSync(unknown, [lines[0], ...lines.slice(1, 21).map((l) => l.replace(/^N/, 'U'))].join('\n') + '\n');
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), 'assign', dataPath('nancycats.str'), '--unknown', unknown, '--cv', '5', '--out', out], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'stratify.mjs'),
+      'assign',
+      dataPath('nancycats.str'),
+      '--unknown',
+      unknown,
+      '--cv',
+      '5',
+      '--out',
+      out,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /5-fold CV over 237 individuals, 9 markers, 17 classes: accuracy \d+\.\d+%/);
   const acc = Number(/accuracy (\d+\.\d+)%/.exec(r.stdout)![1]);
-  assert.ok(acc > 100 / 17 * 2, `accuracy ${acc}% well above chance`);
+  assert.ok(acc > (100 / 17) * 2, `accuracy ${acc}% well above chance`);
   const confusion = readFileSync(join(out, 'confusion.tsv'), 'utf8').trim().split('\n');
   assert.equal(confusion.length, 18);
   const post = readFileSync(join(out, 'posteriors.tsv'), 'utf8').trim().split('\n');
@@ -79,14 +129,18 @@ test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors fo
 });
 
 test("eHGDP regions: the pseudo-count chosen by inner CV ('auto') beats Laplace's 1 on genotype states, most of all for the smallest region", async () => {
-  const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), { populations: fileSource(dataPath('eHGDP.labels.tsv')) });
+  const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
+    populations: fileSource(dataPath('eHGDP.labels.tsv')),
+  });
   const d = categoricalFromGenotypes(data, 'group');
   const K = d.classes.length;
   const oceania = d.classes.indexOf('OCEANIA');
   const laplace = crossValidate(d, { structure: 'nb', k: 2, learning: 'generative', alpha: 1 }, 5, 1);
   const auto = crossValidate(d, { structure: 'nb', k: 2, learning: 'generative', alpha: 'auto' }, 5, 1);
   const recall = (e: typeof auto) => e.confusion[oceania * K + oceania]! / 30;
-  console.log(`eHGDP regions, 5-fold NB: Laplace ${laplace.accuracy.toFixed(4)} / ${laplace.logLoss.toFixed(3)} (Oceania ${recall(laplace).toFixed(2)}), auto ${auto.accuracy.toFixed(4)} / ${auto.logLoss.toFixed(3)} (Oceania ${recall(auto).toFixed(2)})`);
+  console.log(
+    `eHGDP regions, 5-fold NB: Laplace ${laplace.accuracy.toFixed(4)} / ${laplace.logLoss.toFixed(3)} (Oceania ${recall(laplace).toFixed(2)}), auto ${auto.accuracy.toFixed(4)} / ${auto.logLoss.toFixed(3)} (Oceania ${recall(auto).toFixed(2)})`,
+  );
   assert.ok(auto.accuracy >= 0.95 && auto.accuracy > laplace.accuracy);
   assert.ok(auto.logLoss < laplace.logLoss);
   assert.ok(recall(auto) >= 0.9 && recall(laplace) < 0.5);

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { CategoricalData } from '../../engine/classify/categorical.ts';
 import { conditionalLogLik, fitGenerative, jointLogLik } from '../../engine/classify/classifier.ts';
-import { cllGradient, fitDiscriminative, pack, unpack, DEFAULT_DISCRIMINATIVE } from '../../engine/classify/discriminative.ts';
+import {
+  cllGradient,
+  fitDiscriminative,
+  pack,
+  unpack,
+  DEFAULT_DISCRIMINATIVE,
+} from '../../engine/classify/discriminative.ts';
 import { classMI, conditionalMI, kdbParents, tanParents } from '../../engine/classify/structure.ts';
 import { crossValidate, stratifiedFolds } from '../../engine/classify/evaluate.ts';
 import { readArff } from '../../engine/classify/tabular.ts';
@@ -25,7 +31,15 @@ function randomData(seed: number, N: number, n: number, r: number, K: number, mi
       if (rng.uniform() < missing) v = -1;
       values[d * n + i] = v;
     }
-  return { N, n, states: new Int32Array(n).fill(r), values, labels, classes: Array.from({ length: K }, (_, k) => `c${k}`), features: Array.from({ length: n }, (_, i) => `x${i}`) };
+  return {
+    N,
+    n,
+    states: new Int32Array(n).fill(r),
+    values,
+    labels,
+    classes: Array.from({ length: K }, (_, k) => `c${k}`),
+    features: Array.from({ length: n }, (_, i) => `x${i}`),
+  };
 }
 
 test('the CLL gradient matches finite differences (TAN structure, missing values)', () => {
@@ -42,19 +56,34 @@ test('the CLL gradient matches finite differences (TAN structure, missing values
     up[k]! += h;
     const dn = Float64Array.from(v);
     dn[k]! -= h;
-    const fd = (cllGradient(d, unpack(c, up), anchor, 0.05).value - cllGradient(d, unpack(c, dn), anchor, 0.05).value) / (2 * h);
-    assert.ok(Math.abs(fd - grad[k]!) < 1e-5 * Math.max(1, Math.abs(fd)), `param ${k}: finite difference ${fd} vs gradient ${grad[k]}`);
+    const fd =
+      (cllGradient(d, unpack(c, up), anchor, 0.05).value - cllGradient(d, unpack(c, dn), anchor, 0.05).value) / (2 * h);
+    assert.ok(
+      Math.abs(fd - grad[k]!) < 1e-5 * Math.max(1, Math.abs(fd)),
+      `param ${k}: finite difference ${fd} vs gradient ${grad[k]}`,
+    );
   }
   assert.ok(Math.abs(value - conditionalLogLik(d, c)) < 1e-9, 'at the anchor the L2 term is zero');
 });
 
 test('discriminative learning never lowers the conditional log-likelihood and ends above the generative value', () => {
-  for (const [seed, kind] of [[3, 'nb'], [4, 'tan']] as const) {
+  for (const [seed, kind] of [
+    [3, 'nb'],
+    [4, 'tan'],
+  ] as const) {
     const d = randomData(seed, 120, 6, 3, 2, 0.05);
-    const gen = fitGenerative(d, kind === 'nb' ? Array.from({ length: d.n }, () => new Int32Array(0)) : tanParents(d), 1);
+    const gen = fitGenerative(
+      d,
+      kind === 'nb' ? Array.from({ length: d.n }, () => new Int32Array(0)) : tanParents(d),
+      1,
+    );
     const { classifier, trace } = fitDiscriminative(d, gen, { ...DEFAULT_DISCRIMINATIVE, l2: 0 });
-    for (let k = 1; k < trace.length; k++) assert.ok(trace[k]! >= trace[k - 1]! - 1e-9, `iteration ${k}: ${trace[k]} < ${trace[k - 1]}`);
-    assert.ok(conditionalLogLik(d, classifier) >= conditionalLogLik(d, gen), `${kind}: CLL ends at least at the generative value`);
+    for (let k = 1; k < trace.length; k++)
+      assert.ok(trace[k]! >= trace[k - 1]! - 1e-9, `iteration ${k}: ${trace[k]} < ${trace[k - 1]}`);
+    assert.ok(
+      conditionalLogLik(d, classifier) >= conditionalLogLik(d, gen),
+      `${kind}: CLL ends at least at the generative value`,
+    );
     assert.ok(trace.length > 2);
   }
 });
@@ -102,7 +131,10 @@ test('MDL discretisation, stratified folds, and the published naive Bayes accura
   assert.deepEqual(mdlCuts([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], 2), [6.5]);
   assert.deepEqual(mdlCuts([1, 2, 3, 4], [0, 1, 0, 1], 2), []);
   const folds = stratifiedFolds(Int32Array.from([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]), 5, 1);
-  assert.deepEqual(folds.map((f) => f.length), [2, 2, 2, 2, 2]);
+  assert.deepEqual(
+    folds.map((f) => f.length),
+    [2, 2, 2, 2, 2],
+  );
   const t = readArff('vote.arff', readFileSync(dataPath('uci/vote.arff'), 'utf8'));
   const all = Array.from({ length: t.rows }, (_, r) => r);
   const d = categoricalFromTable(t, all);
@@ -113,17 +145,26 @@ test('MDL discretisation, stratified folds, and the published naive Bayes accura
   // Published 5-fold CV: NB+OFE 90.34 ± 2.32, NB+DEP 96.09 ± 1.39 (seed 002, Table 2).
   assert.ok(Math.abs(nb.accuracy - 0.9034) < 0.02, `NB ${nb.accuracy}`);
   assert.ok(disc.accuracy > nb.accuracy + 0.03, `discriminative ${disc.accuracy} vs generative ${nb.accuracy}`);
-  assert.equal(nb.confusion.reduce((a, b) => a + b, 0), 435);
+  assert.equal(
+    nb.confusion.reduce((a, b) => a + b, 0),
+    435,
+  );
 });
 
 test('TM algorithm: CLL never decreases, ends above the generative start, for NB and TAN', () => {
-  for (const [seed, kind] of [[21, 'nb'], [22, 'tan']] as const) {
+  for (const [seed, kind] of [
+    [21, 'nb'],
+    [22, 'tan'],
+  ] as const) {
     const d = randomData(seed, 150, 5, 3, 3, 0.05);
     const parents = kind === 'nb' ? Array.from({ length: d.n }, () => new Int32Array(0)) : tanParents(d);
     const { classifier, trace } = fitTM(d, parents);
     for (let k = 1; k < trace.length; k++) assert.ok(trace[k]! >= trace[k - 1]! - 1e-9);
     assert.ok(trace.length > 2, 'TM iterates');
-    assert.ok(conditionalLogLik(d, classifier) > conditionalLogLik(d, fitGenerative(d, parents, 1)) + 1e-6, `${kind}: TM improves the CLL`);
+    assert.ok(
+      conditionalLogLik(d, classifier) > conditionalLogLik(d, fitGenerative(d, parents, 1)) + 1e-6,
+      `${kind}: TM improves the CLL`,
+    );
   }
 });
 
@@ -152,7 +193,15 @@ test('aCLL: β for two classes matches the closed form (π² − 18)/24; closed-
   assert.ok(Math.abs(acllBeta(2) - (Math.PI ** 2 - 18) / 24) < 0.01, `β = ${acllBeta(2)}`);
   const beta = acllBeta(2);
   // One binary feature, two classes: counts N[c][x] = [[8, 2], [1, 9]].
-  const d: CategoricalData = { N: 20, n: 1, states: Int32Array.of(2), values: Int16Array.from([...Array(8).fill(0), 1, 1, 0, ...Array(9).fill(1)]), labels: Int32Array.from([...Array(10).fill(0), ...Array(10).fill(1)]), classes: ['a', 'b'], features: ['x'] };
+  const d: CategoricalData = {
+    N: 20,
+    n: 1,
+    states: Int32Array.of(2),
+    values: Int16Array.from([...Array(8).fill(0), 1, 1, 0, ...Array(9).fill(1)]),
+    labels: Int32Array.from([...Array(10).fill(0), ...Array(10).fill(1)]),
+    classes: ['a', 'b'],
+    features: ['x'],
+  };
   const c = fitAcll(d, [new Int32Array(0)], 0.5);
   const plus = (own: number, other: number) => Math.max(0.5, (1 + beta) * own + beta * other);
   const want = [plus(8, 1), plus(2, 9)];
@@ -187,8 +236,14 @@ test('BCkG and kDB equal brute force on tiny problems', () => {
         pick(k + 1, parents);
       }
     };
-    pick(0, Array.from({ length: d.n }, () => new Int32Array(0)));
-    assert.ok(Math.abs(structureScore(d, bckgParents(d, 2, score), score) - best) < 1e-9, `${score}: BCkG is the best BFS-consistent 2-graph`);
+    pick(
+      0,
+      Array.from({ length: d.n }, () => new Int32Array(0)),
+    );
+    assert.ok(
+      Math.abs(structureScore(d, bckgParents(d, 2, score), score) - best) < 1e-9,
+      `${score}: BCkG is the best BFS-consistent 2-graph`,
+    );
   }
   // kDB: each feature's parents are the k earlier features (by I(X;C)) of highest I(X_i; X_j | C).
   const parents = kdbParents(d, 2);
@@ -198,7 +253,8 @@ test('BCkG and kDB equal brute force on tiny problems', () => {
     const earlier = order.slice(0, pos);
     let bestPair: number[] = [];
     let bestSum = -Infinity;
-    const subsets = earlier.length <= 2 ? [earlier] : earlier.flatMap((a, x) => earlier.slice(x + 1).map((b) => [a, b]));
+    const subsets =
+      earlier.length <= 2 ? [earlier] : earlier.flatMap((a, x) => earlier.slice(x + 1).map((b) => [a, b]));
     for (const s of subsets) {
       const sum = s.reduce((t, j) => t + conditionalMI(d, i, j), 0);
       if (sum > bestSum + 1e-12) {

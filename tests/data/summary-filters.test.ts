@@ -22,18 +22,30 @@ test('summary: hand-computed counts, Ho, He, MAF, missingness', async () => {
   assert.equal(s.missingPerLocus[3], 0.75);
   assert.equal(s.missingPerIndividual[0], 0.25);
   assert.equal(s.missingRate, 6 / 32);
-  assert.deepEqual(s.populations, [{ name: 'P', count: 2 }, { name: 'Q', count: 2 }]);
+  assert.deepEqual(s.populations, [
+    { name: 'P', count: 2 },
+    { name: 'Q', count: 2 },
+  ]);
 });
 
 test('filters report what they removed, in PLINK order', async () => {
   const d = await parseText('s.csv', TEXT);
   const r = applyFilters(d, { maxLocusMissing: 0.5, dropMonomorphic: true, minMaf: 0.2 });
-  assert.deepEqual(r.data.loci.map((l) => l.name), ['a']);
-  assert.deepEqual(r.removedLoci.map((x) => x.name), ['m', 'r', 'x']);
+  assert.deepEqual(
+    r.data.loci.map((l) => l.name),
+    ['a'],
+  );
+  assert.deepEqual(
+    r.removedLoci.map((x) => x.name),
+    ['m', 'r', 'x'],
+  );
   assert.match(r.removedLoci.find((x) => x.name === 'x')!.reason, /missing 75\.0%/);
   assert.match(r.removedLoci.find((x) => x.name === 'r')!.reason, /MAF 0\.1250/);
   const byInd = applyFilters(d, { maxIndividualMissing: 0.2 });
-  assert.deepEqual(byInd.removedIndividuals.map((x) => x.name), ['i1', 'i2', 'i3']);
+  assert.deepEqual(
+    byInd.removedIndividuals.map((x) => x.name),
+    ['i1', 'i2', 'i3'],
+  );
   assert.equal(byInd.data.individuals.length, 1);
   assert.throws(() => applyFilters(d, { minMaf: 2 }), /fraction/);
 });

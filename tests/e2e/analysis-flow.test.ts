@@ -94,7 +94,9 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-nancycats.png'), fullPage: true });
   await page.getByRole('button', { name: 'Markers' }).click();
   await page.getByTestId('marker-table').waitFor();
-  await page.waitForFunction(() => /Panel: \d+ of 9/.test(document.querySelector('[data-testid=panel-size]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /Panel: \d+ of 9/.test(document.querySelector('[data-testid=panel-size]')?.textContent ?? ''),
+  );
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'markers-nancycats.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
@@ -104,7 +106,9 @@ test('cancel a run: it stops and keeps the finished starts', async () => {
   await page.getByRole('button', { name: /nancycats \(GENEPOP/ }).click();
   await page.getByTestId('n-individuals').waitFor();
   await runClustering(page, 2, 6, 400, 2);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress] progress')?.getAttribute('value') ?? 0) >= 3);
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid=progress] progress')?.getAttribute('value') ?? 0) >= 3,
+  );
   await page.getByTestId('cancel').click();
   await page.getByTestId('cancelled').waitFor({ timeout: 10_000 });
   const done = Number(await page.locator('[data-testid=progress] progress').first().getAttribute('value'));
@@ -123,7 +127,10 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   await page.getByRole('button', { name: 'Structure' }).click();
   await page.getByTestId('timing').waitFor();
   const first = (await page.getByTestId('timing').textContent()) ?? '';
-  await page.getByRole('button', { name: /Move .* down/ }).first().click();
+  await page
+    .getByRole('button', { name: /Move .* down/ })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('k-table').waitFor();
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-ehgdp.png'), fullPage: true });
@@ -134,7 +141,9 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   const ms = (t: string) => [...t.matchAll(/([\d.]+) ms/g)].map((m) => Number(m[1]));
   const [draw1, layout1] = ms(first);
   const [draw2, layout2] = ms(second);
-  console.log(`eHGDP plot: first draw ${draw1} ms + layout ${layout1} ms; after re-sorting ${draw2} ms + ${layout2} ms`);
+  console.log(
+    `eHGDP plot: first draw ${draw1} ms + layout ${layout1} ms; after re-sorting ${draw2} ms + ${layout2} ms`,
+  );
   assert.ok(draw1! + layout1! < 200 && draw2! + layout2! < 200);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-ehgdp.png'), fullPage: true });
 });

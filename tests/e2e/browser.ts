@@ -7,12 +7,23 @@ export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
 /** A fresh page on the app, with console errors collected. */
-export async function openApp(browser: Browser, viewport = { width: 1360, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+export async function openApp(
+  browser: Browser,
+  viewport = { width: 1360, height: 900 },
+): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -33,7 +33,11 @@ test('save a project, reopen it in a fresh browser and find every view restored;
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-project').click()]);
   const path = join(ROOT, 'test-results', 'project.stratify.json');
   await download.saveAs(path);
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as { version: number; runs: unknown[]; plot: { palette: string[] } };
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as {
+    version: number;
+    runs: unknown[];
+    plot: { palette: string[] };
+  };
   assert.equal(doc.version, 1);
   assert.equal(doc.runs.length, 4);
   assert.equal(doc.plot.palette[1], '#123456');

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IpcValidationError, isTrustedSender, validateFileData, validateFileName, validateProject } from '../../electron/ipc-schema.ts';
+import {
+  IpcValidationError,
+  isTrustedSender,
+  validateFileData,
+  validateFileName,
+  validateProject,
+} from '../../electron/ipc-schema.ts';
 import { addRecent, readJson, writeFileAtomic } from '../../electron/files.ts';
 import { DEFAULT_WINDOW, restoreWindowState } from '../../electron/window-state.ts';
 
@@ -16,7 +22,8 @@ test('IPC validation: file names, file data, projects, senders', () => {
   assert.ok(validateFileData(new Uint8Array(3)) instanceof Uint8Array);
   assert.throws(() => validateFileData({ length: 3 }), IpcValidationError);
   assert.deepEqual(validateProject({ version: 1, app: 'stratify' }), { version: 1, app: 'stratify' });
-  for (const bad of [null, [], { version: 0 }, { version: '1' }, 'x']) assert.throws(() => validateProject(bad), IpcValidationError);
+  for (const bad of [null, [], { version: 0 }, { version: '1' }, 'x'])
+    assert.throws(() => validateProject(bad), IpcValidationError);
   assert.equal(isTrustedSender('app://stratify/index.html', true), true);
   assert.equal(isTrustedSender('app://stratify/index.html', false), false, 'subframes are refused');
   assert.equal(isTrustedSender('https://evil.example/', true), false);
@@ -55,7 +62,13 @@ test('recent files: most recent first, no duplicates, bounded', () => {
 test('window state: restored only when sane and on a display', () => {
   const displays = [{ x: 0, y: 0, width: 1920, height: 1080 }];
   assert.deepEqual(restoreWindowState(undefined, displays), DEFAULT_WINDOW);
-  assert.deepEqual(restoreWindowState({ x: 100, y: 50, width: 1000, height: 700, maximized: true }, displays), { x: 100, y: 50, width: 1000, height: 700, maximized: true });
+  assert.deepEqual(restoreWindowState({ x: 100, y: 50, width: 1000, height: 700, maximized: true }, displays), {
+    x: 100,
+    y: 50,
+    width: 1000,
+    height: 700,
+    maximized: true,
+  });
   const off = restoreWindowState({ x: 5000, y: 50, width: 1000, height: 700, maximized: false }, displays);
   assert.equal(off.x, undefined, 'off-screen position dropped');
   assert.equal(restoreWindowState({ width: 10, height: 10, maximized: false }, displays).width, 640);

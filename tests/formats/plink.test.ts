@@ -9,14 +9,31 @@ const PED = 'popA i1 0 0 1 -9 A G C C 0 0\npopA i2 0 0 2 -9 G G C T A A\npopB i3
 test('PLINK .ped/.map: FID as population, 0 missing, positions kept', async () => {
   const d = await readDataset({ main: textSource('x.ped', PED), companions: [textSource('x.map', MAP)] });
   assert.equal(d.source!.format, 'plink-ped');
-  assert.deepEqual(d.individuals.map((i) => [i.id, i.population]), [['i1', 'popA'], ['i2', 'popA'], ['i3', 'popB']]);
-  assert.deepEqual(d.loci.map((l) => [l.name, l.chrom, l.pos]), [['snp1', '1', 100], ['snp2', '1', 200], ['snp3', '2', 300]]);
+  assert.deepEqual(
+    d.individuals.map((i) => [i.id, i.population]),
+    [
+      ['i1', 'popA'],
+      ['i2', 'popA'],
+      ['i3', 'popB'],
+    ],
+  );
+  assert.deepEqual(
+    d.loci.map((l) => [l.name, l.chrom, l.pos]),
+    [
+      ['snp1', '1', 100],
+      ['snp2', '1', 200],
+      ['snp3', '2', 300],
+    ],
+  );
   assert.deepEqual(genotype(d, 0, 0), ['A', 'G']);
   assert.deepEqual(genotype(d, 2, 0), ['?', '?']);
 });
 
 test('PLINK .ped with compound genotypes (AG)', async () => {
-  const d = await readDataset({ main: textSource('x.ped', 'f i1 0 0 1 1 AG CC 00\nf i2 0 0 1 1 GG CT AA\n'), companions: [textSource('x.map', MAP)] });
+  const d = await readDataset({
+    main: textSource('x.ped', 'f i1 0 0 1 1 AG CC 00\nf i2 0 0 1 1 GG CT AA\n'),
+    companions: [textSource('x.map', MAP)],
+  });
   assert.deepEqual(genotype(d, 1, 1), ['C', 'T']);
   assert.deepEqual(genotype(d, 2, 0), ['?', '?']);
 });
@@ -38,15 +55,27 @@ function bed(genos: number[][]): Uint8Array {
 
 const FAM = 'fa a 0 0 1 -9\nfa b 0 0 1 -9\nfb c 0 0 2 -9\nfb d 0 0 2 -9\nfb e 0 0 2 -9\n';
 const BIM = '1\trs1\t0\t10\tA\tG\n1\trs2\t0\t20\tC\tT\n';
-const GENOS = [[0, 1, 2, -1, 1], [2, 2, 0, 1, -1]];
+const GENOS = [
+  [0, 1, 2, -1, 1],
+  [2, 2, 0, 1, -1],
+];
 
 test('PLINK .bed/.bim/.fam: 2-bit codes decoded across bytes and chunk boundaries', async () => {
-  const d = await readDataset({ main: bytesSource('x.bed', bed(GENOS), 2), companions: [textSource('x.bim', BIM), textSource('x.fam', FAM)] });
+  const d = await readDataset({
+    main: bytesSource('x.bed', bed(GENOS), 2),
+    companions: [textSource('x.bim', BIM), textSource('x.fam', FAM)],
+  });
   assert.equal(d.individuals.length, 5);
   assert.deepEqual(d.loci[0]!.alleles, ['A', 'G']);
   const got = GENOS.map((g, l) => g.map((_, i) => genotype(d, l, i).join('')));
-  assert.deepEqual(got, [['AA', 'AG', 'GG', '??', 'AG'], ['TT', 'TT', 'CC', 'CT', '??']]);
-  assert.deepEqual(d.individuals.map((i) => i.population), ['fa', 'fa', 'fb', 'fb', 'fb']);
+  assert.deepEqual(got, [
+    ['AA', 'AG', 'GG', '??', 'AG'],
+    ['TT', 'TT', 'CC', 'CT', '??'],
+  ]);
+  assert.deepEqual(
+    d.individuals.map((i) => i.population),
+    ['fa', 'fa', 'fb', 'fb', 'fb'],
+  );
 });
 
 test('PLINK errors: bad magic, truncated .bed, missing companion, ragged .ped', async () => {
@@ -54,8 +83,14 @@ test('PLINK errors: bad magic, truncated .bed, missing companion, ragged .ped', 
   const comp = [textSource('x.bim', BIM), textSource('x.fam', FAM)];
   const bad = Uint8Array.from(b);
   bad[2] = 0;
-  await assert.rejects(readDataset({ main: bytesSource('x.bed', bad), companions: comp }), (e: unknown) => e instanceof FormatError && e.column === 3 && /SNP-major/.test(e.message));
-  await assert.rejects(readDataset({ main: bytesSource('x.bed', b.subarray(0, b.length - 1)), companions: comp }), /truncated/);
+  await assert.rejects(
+    readDataset({ main: bytesSource('x.bed', bad), companions: comp }),
+    (e: unknown) => e instanceof FormatError && e.column === 3 && /SNP-major/.test(e.message),
+  );
+  await assert.rejects(
+    readDataset({ main: bytesSource('x.bed', b.subarray(0, b.length - 1)), companions: comp }),
+    /truncated/,
+  );
   await assert.rejects(readDataset({ main: bytesSource('x.bed', b), companions: [comp[0]!] }), /\.fam file is missing/);
   await assert.rejects(
     readDataset({ main: textSource('x.ped', 'f i1 0 0 1 1 A G C C\n'), companions: [textSource('x.map', MAP)] }),

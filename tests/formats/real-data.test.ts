@@ -10,8 +10,15 @@ const load = (name: string) => readDataset(datasetFiles(dataPath(name)));
 
 function assertSameData(a: GenotypeData, b: GenotypeData): void {
   assert.equal(a.individuals.length, b.individuals.length);
-  assert.deepEqual(a.loci.map((l) => l.name), b.loci.map((l) => l.name));
-  assert.deepEqual(a.loci.map((l) => l.alleles), b.loci.map((l) => l.alleles), 'identical allele tables');
+  assert.deepEqual(
+    a.loci.map((l) => l.name),
+    b.loci.map((l) => l.name),
+  );
+  assert.deepEqual(
+    a.loci.map((l) => l.alleles),
+    b.loci.map((l) => l.alleles),
+    'identical allele tables',
+  );
   assert.deepEqual(genotypesById(a), genotypesById(b));
   assert.deepEqual(partition(a), partition(b));
   // Same population label for each id (GENEPOP populations are numbered in file order).
@@ -36,7 +43,10 @@ test('nancycats: STRUCTURE and GENEPOP files load to identical datasets with the
   assert.equal(str.source?.format, 'structure');
   assert.equal(gen.source?.format, 'genepop');
   // The .gen order differs (colony P12 is split in the R object), so compare by id.
-  assert.notDeepEqual(str.individuals.map((i) => i.id), gen.individuals.map((i) => i.id));
+  assert.notDeepEqual(
+    str.individuals.map((i) => i.id),
+    gen.individuals.map((i) => i.id),
+  );
   assertSameData(str, gen);
 });
 
@@ -51,14 +61,22 @@ test('eHGDP: STRUCTURE and GENEPOP load identically: 1350 individuals, 678 loci,
   assert.equal(s.allelesMin, 5);
   assert.equal(s.allelesMax, 35);
   assert.equal(Math.round(s.missingGenotypeRate * 1350 * 678), 36679);
-  assert.deepEqual(str.individuals.map((i) => i.id), gen.individuals.map((i) => i.id));
+  assert.deepEqual(
+    str.individuals.map((i) => i.id),
+    gen.individuals.map((i) => i.id),
+  );
   assertSameData(str, gen);
   assert.ok(str.calls instanceof Int8Array, 'narrow storage for ≤127 alleles');
 });
 
 test('eHGDP: the labels file supplies population names and regions', async () => {
   const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
-    populations: { name: 'eHGDP.labels.tsv', chunks: async function* () { yield readFileSync(dataPath('eHGDP.labels.tsv')); } },
+    populations: {
+      name: 'eHGDP.labels.tsv',
+      chunks: async function* () {
+        yield readFileSync(dataPath('eHGDP.labels.tsv'));
+      },
+    },
   });
   const s = summarize(data);
   assert.equal(s.populations.length, 79);
@@ -74,7 +92,10 @@ test('nancycats original two-row STRUCTURE file (PopFlag column, no marker names
   assert.equal(orig.loci.length, 9);
   assert.ok(orig.source!.assumptions.some((a) => a.includes('PopFlag')));
   assert.ok(orig.source!.assumptions.some((a) => a.includes('2 rows per individual')));
-  assert.deepEqual(genotypesById(orig), genotypesById({ ...str, loci: str.loci.map((l, k) => ({ ...l, name: orig.loci[k]!.name })) }));
+  assert.deepEqual(
+    genotypesById(orig),
+    genotypesById({ ...str, loci: str.loci.map((l, k) => ({ ...l, name: orig.loci[k]!.name })) }),
+  );
   assert.deepEqual(partition(orig), partition(str));
 });
 

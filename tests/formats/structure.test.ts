@@ -8,8 +8,14 @@ const str = (text: string, structure = {}) => parseText('t.str', text, { structu
 test('one row per individual with marker names, labels and populations', async () => {
   const d = await str('locA locB\nind1 1 100 102 7 7\nind2 1 -9 -9 7 9\nind3 2 102 102 9 9\n');
   assert.equal(d.individuals.length, 3);
-  assert.deepEqual(d.loci.map((l) => l.name), ['locA', 'locB']);
-  assert.deepEqual(d.individuals.map((i) => i.population), ['1', '1', '2']);
+  assert.deepEqual(
+    d.loci.map((l) => l.name),
+    ['locA', 'locB'],
+  );
+  assert.deepEqual(
+    d.individuals.map((i) => i.population),
+    ['1', '1', '2'],
+  );
   assert.deepEqual(genotype(d, 0, 1), ['?', '?']);
   assert.deepEqual(genotype(d, 1, 1), ['7', '9']);
   assert.deepEqual(d.loci[0]!.alleles, ['100', '102']);
@@ -26,8 +32,17 @@ test('two rows per individual are detected from repeated labels', async () => {
 });
 
 test('without a label column, ids are generated; explicit options override detection', async () => {
-  const d = await str('1 2 1 1\n2 2 1 2\n', { label: false, popData: false, ploidy: 2, oneRowPerIndividual: true, markerNames: false });
-  assert.deepEqual(d.individuals.map((i) => i.id), ['ind1', 'ind2']);
+  const d = await str('1 2 1 1\n2 2 1 2\n', {
+    label: false,
+    popData: false,
+    ploidy: 2,
+    oneRowPerIndividual: true,
+    markerNames: false,
+  });
+  assert.deepEqual(
+    d.individuals.map((i) => i.id),
+    ['ind1', 'ind2'],
+  );
   assert.equal(d.loci.length, 2);
   assert.equal(d.individuals[0]!.population, undefined);
 });
@@ -40,7 +55,9 @@ test('haploid data with ploidy 1 and a custom missing value', async () => {
 });
 
 test('tetraploid in four rows per individual', async () => {
-  const rows = ['x', 'x', 'x', 'x'].map((id, k) => `${id} 1 ${k + 1} 5`).concat(['y', 'y', 'y', 'y'].map((id) => `${id} 1 2 6`));
+  const rows = ['x', 'x', 'x', 'x']
+    .map((id, k) => `${id} 1 ${k + 1} 5`)
+    .concat(['y', 'y', 'y', 'y'].map((id) => `${id} 1 2 6`));
   const d = await str(rows.join('\n'));
   assert.equal(d.ploidy, 4);
   assert.deepEqual(genotype(d, 0, 0), ['1', '2', '3', '4']);
@@ -81,13 +98,22 @@ test('errors name the file, line and column', async () => {
   await rejects('L1 L2\ni1 1 1 2 3 4\ni2 1 1 x 3 4\n', 3, 8, /allele code "x" is not a number/);
   await rejects('L1 L2\ni1 1 1 2 3 4\ni1 1 1 2 3 4\n', 3, 1, /duplicate individual id "i1"/);
   await rejects('', 1, 1, /empty/);
-  await rejects('a 1 10 20\na 1 11 20\nb 1 10 21\n', 3, 1, /last individual has 1 of 2 rows/, { oneRowPerIndividual: false, ploidy: 2 });
+  await rejects('a 1 10 20\na 1 11 20\nb 1 10 21\n', 3, 1, /last individual has 1 of 2 rows/, {
+    oneRowPerIndividual: false,
+    ploidy: 2,
+  });
 });
 
 test('a header row that also names the leading columns (ID POP loc1 loc2) is recognised', async () => {
   const d = await str('ID POP locA locB locC\ni1 1 100 102 7 7 3 3\ni2 1 -9 -9 7 9 3 4\ni3 2 102 102 9 9 4 4\n');
-  assert.deepEqual(d.loci.map((l) => l.name), ['locA', 'locB', 'locC']);
-  assert.deepEqual(d.individuals.map((i) => i.population), ['1', '1', '2']);
+  assert.deepEqual(
+    d.loci.map((l) => l.name),
+    ['locA', 'locB', 'locC'],
+  );
+  assert.deepEqual(
+    d.individuals.map((i) => i.population),
+    ['1', '1', '2'],
+  );
   assert.deepEqual(genotype(d, 2, 1), ['3', '4']);
   assert.ok(d.source!.assumptions.some((a) => a.includes('ID, POP')));
 });
@@ -96,7 +122,10 @@ test('STRUCTURE: a file that marks missing data with 0 instead of -9 gets a warn
   const text = 'L1\tL2\r\nA1\t1\t120\t122\t0\t0\r\nA2\t1\t120\t120\t98\t100\r\nB1\t2\t124\t122\t100\t100\r\n';
   const d = await str(text);
   assert.equal(d.source?.warnings.length, 1);
-  assert.match(d.source!.warnings[0]!, /allele value 0 occurs 2 time\(s\) \(first on line 2, column 14\).*missing value -9 never does/);
+  assert.match(
+    d.source!.warnings[0]!,
+    /allele value 0 occurs 2 time\(s\) \(first on line 2, column 14\).*missing value -9 never does/,
+  );
   const given = await str(text, { missing: '0' });
   assert.deepEqual(given.source?.warnings, []);
   assert.deepEqual(genotype(given, 1, 0), ['?', '?']);

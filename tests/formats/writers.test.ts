@@ -1,16 +1,36 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDataset, textSource, toText, writeGenepop, writePopulationFile, writeStructure, writeVcf, subsetData, type GenotypeData } from '../../engine/index.ts';
+import {
+  readDataset,
+  textSource,
+  toText,
+  writeGenepop,
+  writePopulationFile,
+  writeStructure,
+  writeVcf,
+  subsetData,
+  type GenotypeData,
+} from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
 import { genotypesById, parseText, partition } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
 function assertSame(a: GenotypeData, b: GenotypeData, sameOrder = true) {
-  if (sameOrder) assert.deepEqual(a.individuals.map((i) => i.id), b.individuals.map((i) => i.id));
-  assert.deepEqual(a.loci.map((l) => l.name), b.loci.map((l) => l.name));
+  if (sameOrder)
+    assert.deepEqual(
+      a.individuals.map((i) => i.id),
+      b.individuals.map((i) => i.id),
+    );
+  assert.deepEqual(
+    a.loci.map((l) => l.name),
+    b.loci.map((l) => l.name),
+  );
   assert.deepEqual(genotypesById(a), genotypesById(b));
   const popB = new Map(b.individuals.map((i) => [i.id, i.population]));
-  assert.deepEqual(a.individuals.map((i) => i.population), a.individuals.map((i) => popB.get(i.id)));
+  assert.deepEqual(
+    a.individuals.map((i) => i.population),
+    a.individuals.map((i) => popB.get(i.id)),
+  );
   assert.deepEqual(partition(a), partition(b));
 }
 
@@ -34,14 +54,27 @@ test('a subset of loci and individuals saved as STRUCTURE reads back identically
 });
 
 test('VCF round trip keeps alleles, phasing, positions; population file restores labels', async () => {
-  const src = '##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ta\tb\n' +
+  const src =
+    '##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ta\tb\n' +
     '3\t10\trs1\tA\tG,T\t.\t.\t.\tGT\t0|2\t1|.\n3\t20\trs2\tC\t.\t.\t.\t.\tGT\t0|0\t.|.\n';
   const d0 = await parseText('x.vcf', src);
-  const d = { ...d0, individuals: [{ id: 'a', population: 'P' }, { id: 'b', population: 'Q' }] };
-  const back = await readDataset({ main: textSource('y.vcf', toText(writeVcf(d))) }, { populations: textSource('p.tsv', toText(writePopulationFile(d))) });
+  const d = {
+    ...d0,
+    individuals: [
+      { id: 'a', population: 'P' },
+      { id: 'b', population: 'Q' },
+    ],
+  };
+  const back = await readDataset(
+    { main: textSource('y.vcf', toText(writeVcf(d))) },
+    { populations: textSource('p.tsv', toText(writePopulationFile(d))) },
+  );
   assertSame(d, back);
   assert.equal(back.phased, true);
-  assert.deepEqual(back.loci.map((l) => [l.chrom, l.pos, l.alleles]), d.loci.map((l) => [l.chrom, l.pos, l.alleles]));
+  assert.deepEqual(
+    back.loci.map((l) => [l.chrom, l.pos, l.alleles]),
+    d.loci.map((l) => [l.chrom, l.pos, l.alleles]),
+  );
   assert.deepEqual(back.calls, d.calls);
 });
 

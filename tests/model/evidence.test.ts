@@ -34,9 +34,31 @@ test('evidence: with one cluster the Cheeseman–Stutz score is the exact margin
   for (const algorithm of ['em', 'ema'] as const) {
     const opts = { ...DEFAULT_FIT, algorithm };
     const res = fit(md, randomModel(md, 1, createRng(1), 'data'), opts);
-    const score = logEvidence(md, res.model, res.posterior, res.logLik, res.informative, algorithm, opts.priors, 'skip');
+    const score = logEvidence(
+      md,
+      res.model,
+      res.posterior,
+      res.logLik,
+      res.informative,
+      algorithm,
+      opts.priors,
+      'skip',
+    );
     assert.ok(res.converged && res.counts, 'a converged fit hands over its last expected counts');
-    assert.equal(logEvidence(md, res.model, res.posterior, res.logLik, res.informative, algorithm, opts.priors, 'skip', res.counts), score);
+    assert.equal(
+      logEvidence(
+        md,
+        res.model,
+        res.posterior,
+        res.logLik,
+        res.informative,
+        algorithm,
+        opts.priors,
+        'skip',
+        res.counts,
+      ),
+      score,
+    );
     // ln p(D′) of the cluster variable is Γ(α_C)/Γ(α_C + N) · Γ(α_C + N)/Γ(α_C) = 0 for K = 1.
     assert.ok(Math.abs(score - polyaUrn(Int16Array.from(data.calls), 13, 4, 2, r, 1)) < 1e-9, `${algorithm}: ${score}`);
   }
@@ -55,7 +77,10 @@ test('evidence: two well-separated clusters score above one cluster; a spurious 
     let s = -Infinity;
     for (let k = 0; k < 20; k++) {
       const res = fit(md, randomModel(md, K, createRng(100 + k), 'data'), DEFAULT_FIT);
-      s = Math.max(s, logEvidence(md, res.model, res.posterior, res.logLik, res.informative, 'ema', DEFAULT_FIT.priors, 'skip'));
+      s = Math.max(
+        s,
+        logEvidence(md, res.model, res.posterior, res.logLik, res.informative, 'ema', DEFAULT_FIT.priors, 'skip'),
+      );
     }
     return s;
   };
@@ -72,12 +97,26 @@ test('best choice by evidence: a start that empties a cluster does not win over 
   const start = (index: number, score: number, logLik: number, emptyLast: boolean): StartResult => {
     const posterior = new Float64Array(40 * K);
     for (let d = 0; d < 40; d++) posterior[d * K + (emptyLast ? d % 2 : d % 3)] = 1;
-    return { index, seed: index, logLik, score, iterations: 1, converged: true, model, posterior, informative: new Float64Array(3).fill(1) };
+    return {
+      index,
+      seed: index,
+      logLik,
+      score,
+      iterations: 1,
+      converged: true,
+      model,
+      posterior,
+      informative: new Float64Array(3).fill(1),
+    };
   };
   const collapsed = start(0, -10, -100, true);
   const full = start(1, -20, -90, false);
   assert.equal(combineStarts(md, [collapsed, full], 'best', 'evidence').bestStart, 1);
   assert.equal(combineStarts(md, [collapsed, full], 'best', 'likelihood').bestStart, 1);
-  assert.equal(combineStarts(md, [collapsed, start(2, -5, -80, true)], 'best', 'evidence').bestStart, 2, 'when every start empties a cluster, the evidence decides');
+  assert.equal(
+    combineStarts(md, [collapsed, start(2, -5, -80, true)], 'best', 'evidence').bestStart,
+    2,
+    'when every start empties a cluster, the evidence decides',
+  );
   assert.equal(liveClusters(collapsed.posterior, 40, K), 2);
 });

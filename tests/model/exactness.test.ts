@@ -31,20 +31,29 @@ function bruteForceJoint(counts: number[][][], clusterCounts: number[], priors: 
   const priorInformative = priors.priorInformative as number;
   const Nc = clusterCounts.reduce((a, b) => a + b, 0);
   const thetaC = clusterCounts.map((x) => (alphaCluster + x) / (K * alphaCluster + Nc));
-  const thetaDep = counts.map((byAllele) => Array.from({ length: K }, (_, c) => {
-    const r = byAllele.length;
-    const nj = byAllele.reduce((s, row) => s + row[c]!, 0);
-    return byAllele.map((row) => (alpha + row[c]!) / (r * alpha + nj));
-  }));
+  const thetaDep = counts.map((byAllele) =>
+    Array.from({ length: K }, (_, c) => {
+      const r = byAllele.length;
+      const nj = byAllele.reduce((s, row) => s + row[c]!, 0);
+      return byAllele.map((row) => (alpha + row[c]!) / (r * alpha + nj));
+    }),
+  );
   const marg = counts.map((byAllele) => byAllele.map((row) => row.reduce((a, b) => a + b, 0)));
   const thetaInd = marg.map((m) => m.map((x) => (alpha + x) / (m.length * alpha + m.reduce((a, b) => a + b, 0))));
-  const mlDep = counts.map((byAllele) => logML(Array.from({ length: K }, (_, c) => byAllele.map((row) => row[c]!)), alpha));
+  const mlDep = counts.map((byAllele) =>
+    logML(
+      Array.from({ length: K }, (_, c) => byAllele.map((row) => row[c]!)),
+      alpha,
+    ),
+  );
   const mlInd = marg.map((m) => logML([m], alpha));
   const structures: { logPost: number; dep: boolean[] }[] = [];
   for (let mask = 0; mask < 1 << n; mask++) {
     const dep = Array.from({ length: n }, (_, i) => ((mask >> i) & 1) === 1);
     let lp = 0;
-    dep.forEach((d, i) => (lp += d ? Math.log(priorInformative) + mlDep[i]! : Math.log(1 - priorInformative) + mlInd[i]!));
+    dep.forEach(
+      (d, i) => (lp += d ? Math.log(priorInformative) + mlDep[i]! : Math.log(1 - priorInformative) + mlInd[i]!),
+    );
     structures.push({ logPost: lp, dep });
   }
   const maxLp = Math.max(...structures.map((s) => s.logPost));
@@ -71,15 +80,26 @@ function bruteForceJoint(counts: number[][][], clusterCounts: number[], priors: 
 
 test('MA step equals the brute-force average over all 2^n selective naive Bayes structures (n ≤ 8, 1e-9 in log space)', () => {
   const rng = createRng(11);
-  for (const [n, K] of [[3, 2], [5, 3], [8, 2]] as const) {
-    for (const priors of [{ ...DEFAULT_PRIORS, priorInformative: 0.5 }, { alpha: 0.5, alphaCluster: 2, priorInformative: 0.2 }]) {
+  for (const [n, K] of [
+    [3, 2],
+    [5, 3],
+    [8, 2],
+  ] as const) {
+    for (const priors of [
+      { ...DEFAULT_PRIORS, priorInformative: 0.5 },
+      { alpha: 0.5, alphaCluster: 2, priorInformative: 0.2 },
+    ]) {
       const r = Array.from({ length: n }, () => 2 + Math.floor(rng.uniform() * 2));
       const data = mixtureData(makeData(1, n, 1, r, () => 0));
       // Random expected counts, some strongly and some weakly cluster-dependent.
-      const counts = r.map((ri, i) => Array.from({ length: ri }, () => Array.from({ length: K }, () => (i % 2 === 0 ? 40 : 5) * rng.uniform())));
+      const counts = r.map((ri, i) =>
+        Array.from({ length: ri }, () => Array.from({ length: K }, () => (i % 2 === 0 ? 40 : 5) * rng.uniform())),
+      );
       const clusterCounts = Array.from({ length: K }, () => 10 + 30 * rng.uniform());
       const alleleCluster = new Float64Array(data.totalAlleles * K);
-      counts.forEach((byAllele, i) => byAllele.forEach((row, a) => row.forEach((x, c) => (alleleCluster[(data.offsets[i]! + a) * K + c] = x))));
+      counts.forEach((byAllele, i) =>
+        byAllele.forEach((row, a) => row.forEach((x, c) => (alleleCluster[(data.offsets[i]! + a) * K + c] = x))),
+      );
       const model: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(data.totalAlleles * K) };
       const w = new Float64Array(n);
       maStep(data, { alleleCluster, cluster: Float64Array.from(clusterCounts) }, K, priors, 'ema', model, w);
@@ -98,7 +118,15 @@ test('MA step equals the brute-force average over all 2^n selective naive Bayes 
 });
 
 /** Brute-force E step: enumerate every completion of the missing copies of each individual. */
-function bruteForceCounts(N: number, L: number, P: number, r: number[], calls: number[][][], model: MixtureModel, fillMissing: boolean) {
+function bruteForceCounts(
+  N: number,
+  L: number,
+  P: number,
+  r: number[],
+  calls: number[][][],
+  model: MixtureModel,
+  fillMissing: boolean,
+) {
   const K = model.K;
   const offsets = [0];
   for (const x of r) offsets.push(offsets[offsets.length - 1]! + x);
@@ -113,10 +141,11 @@ function bruteForceCounts(N: number, L: number, P: number, r: number[], calls: n
     let totalObserved = 0;
     for (let c = 0; c < K; c++) {
       let obs = model.weights[c]!;
-      for (let l = 0; l < L; l++) for (let p = 0; p < P; p++) {
-        const a = calls[l]![d]![p]!;
-        if (a >= 0) obs *= model.theta[(offsets[l]! + a) * K + c]!;
-      }
+      for (let l = 0; l < L; l++)
+        for (let p = 0; p < P; p++) {
+          const a = calls[l]![d]![p]!;
+          if (a >= 0) obs *= model.theta[(offsets[l]! + a) * K + c]!;
+        }
       totalObserved += obs;
       const fill = new Array<number>(slots.length).fill(0);
       for (;;) {
@@ -133,14 +162,15 @@ function bruteForceCounts(N: number, L: number, P: number, r: number[], calls: n
     for (const { c, fill, prob } of completions) {
       const post = prob / total;
       cl[c]! += post;
-      for (let l = 0; l < L; l++) for (let p = 0; p < P; p++) {
-        let a = calls[l]![d]![p]!;
-        if (a === -1) {
-          if (!fillMissing) continue;
-          a = fill[slots.findIndex(([sl, sp]) => sl === l && sp === p)]!;
+      for (let l = 0; l < L; l++)
+        for (let p = 0; p < P; p++) {
+          let a = calls[l]![d]![p]!;
+          if (a === -1) {
+            if (!fillMissing) continue;
+            a = fill[slots.findIndex(([sl, sp]) => sl === l && sp === p)]!;
+          }
+          cnt[(offsets[l]! + a) * K + c]! += post;
         }
-        cnt[(offsets[l]! + a) * K + c]! += post;
-      }
     }
   }
   return { cnt, cl, ll };
@@ -153,7 +183,11 @@ test('E step and expected counts equal brute-force enumeration, with missing cop
   const P = 3;
   const K = 3;
   const r = [2, 3, 2];
-  const calls = r.map((ri) => Array.from({ length: N }, () => Array.from({ length: P }, () => (rng.uniform() < 0.2 ? -1 : Math.floor(rng.uniform() * ri)))));
+  const calls = r.map((ri) =>
+    Array.from({ length: N }, () =>
+      Array.from({ length: P }, () => (rng.uniform() < 0.2 ? -1 : Math.floor(rng.uniform() * ri))),
+    ),
+  );
   const data = mixtureData(makeData(N, L, P, r, (l, i, p) => calls[l]![i]![p]!));
   const model = randomModel(data, K, createRng(9));
   model.weights.set([0.2, 0.5, 0.3]);
@@ -163,7 +197,9 @@ test('E step and expected counts equal brute-force enumeration, with missing cop
     const got = expectedCounts(data, model, buf.posterior, mode);
     const want = bruteForceCounts(N, L, P, r, calls, model, mode === 'expect');
     assert.ok(Math.abs(ll - want.ll) < 1e-9, `log-likelihood ${ll} vs ${want.ll}`);
-    got.alleleCluster.forEach((x, k) => assert.ok(Math.abs(x - want.cnt[k]!) < 1e-9, `${mode} count ${k}: ${x} vs ${want.cnt[k]}`));
+    got.alleleCluster.forEach((x, k) =>
+      assert.ok(Math.abs(x - want.cnt[k]!) < 1e-9, `${mode} count ${k}: ${x} vs ${want.cnt[k]}`),
+    );
     got.cluster.forEach((x, c) => assert.ok(Math.abs(x - want.cl[c]!) < 1e-9));
   }
 });

@@ -15,7 +15,11 @@ function multiStart(data: GenotypeData, K: number, m: number, seed: number, fit:
 }
 
 function topIndices(xs: Float64Array, n: number): number[] {
-  return Array.from(xs, (w, i) => [w, i] as const).sort((a, b) => b[0] - a[0]).slice(0, n).map(([, i]) => i).sort((a, b) => a - b);
+  return Array.from(xs, (w, i) => [w, i] as const)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, n)
+    .map(([, i]) => i)
+    .sort((a, b) => a - b);
 }
 
 function withMissing(data: GenotypeData, rate: number, seed: number): GenotypeData {
@@ -34,7 +38,9 @@ test('toy example of 8.3: best-choice multi-start EMA assigns ≥ 95% correctly 
     if (JSON.stringify(topIndices(res.informative, 5)) === JSON.stringify(informative)) found++;
   }
   const mean = accs.reduce((a, b) => a + b, 0) / accs.length;
-  console.log(`toy: accuracy per seed ${accs.map((a) => a.toFixed(3)).join(' ')}; mean ${mean.toFixed(4)}; informative positions found in ${found}/10`);
+  console.log(
+    `toy: accuracy per seed ${accs.map((a) => a.toFixed(3)).join(' ')}; mean ${mean.toFixed(4)}; informative positions found in ${found}/10`,
+  );
   assert.ok(mean >= 0.95, `mean accuracy ${mean}`);
   assert.ok(Math.min(...accs) >= 0.9, `every seed ≥ 90%: ${accs.join(' ')}`);
   assert.ok(found >= 9, `informative positions found in ${found} of 10 seeds`);
@@ -51,10 +57,15 @@ test('best choice by evidence does not reward noise markers; by likelihood (the 
   const accE = matchingAccuracy(hardAssignments(byEvidence.Q, 60, 3), labels);
   const accL = matchingAccuracy(hardAssignments(byLikelihood.Q, 60, 3), labels);
   const noise = (w: Float64Array) => Array.from(w).filter((x, i) => !informative.includes(i) && x > 0.5).length;
-  console.log(`toy seed 10: by evidence ${accE.toFixed(3)} (${noise(byEvidence.informative)} noise markers w > 0.5), by likelihood ${accL.toFixed(3)} (${noise(byLikelihood.informative)})`);
+  console.log(
+    `toy seed 10: by evidence ${accE.toFixed(3)} (${noise(byEvidence.informative)} noise markers w > 0.5), by likelihood ${accL.toFixed(3)} (${noise(byLikelihood.informative)})`,
+  );
   assert.ok(accE >= 0.9, `by evidence ${accE}`);
   assert.equal(noise(byEvidence.informative), 0);
-  assert.ok(byLikelihood.logLik >= byEvidence.logLik, 'the likelihood ranking picks the start with the highest likelihood');
+  assert.ok(
+    byLikelihood.logLik >= byEvidence.logLik,
+    'the likelihood ranking picks the start with the highest likelihood',
+  );
   const scoreOf = (c: typeof byEvidence) => starts.find((s) => s.index === c.bestStart)!.score;
   assert.ok(scoreOf(byEvidence) >= scoreOf(byLikelihood));
 });
@@ -81,9 +92,17 @@ test('model detection (7.5.2): irrelevant variables get low informativeness and 
     const irrelevantW = Array.from(res.informative.slice(5));
     const relevantI = Array.from(res.independence.slice(0, 5));
     const irrelevantI = Array.from(res.independence.slice(5));
-    console.log(`detection N=${N}: w relevant ${relevantW.map((x) => x.toFixed(2)).join(' ')} | irrelevant ${irrelevantW.map((x) => x.toFixed(2)).join(' ')}`);
-    assert.ok(Math.min(...relevantW) > Math.max(...irrelevantW), 'every relevant marker above every irrelevant one (w)');
-    assert.ok(Math.min(...relevantI) > Math.max(...irrelevantI), 'every relevant marker above every irrelevant one (I_P)');
+    console.log(
+      `detection N=${N}: w relevant ${relevantW.map((x) => x.toFixed(2)).join(' ')} | irrelevant ${irrelevantW.map((x) => x.toFixed(2)).join(' ')}`,
+    );
+    assert.ok(
+      Math.min(...relevantW) > Math.max(...irrelevantW),
+      'every relevant marker above every irrelevant one (w)',
+    );
+    assert.ok(
+      Math.min(...relevantI) > Math.max(...irrelevantI),
+      'every relevant marker above every irrelevant one (I_P)',
+    );
     assert.ok(Math.max(...irrelevantW) < 0.5);
   }
 });

@@ -2,11 +2,25 @@ import { createRng, gammaDraw, type Rng } from '../../engine/util/rng.ts';
 import type { GenotypeData, Individual, Locus } from '../../engine/data/genotype-data.ts';
 
 /** Builds a dataset from a (locus, individual, copy) allele function; -1 = missing. */
-export function makeData(N: number, L: number, P: number, alleleCounts: number[], allele: (l: number, i: number, p: number) => number, pops?: string[]): GenotypeData {
+export function makeData(
+  N: number,
+  L: number,
+  P: number,
+  alleleCounts: number[],
+  allele: (l: number, i: number, p: number) => number,
+  pops?: string[],
+): GenotypeData {
   const calls = new Int16Array(N * L * P);
-  for (let l = 0; l < L; l++) for (let i = 0; i < N; i++) for (let p = 0; p < P; p++) calls[(l * N + i) * P + p] = allele(l, i, p);
-  const individuals: Individual[] = Array.from({ length: N }, (_, i) => ({ id: `i${i}`, ...(pops ? { population: pops[i]! } : {}) }));
-  const loci: Locus[] = alleleCounts.map((r, l) => ({ name: `L${l}`, alleles: Array.from({ length: r }, (_, a) => String(a)) }));
+  for (let l = 0; l < L; l++)
+    for (let i = 0; i < N; i++) for (let p = 0; p < P; p++) calls[(l * N + i) * P + p] = allele(l, i, p);
+  const individuals: Individual[] = Array.from({ length: N }, (_, i) => ({
+    id: `i${i}`,
+    ...(pops ? { population: pops[i]! } : {}),
+  }));
+  const loci: Locus[] = alleleCounts.map((r, l) => ({
+    name: `L${l}`,
+    alleles: Array.from({ length: r }, (_, a) => String(a)),
+  }));
   return { ploidy: P, individuals, loci, calls, phased: false };
 }
 
@@ -18,7 +32,10 @@ export function makeData(N: number, L: number, P: number, alleleCounts: number[]
 export function toyExample(seed: number): { data: GenotypeData; labels: number[]; informative: number[] } {
   const rng = createRng(seed);
   const L = 50;
-  const positions = shuffle(Array.from({ length: L }, (_, i) => i), rng).slice(0, 5);
+  const positions = shuffle(
+    Array.from({ length: L }, (_, i) => i),
+    rng,
+  ).slice(0, 5);
   const a: number[] = Array.from({ length: L }, () => (rng.uniform() < 0.5 ? 1 : 0));
   const b = [...a];
   const c = [...a];
@@ -68,7 +85,10 @@ export function dirichlet(r: number, rng: Rng, concentration = 1): number[] {
  * Data sampled from a selective naive Bayes model: K clusters, n variables with r states, the
  * first `relevant` of which depend on the cluster; the rest share one distribution.
  */
-export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: number; relevant: number; r: number; K: number; P?: number; separation?: number }): { data: GenotypeData; labels: number[] } {
+export function selectiveNaiveBayesData(
+  seed: number,
+  opts: { N: number; n: number; relevant: number; r: number; K: number; P?: number; separation?: number },
+): { data: GenotypeData; labels: number[] } {
   const rng = createRng(seed);
   const P = opts.P ?? 1;
   const cond = Array.from({ length: opts.n }, (_, i) => {
@@ -79,7 +99,8 @@ export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: numb
         const ps = Array.from({ length: opts.K }, () => dirichlet(opts.r, rng, 0.5));
         const tv = (a: number[], b: number[]) => a.reduce((s, x, k) => s + Math.abs(x - b[k]!), 0) / 2;
         let ok = true;
-        for (let a = 0; a < opts.K; a++) for (let b = a + 1; b < opts.K; b++) if (tv(ps[a]!, ps[b]!) < (opts.separation ?? 0)) ok = false;
+        for (let a = 0; a < opts.K; a++)
+          for (let b = a + 1; b < opts.K; b++) if (tv(ps[a]!, ps[b]!) < (opts.separation ?? 0)) ok = false;
         if (ok) return ps;
       }
     }
@@ -88,7 +109,8 @@ export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: numb
   });
   const labels = Array.from({ length: opts.N }, () => Math.floor(rng.uniform() * opts.K));
   const values: number[] = [];
-  for (let l = 0; l < opts.n; l++) for (let i = 0; i < opts.N; i++) for (let p = 0; p < P; p++) values.push(draw(cond[l]![labels[i]!]!, rng));
+  for (let l = 0; l < opts.n; l++)
+    for (let i = 0; i < opts.N; i++) for (let p = 0; p < P; p++) values.push(draw(cond[l]![labels[i]!]!, rng));
   const data = makeData(opts.N, opts.n, P, Array(opts.n).fill(opts.r), (l, i, p) => values[(l * opts.N + i) * P + p]!);
   return { data, labels };
 }
@@ -99,7 +121,10 @@ export function selectiveNaiveBayesData(seed: number, opts: { N: number; n: numb
  * block copies the previous SNP on the same haplotype, flipped with probability `flip`.
  * Markers carry chromosome and position so genome order follows the blocks.
  */
-export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number; blocks: number; size: number; flip: number; fst: number }): { data: GenotypeData; labels: number[] } {
+export function haplotypeBlocks(
+  seed: number,
+  o: { pops: number; perPop: number; blocks: number; size: number; flip: number; fst: number },
+): { data: GenotypeData; labels: number[] } {
   const rng = createRng(seed);
   const N = o.pops * o.perPop;
   const L = o.blocks * o.size;
@@ -122,7 +147,12 @@ export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number;
         }
       }
   }
-  const loci = Array.from({ length: L }, (_, l) => ({ name: `b${Math.floor(l / o.size)}s${l % o.size}`, chrom: '1', pos: 1000 * l + 1, alleles: ['A', 'G'] }));
+  const loci = Array.from({ length: L }, (_, l) => ({
+    name: `b${Math.floor(l / o.size)}s${l % o.size}`,
+    chrom: '1',
+    pos: 1000 * l + 1,
+    alleles: ['A', 'G'],
+  }));
   const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
   return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
 }
@@ -138,18 +168,32 @@ export function haplotypeBlocks(seed: number, o: { pops: number; perPop: number;
  */
 export function haplotypeFrequencyBlocks(
   seed: number,
-  o: { pops: number; perPop: number; blocks: number; minSize: number; maxSize: number; founders: number; fst: number; error: number },
+  o: {
+    pops: number;
+    perPop: number;
+    blocks: number;
+    minSize: number;
+    maxSize: number;
+    founders: number;
+    fst: number;
+    error: number;
+  },
 ): { data: GenotypeData; labels: number[] } {
   const rng = createRng(seed);
   const N = o.pops * o.perPop;
   const labels = Array.from({ length: N }, (_, d) => Math.floor(d / o.perPop));
-  const sizes = Array.from({ length: o.blocks }, () => o.minSize + Math.floor(rng.uniform() * (o.maxSize - o.minSize + 1)));
+  const sizes = Array.from(
+    { length: o.blocks },
+    () => o.minSize + Math.floor(rng.uniform() * (o.maxSize - o.minSize + 1)),
+  );
   const L = sizes.reduce((a, b) => a + b, 0);
   const calls = new Int16Array(L * N * 2);
   const concentration = (1 - o.fst) / o.fst;
   let first = 0;
   for (const size of sizes) {
-    const founders = Array.from({ length: o.founders }, () => Array.from({ length: size }, () => (rng.uniform() < 0.5 ? 1 : 0)));
+    const founders = Array.from({ length: o.founders }, () =>
+      Array.from({ length: size }, () => (rng.uniform() < 0.5 ? 1 : 0)),
+    );
     const ancestral = dirichlet(o.founders, rng);
     const freq = Array.from({ length: o.pops }, () => {
       const x = ancestral.map((p) => gammaDraw(p * concentration, rng) + 1e-300);
@@ -159,11 +203,17 @@ export function haplotypeFrequencyBlocks(
     for (let d = 0; d < N; d++)
       for (let h = 0; h < 2; h++) {
         const founder = founders[draw(freq[labels[d]!]!, rng)]!;
-        for (let s = 0; s < size; s++) calls[((first + s) * N + d) * 2 + h] = rng.uniform() < o.error ? 1 - founder[s]! : founder[s]!;
+        for (let s = 0; s < size; s++)
+          calls[((first + s) * N + d) * 2 + h] = rng.uniform() < o.error ? 1 - founder[s]! : founder[s]!;
       }
     first += size;
   }
-  const loci = Array.from({ length: L }, (_, l) => ({ name: `m${l}`, chrom: '1', pos: 1000 * l + 1, alleles: ['A', 'G'] }));
+  const loci = Array.from({ length: L }, (_, l) => ({
+    name: `m${l}`,
+    chrom: '1',
+    pos: 1000 * l + 1,
+    alleles: ['A', 'G'],
+  }));
   const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
   return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
 }

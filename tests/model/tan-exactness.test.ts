@@ -17,13 +17,18 @@ function lml(rows: number[][], alpha: number): number {
 }
 
 test('EMA-TAN MA step equals the brute-force average over every TAN structure for π (n ≤ 5, 1e-9 in log space)', () => {
-  for (const [n, K, seed] of [[3, 2, 1], [4, 2, 2], [5, 3, 3]] as const) {
+  for (const [n, K, seed] of [
+    [3, 2, 1],
+    [4, 2, 2],
+    [5, 3, 3],
+  ] as const) {
     const rng = createRng(seed);
     const N = 40;
     const r = Array.from({ length: n }, () => 2 + Math.floor(rng.uniform() * 2));
     const vals = r.map((ri) => Array.from({ length: N }, () => Math.floor(rng.uniform() * ri)));
     // Correlate neighbours a little so that parent sets differ in evidence.
-    for (let i = 1; i < n; i++) for (let d = 0; d < N; d++) if (rng.uniform() < 0.5) vals[i]![d] = vals[i - 1]![d]! % r[i]!;
+    for (let i = 1; i < n; i++)
+      for (let d = 0; d < N; d++) if (rng.uniform() < 0.5) vals[i]![d] = vals[i - 1]![d]! % r[i]!;
     const data = makeData(N, n, 1, r, (l, d) => vals[l]![d]!);
     const td = tanData(data, { window: n, order: 'file', orderSeed: 1 });
     const post = new Float64Array(N * K);
@@ -41,11 +46,16 @@ test('EMA-TAN MA step equals the brute-force average over every TAN structure fo
     // Brute force. Parent sets of X_i: ∅, {C}, {X_l} and {C, X_l} for every l < i.
     type PSet = { c: boolean; l: number };
     const sets = Array.from({ length: n }, (_, i) => {
-      const out: PSet[] = [{ c: false, l: -1 }, { c: true, l: -1 }];
+      const out: PSet[] = [
+        { c: false, l: -1 },
+        { c: true, l: -1 },
+      ];
       for (let l = 0; l < i; l++) out.push({ c: false, l }, { c: true, l });
       return out;
     });
-    const nc = Array.from({ length: K }, (_, c) => Array.from({ length: N }, (_, d) => post[d * K + c]!).reduce((a, b) => a + b, 0));
+    const nc = Array.from({ length: K }, (_, c) =>
+      Array.from({ length: N }, (_, d) => post[d * K + c]!).reduce((a, b) => a + b, 0),
+    );
     // Expected counts per (variable, parent set) computed directly from the data and posteriors.
     const table = (i: number, p: PSet): number[][] => {
       const rl = p.l >= 0 ? r[p.l]! : 1;
@@ -58,11 +68,14 @@ test('EMA-TAN MA step equals the brute-force average over every TAN structure fo
       }
       return t;
     };
-    const theta = (t: number[][]) => t.map((row) => row.map((x) => (alpha + x) / (row.length * alpha + row.reduce((a, b) => a + b, 0))));
-    const local = sets.map((ss, i) => ss.map((p) => {
-      const t = table(i, p);
-      return { p, ml: lml(t, alpha), th: theta(t) };
-    }));
+    const theta = (t: number[][]) =>
+      t.map((row) => row.map((x) => (alpha + x) / (row.length * alpha + row.reduce((a, b) => a + b, 0))));
+    const local = sets.map((ss, i) =>
+      ss.map((p) => {
+        const t = table(i, p);
+        return { p, ml: lml(t, alpha), th: theta(t) };
+      }),
+    );
     const thetaC = nc.map((x) => (1 + x) / (K + N));
     const structures: number[][] = [[]];
     for (let i = 0; i < n; i++) {
@@ -70,7 +83,10 @@ test('EMA-TAN MA step equals the brute-force average over every TAN structure fo
       for (const s of structures) for (let v = 0; v < sets[i]!.length; v++) next.push([...s, v]);
       structures.splice(0, structures.length, ...next);
     }
-    assert.equal(structures.length, Array.from({ length: n }, (_, i) => 2 * (i + 1)).reduce((a, b) => a * b, 1));
+    assert.equal(
+      structures.length,
+      Array.from({ length: n }, (_, i) => 2 * (i + 1)).reduce((a, b) => a * b, 1),
+    );
     const logPost = structures.map((s) => s.reduce((acc, v, i) => acc + local[i]![v]!.ml, 0));
     const maxLp = Math.max(...logPost);
     const z = logPost.reduce((a, b) => a + Math.exp(b - maxLp), 0);
@@ -98,7 +114,9 @@ test('EMA-TAN MA step equals the brute-force average over every TAN structure fo
           let p = t.weight[0]! * t.none[x[i]!]! + t.weight[1]! * t.byC[c * ri + x[i]!]!;
           cand.forEach((l, j) => {
             const rl = r[l]!;
-            p += t.weight[2 + j]! * t.byL[j]![x[l]! * ri + x[i]!]! + t.weight[2 + cand.length + j]! * t.byCL[j]![(c * rl + x[l]!) * ri + x[i]!]!;
+            p +=
+              t.weight[2 + j]! * t.byL[j]![x[l]! * ri + x[i]!]! +
+              t.weight[2 + cand.length + j]! * t.byCL[j]![(c * rl + x[l]!) * ri + x[i]!]!;
           });
           m += Math.log(p);
         }
@@ -120,6 +138,8 @@ test('EMA-TAN MA step equals the brute-force average over every TAN structure fo
     const c2 = emptyCounts(td, K);
     tanCounts(td, q1, K, c1);
     tanCounts(slow, q1, K, c2);
-    c1.vars.forEach((t, i) => t.byCL.forEach((a, j) => a.forEach((v, k) => assert.ok(Math.abs(v - c2.vars[i]!.byCL[j]![k]!) < 1e-9))));
+    c1.vars.forEach((t, i) =>
+      t.byCL.forEach((a, j) => a.forEach((v, k) => assert.ok(Math.abs(v - c2.vars[i]!.byCL[j]![k]!) < 1e-9))),
+    );
   }
 });

@@ -16,7 +16,9 @@ test('linked SNPs in haplotype blocks: EMA-TAN is no less accurate than EMA and 
     const { data, labels } = haplotypeBlocks(seed, { pops: 3, perPop: 40, blocks: 30, size: 5, flip: 0.03, fst: 0.1 });
     const ctx = startContext(data);
     for (const algorithm of ['ema', 'ema-tan'] as const) {
-      const starts = Array.from({ length: 12 }, (_, k) => runStart(ctx, 3, { ...DEFAULT_FIT, algorithm }, k, startSeed(seed, 3, 0, k)));
+      const starts = Array.from({ length: 12 }, (_, k) =>
+        runStart(ctx, 3, { ...DEFAULT_FIT, algorithm }, k, startSeed(seed, 3, 0, k)),
+      );
       const res = combineStarts(ctx.md, starts, 'best');
       acc[algorithm].push(matchingAccuracy(hardAssignments(res.Q, data.individuals.length, 3), labels));
       if (res.linkage) {
@@ -28,7 +30,9 @@ test('linked SNPs in haplotype blocks: EMA-TAN is no less accurate than EMA and 
       }
     }
   }
-  console.log(`haplotype blocks: EMA ${acc.ema.map((a) => a.toFixed(3)).join(' ')} | EMA-TAN ${acc['ema-tan'].map((a) => a.toFixed(3)).join(' ')}; weight on the previous marker within blocks ${mean(within).toFixed(3)}, across block boundaries ${mean(across).toFixed(3)}`);
+  console.log(
+    `haplotype blocks: EMA ${acc.ema.map((a) => a.toFixed(3)).join(' ')} | EMA-TAN ${acc['ema-tan'].map((a) => a.toFixed(3)).join(' ')}; weight on the previous marker within blocks ${mean(within).toFixed(3)}, across block boundaries ${mean(across).toFixed(3)}`,
+  );
   assert.ok(mean(acc['ema-tan']) >= mean(acc.ema) - 0.02, 'EMA-TAN no worse than EMA');
   assert.ok(mean(within) > 0.9, 'within-block links found');
   assert.ok(mean(across) < 0.3, 'no links across block boundaries');
@@ -36,7 +40,10 @@ test('linked SNPs in haplotype blocks: EMA-TAN is no less accurate than EMA and 
 
 test('TAN variables: genotype-level for unphased diploids, copy-level for phased data; candidates stay on the chromosome', () => {
   const base = makeData(4, 3, 2, [2, 2, 2], (l, i, p) => (l + i + p) % 2);
-  const unphased = tanData({ ...base, loci: base.loci.map((l, k) => ({ ...l, chrom: k < 2 ? '1' : '2', pos: 10 * k })) }, { window: 3, order: 'genome', orderSeed: 1 });
+  const unphased = tanData(
+    { ...base, loci: base.loci.map((l, k) => ({ ...l, chrom: k < 2 ? '1' : '2', pos: 10 * k })) },
+    { window: 3, order: 'genome', orderSeed: 1 },
+  );
   assert.equal(unphased.level, 'genotype');
   assert.equal(unphased.R, 1);
   assert.deepEqual(Array.from(unphased.candidates[1]!), [0]);

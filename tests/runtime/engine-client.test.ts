@@ -27,7 +27,21 @@ test('the typed client opens a dataset, filters it, runs a sweep with progress a
   assert.ok(filtered.removedIndividuals.length > 0);
   assert.equal(filtered.summary.individuals, 237 - filtered.removedIndividuals.length);
   const progress: EngineProgress[] = [];
-  const sweep = await client.call('runSweep', [{ datasetId: info.datasetId, kValues: [2, 3], replicates: 1, starts: 3, policy: 'best', seed: 1, fit: DEFAULT_FIT }], (p) => progress.push(p)).result;
+  const sweep = await client.call(
+    'runSweep',
+    [
+      {
+        datasetId: info.datasetId,
+        kValues: [2, 3],
+        replicates: 1,
+        starts: 3,
+        policy: 'best',
+        seed: 1,
+        fit: DEFAULT_FIT,
+      },
+    ],
+    (p) => progress.push(p),
+  ).result;
   assert.equal(sweep.runs.length, 2);
   assert.equal(sweep.runs[1]!.Q.length, 237 * 3);
   assert.equal(progress.filter((p) => p.kind === 'run').length, 2);
@@ -48,6 +62,9 @@ test('a malformed file comes back as an EngineError with file, line and column',
     assert.equal(e.column, 12);
     return true;
   });
-  await assert.rejects(client.call('closeDataset', [1]).result.then(() => client.call('filterDataset', [99, {}]).result), /no dataset 99/);
+  await assert.rejects(
+    client.call('closeDataset', [1]).result.then(() => client.call('filterDataset', [99, {}]).result),
+    /no dataset 99/,
+  );
   pool.close();
 });

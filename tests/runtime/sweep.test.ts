@@ -11,7 +11,13 @@ const { data } = selectiveNaiveBayesData(3, { N: 150, n: 12, relevant: 6, r: 3, 
 const options: SweepOptions = { kValues: [2, 3], replicates: 2, starts: 6, policy: 'best', seed: 42, fit: DEFAULT_FIT };
 
 function fingerprint(runs: Awaited<ReturnType<typeof runSweep>>['runs']) {
-  return runs.map((r) => ({ K: r.K, rep: r.replicate, ll: r.clustering.logLik, q: Array.from(r.clustering.Q), starts: r.clustering.starts.map((s) => [s.seed, s.logLik, s.iterations]) }));
+  return runs.map((r) => ({
+    K: r.K,
+    rep: r.replicate,
+    ll: r.clustering.logLik,
+    q: Array.from(r.clustering.Q),
+    starts: r.clustering.starts.map((s) => [s.seed, s.logLik, s.iterations]),
+  }));
 }
 
 test('same seed ⇒ the same sweep, bit for bit, in-process and on 1, 2 or 3 worker threads', async () => {
@@ -31,7 +37,10 @@ test('same seed ⇒ the same sweep, bit for bit, in-process and on 1, 2 or 3 wor
   const other = new StartPool(spawnInProcess, 2);
   const differentSeed = fingerprint((await runSweep(data, { ...options, seed: 43 }, other)).runs);
   other.close();
-  assert.notDeepEqual(differentSeed.map((r) => r.starts), reference.map((r) => r.starts));
+  assert.notDeepEqual(
+    differentSeed.map((r) => r.starts),
+    reference.map((r) => r.starts),
+  );
 });
 
 test('progress reports iterations, starts and runs; results appear per (K, replicate)', async () => {
@@ -58,17 +67,26 @@ test('cancel stops within a second and keeps completed starts', async () => {
   const controller = new AbortController();
   let completed = 0;
   let cancelledAt = 0;
-  const promise = runSweep(big, { ...options, kValues: [4], replicates: 1, starts: 200, fit: { ...DEFAULT_FIT, epsilon: 1e-9, maxIterations: 40 } }, pool, (p) => {
-    if (p.kind === 'start' && ++completed === 2) {
-      cancelledAt = Date.now();
-      controller.abort();
-    }
-  }, controller.signal);
+  const promise = runSweep(
+    big,
+    { ...options, kValues: [4], replicates: 1, starts: 200, fit: { ...DEFAULT_FIT, epsilon: 1e-9, maxIterations: 40 } },
+    pool,
+    (p) => {
+      if (p.kind === 'start' && ++completed === 2) {
+        cancelledAt = Date.now();
+        controller.abort();
+      }
+    },
+    controller.signal,
+  );
   const res = await promise;
   const elapsed = Date.now() - cancelledAt;
   pool.close();
   assert.equal(res.cancelled, true);
   assert.ok(elapsed < 1000, `stopped ${elapsed} ms after cancel`);
   assert.equal(res.runs.length, 1);
-  assert.ok(res.runs[0]!.completedStarts >= 2 && res.runs[0]!.completedStarts < 200, `kept ${res.runs[0]!.completedStarts} starts`);
+  assert.ok(
+    res.runs[0]!.completedStarts >= 2 && res.runs[0]!.completedStarts < 200,
+    `kept ${res.runs[0]!.completedStarts} starts`,
+  );
 });

@@ -40,7 +40,8 @@ export function logEvidence(
 ): number {
   const K = model.K;
   const counts = known ?? expectedCounts(data, model, posterior, missing);
-  const pi = algorithm === 'em' ? 1 : priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
+  const pi =
+    algorithm === 'em' ? 1 : priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
   const logPi = Math.log(pi);
   const logNotPi = Math.log(1 - pi);
   // Cluster variable: Dirichlet-multinomial marginal and its plug-in term.

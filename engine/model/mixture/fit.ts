@@ -80,7 +80,8 @@ function cloneModel(m: MixtureModel): MixtureModel {
  * and cancel between iterations) and returning the final model.
  */
 export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
-  if (opts.algorithm === 'ema-tan') throw new RangeError('fitSteps: EMA-TAN runs through tanFitSteps (model/tan/tan-fit.ts)');
+  if (opts.algorithm === 'ema-tan')
+    throw new RangeError('fitSteps: EMA-TAN runs through tanFitSteps (model/tan/tan-fit.ts)');
   const algorithm = opts.algorithm;
   const K = init.K;
   let cur = cloneModel(init);
@@ -113,7 +114,15 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
     }
     [cur, next] = [next, cur];
   }
-  return { model: cur, logLik, posterior: buf.posterior, informative, iterations, converged, ...(converged ? { counts } : {}) };
+  return {
+    model: cur,
+    logLik,
+    posterior: buf.posterior,
+    informative,
+    iterations,
+    converged,
+    ...(converged ? { counts } : {}),
+  };
 }
 
 /** Runs a step generator (fitSteps, startSteps) to the end and returns its result. */
@@ -134,8 +143,13 @@ export function fit(data: MixtureData, init: MixtureModel, opts: FitOptions): Fi
  * counts Q implies. Used to continue a previous result or to start from population labels.
  */
 export function modelFromMemberships(data: MixtureData, Q: Float64Array, K: number, opts: FitOptions): MixtureModel {
-  if (Q.length !== data.N * K) throw new RangeError(`modelFromMemberships: Q has ${Q.length} values, expected N × K = ${data.N * K}`);
-  const placeholder: MixtureModel = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(data.totalAlleles * K).fill(1) };
+  if (Q.length !== data.N * K)
+    throw new RangeError(`modelFromMemberships: Q has ${Q.length} values, expected N × K = ${data.N * K}`);
+  const placeholder: MixtureModel = {
+    K,
+    weights: new Float64Array(K).fill(1 / K),
+    theta: new Float64Array(data.totalAlleles * K).fill(1),
+  };
   const counts = expectedCounts(data, placeholder, Q, 'skip');
   const out: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(data.totalAlleles * K) };
   maStep(data, counts, K, opts.priors, opts.algorithm === 'em' ? 'em' : 'ema', out, new Float64Array(data.L).fill(0.5));

@@ -22,7 +22,11 @@ export interface Priors {
   readonly priorInformative: number | 'auto';
 }
 
-export const DEFAULT_PRIORS: Priors = { alpha: D.alpha, alphaCluster: D.alphaCluster, priorInformative: D.priorInformative };
+export const DEFAULT_PRIORS: Priors = {
+  alpha: D.alpha,
+  alphaCluster: D.alphaCluster,
+  priorInformative: D.priorInformative,
+};
 
 /**
  * The learned structure prior: the fraction of informative markers, estimated as the posterior
@@ -41,7 +45,13 @@ export interface LocusEvidence {
 }
 
 /** ln of the Dirichlet-multinomial factor Γ(Σα)/Γ(Σα + Σn) Π Γ(α + n_k)/Γ(α). */
-export function logDirichletFactor(counts: ArrayLike<number>, start: number, stride: number, r: number, alpha: number): number {
+export function logDirichletFactor(
+  counts: ArrayLike<number>,
+  start: number,
+  stride: number,
+  r: number,
+  alpha: number,
+): number {
   let n = 0;
   let s = 0;
   const lga = logGamma(alpha);
@@ -59,7 +69,14 @@ export function locusScratch(data: MixtureData): Float64Array {
 }
 
 /** The marginal-likelihood factors of locus i given expected counts (equation 7.13, per locus). */
-export function locusEvidence(data: MixtureData, counts: ExpectedCounts, K: number, i: number, alpha: number, indep: Float64Array): LocusEvidence {
+export function locusEvidence(
+  data: MixtureData,
+  counts: ExpectedCounts,
+  K: number,
+  i: number,
+  alpha: number,
+  indep: Float64Array,
+): LocusEvidence {
   const off = data.offsets[i]!;
   const r = data.alleles[i]!;
   let dep = 0;

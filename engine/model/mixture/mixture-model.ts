@@ -46,7 +46,13 @@ export function pooledFrequencies(data: MixtureData): Float64Array {
  * individuals into balanced random groups. 'flat': Dirichlet(1, …, 1) as in the text; on the toy
  * example of 8.3 it makes one cluster take almost everyone in most starts. Weights start equal.
  */
-export function randomModel(data: MixtureData, K: number, rng: Rng, method: InitMethod = 'data', pooled?: Float64Array): MixtureModel {
+export function randomModel(
+  data: MixtureData,
+  K: number,
+  rng: Rng,
+  method: InitMethod = 'data',
+  pooled?: Float64Array,
+): MixtureModel {
   const centre = method === 'data' ? (pooled ?? pooledFrequencies(data)) : undefined;
   const theta = new Float64Array(data.totalAlleles * K);
   for (let i = 0; i < data.L; i++) {
@@ -71,7 +77,8 @@ export function permuteModel(m: MixtureModel, perm: ArrayLike<number>): MixtureM
   const weights = new Float64Array(K);
   const theta = new Float64Array(m.theta.length);
   for (let c = 0; c < K; c++) weights[c] = m.weights[perm[c]!]!;
-  for (let row = 0; row < m.theta.length / K; row++) for (let c = 0; c < K; c++) theta[row * K + c] = m.theta[row * K + perm[c]!]!;
+  for (let row = 0; row < m.theta.length / K; row++)
+    for (let c = 0; c < K; c++) theta[row * K + c] = m.theta[row * K + perm[c]!]!;
   return { K, weights, theta };
 }
 

@@ -56,7 +56,12 @@ function genomeOrder(data: GenotypeData): number[] {
   if (!hasPos) return idx;
   const chromRank = new Map<string, number>();
   for (const l of data.loci) if (!chromRank.has(l.chrom ?? '')) chromRank.set(l.chrom ?? '', chromRank.size);
-  return idx.sort((a, b) => chromRank.get(data.loci[a]!.chrom ?? '')! - chromRank.get(data.loci[b]!.chrom ?? '')! || data.loci[a]!.pos! - data.loci[b]!.pos! || a - b);
+  return idx.sort(
+    (a, b) =>
+      chromRank.get(data.loci[a]!.chrom ?? '')! - chromRank.get(data.loci[b]!.chrom ?? '')! ||
+      data.loci[a]!.pos! - data.loci[b]!.pos! ||
+      a - b,
+  );
 }
 
 /** Builds the TAN variables of a dataset. */
@@ -83,7 +88,8 @@ export function tanData(data: GenotypeData, o: TanDataOptions = DEFAULT_TAN_DATA
   order.forEach((locus, i) => {
     if (level === 'copy') {
       states[i] = Math.max(1, data.loci[locus]!.alleles.length);
-      for (let d = 0; d < N; d++) for (let h = 0; h < P; h++) values[(i * N + d) * R + h] = data.calls[(locus * N + d) * P + h]!;
+      for (let d = 0; d < N; d++)
+        for (let h = 0; h < P; h++) values[(i * N + d) * R + h] = data.calls[(locus * N + d) * P + h]!;
     } else {
       const g = genotypeStates(data, locus);
       values.set(g.values, i * N);
@@ -131,5 +137,17 @@ export function tanData(data: GenotypeData, o: TanDataOptions = DEFAULT_TAN_DATA
     }
     return out;
   });
-  return { N, R, n: L, level, loci: Int32Array.from(order), states, values, candidates, marginal, parentConfig, configs };
+  return {
+    N,
+    R,
+    n: L,
+    level,
+    loci: Int32Array.from(order),
+    states,
+    values,
+    candidates,
+    marginal,
+    parentConfig,
+    configs,
+  };
 }

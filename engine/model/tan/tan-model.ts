@@ -92,7 +92,8 @@ export function randomTanModel(td: TanData, K: number, rng: Rng): TanModel {
     });
     t.byCL.forEach((tab, j) => {
       const rl = td.states[td.candidates[i]![j]!]!;
-      for (let c = 0; c < K; c++) for (let xl = 0; xl < rl; xl++) tab.set(t.byC.subarray(c * r, (c + 1) * r), (c * rl + xl) * r);
+      for (let c = 0; c < K; c++)
+        for (let xl = 0; xl < rl; xl++) tab.set(t.byC.subarray(c * r, (c + 1) * r), (c * rl + xl) * r);
     });
     t.weight[1] = 1;
     return t;
@@ -104,7 +105,16 @@ export function randomTanModel(td: TanData, K: number, rng: Rng): TanModel {
  * p(x_i = x | c, parents of this row) for every c, written into out[0..K): the W-weighted mixture.
  * A missing parent value is averaged over the parent's observed state frequencies.
  */
-function conditional(td: TanData, t: TanTables, i: number, x: number, d: number, h: number, K: number, out: Float64Array): void {
+function conditional(
+  td: TanData,
+  t: TanTables,
+  i: number,
+  x: number,
+  d: number,
+  h: number,
+  K: number,
+  out: Float64Array,
+): void {
   const { N, R, values } = td;
   const r = td.states[i]!;
   const cand = td.candidates[i]!;
@@ -157,7 +167,8 @@ function logTable(td: TanData, t: TanTables, i: number, K: number): Float64Array
         let p = w[0]! * t.none[x]! + w[1]! * t.byC[c * r + x]!;
         for (let j = 0; j < cand.length; j++) {
           const rl = td.states[cand[j]!]!;
-          p += w[2 + j]! * t.byL[j]![xs[j]! * r + x]! + w[2 + cand.length + j]! * t.byCL[j]![(c * rl + xs[j]!) * r + x]!;
+          p +=
+            w[2 + j]! * t.byL[j]![xs[j]! * r + x]! + w[2 + cand.length + j]! * t.byCL[j]![(c * rl + xs[j]!) * r + x]!;
         }
         out[(cfg * K + c) * r + x] = Math.log(p);
       }
@@ -202,7 +213,16 @@ export function tanEStep(td: TanData, model: TanModel, posterior: Float64Array):
 }
 
 /** Adds one row's contribution with a missing candidate (spread over its frequencies). */
-function countRowSlow(td: TanData, t: TanTables, i: number, x: number, d: number, h: number, posterior: Float64Array, K: number): void {
+function countRowSlow(
+  td: TanData,
+  t: TanTables,
+  i: number,
+  x: number,
+  d: number,
+  h: number,
+  posterior: Float64Array,
+  K: number,
+): void {
   const { N, R, values } = td;
   const r = td.states[i]!;
   const cand = td.candidates[i]!;
@@ -306,7 +326,15 @@ function smooth(counts: Float64Array, configs: number, r: number, alpha: number,
  * sets (uniform p_S), and each θ̃^v from its expected counts. With `onlyC` (EM / warm-up) all
  * weight goes to {C}, which is the naive Bayes M step on the same variables.
  */
-export function tanMaStep(td: TanData, counts: TanCounts, K: number, alpha: number, alphaCluster: number, out: TanModel, onlyC: boolean): void {
+export function tanMaStep(
+  td: TanData,
+  counts: TanCounts,
+  K: number,
+  alpha: number,
+  alphaCluster: number,
+  out: TanModel,
+  onlyC: boolean,
+): void {
   let total = 0;
   for (let c = 0; c < K; c++) total += counts.cluster[c]!;
   for (let c = 0; c < K; c++) out.weights[c] = (alphaCluster + counts.cluster[c]!) / (K * alphaCluster + total);
@@ -359,6 +387,12 @@ export function cloneTan(m: TanModel): TanModel {
   return {
     K: m.K,
     weights: Float64Array.from(m.weights),
-    vars: m.vars.map((t) => ({ none: Float64Array.from(t.none), byC: Float64Array.from(t.byC), byL: t.byL.map((a) => Float64Array.from(a)), byCL: t.byCL.map((a) => Float64Array.from(a)), weight: Float64Array.from(t.weight) })),
+    vars: m.vars.map((t) => ({
+      none: Float64Array.from(t.none),
+      byC: Float64Array.from(t.byC),
+      byL: t.byL.map((a) => Float64Array.from(a)),
+      byCL: t.byCL.map((a) => Float64Array.from(a)),
+      weight: Float64Array.from(t.weight),
+    })),
   };
 }

@@ -14,10 +14,16 @@ export function drawBars(svg: SVGSVGElement, o: BarChartOptions): void {
   const margin = { top: 8, right: 8, bottom: 18, left: 40 };
   const w = o.width - margin.left - margin.right;
   const h = o.height - margin.top - margin.bottom;
-  const root = select(svg).attr('viewBox', `0 0 ${o.width} ${o.height}`).attr('role', 'img').attr('aria-label', o.title);
+  const root = select(svg)
+    .attr('viewBox', `0 0 ${o.width} ${o.height}`)
+    .attr('role', 'img')
+    .attr('aria-label', o.title);
   root.selectAll('*').remove();
   const g = root.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
-  const x = scaleBand<number>().domain(o.values.map((_, i) => i)).range([0, w]).paddingInner(o.values.length > 200 ? 0 : 0.1);
+  const x = scaleBand<number>()
+    .domain(o.values.map((_, i) => i))
+    .range([0, w])
+    .paddingInner(o.values.length > 200 ? 0 : 0.1);
   const top = Math.max(1e-9, d3max(o.values) ?? 1);
   const y = scaleLinear().domain([0, top]).nice().range([h, 0]);
   const fmt = o.format ?? ((v: number) => v.toFixed(2));

@@ -12,24 +12,93 @@ export function drawFstByK(svg: SVGSVGElement, data: readonly FstPoint[], width:
   const m = { top: 12, right: 16, bottom: 30, left: 56 };
   const root = select(svg).attr('viewBox', `0 0 ${width} ${height}`);
   root.selectAll('*').remove();
-  const x = scalePoint<number>().domain(data.map((d) => d.K)).range([m.left, width - m.right]).padding(0.5);
+  const x = scalePoint<number>()
+    .domain(data.map((d) => d.K))
+    .range([m.left, width - m.right])
+    .padding(0.5);
   const all = data.flatMap((d) => [...d.fst, d.mean - d.sd, d.mean + d.sd]);
   // Zoomed to the values (F_ST differences between K are often in the third decimal); the
   // ticks say where the axis starts.
   const [lo = 0, hi = 1] = extent(all) as [number | undefined, number | undefined];
   const span = hi - lo;
   const pad = span > 0 ? 0.15 * span : Math.max(0.05 * Math.abs(hi), 1e-4);
-  const y = scaleLinear().domain([lo - pad, hi + pad]).nice().range([height - m.bottom, m.top]);
+  const y = scaleLinear()
+    .domain([lo - pad, hi + pad])
+    .nice()
+    .range([height - m.bottom, m.top]);
   const tickFormat = y.tickFormat(4);
   const g = root.append('g');
-  g.selectAll('line.grid').data(y.ticks(4)).join('line').attr('class', 'grid').attr('x1', m.left).attr('x2', width - m.right).attr('y1', (t) => y(t)).attr('y2', (t) => y(t)).attr('stroke', 'var(--border)');
-  g.selectAll('text.yt').data(y.ticks(4)).join('text').attr('class', 'yt').attr('x', m.left - 6).attr('y', (t) => y(t)).attr('dy', '0.32em').attr('text-anchor', 'end').attr('font-size', 10).attr('fill', 'var(--muted)').text((t) => tickFormat(t));
-  g.selectAll('text.xt').data(data).join('text').attr('class', 'xt').attr('x', (d) => x(d.K)!).attr('y', height - 10).attr('text-anchor', 'middle').attr('font-size', 11).attr('fill', 'var(--text)').text((d) => `K=${d.K}`);
-  const trend = line<FstPoint>().x((d) => x(d.K)!).y((d) => y(d.mean));
-  g.append('path').attr('d', trend(data as FstPoint[])).attr('fill', 'none').attr('stroke', 'var(--accent)').attr('stroke-opacity', 0.45).attr('stroke-width', 1.5);
-  const k = g.selectAll('g.k').data(data).join('g').attr('class', 'k').attr('transform', (d) => `translate(${x(d.K)},0)`);
-  k.append('line').attr('y1', (d) => y(d.mean - d.sd)).attr('y2', (d) => y(d.mean + d.sd)).attr('stroke', 'var(--accent)').attr('stroke-width', 2);
-  k.append('rect').attr('x', -10).attr('width', 20).attr('y', (d) => y(d.mean) - 1.5).attr('height', 3).attr('fill', 'var(--accent)');
-  k.selectAll('circle').data((d) => d.fst.map((f, r) => ({ f, r }))).join('circle').attr('cx', (p) => ((p.r % 7) - 3) * 3).attr('cy', (p) => y(p.f)).attr('r', 3).attr('fill', 'var(--text)').attr('fill-opacity', 0.55).append('title').text((p) => `replicate ${p.r + 1}: F_ST ${p.f.toFixed(4)}`);
-  root.append('text').attr('transform', `translate(14,${height / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('font-size', 11).attr('fill', 'var(--muted)').text('F_ST');
+  g.selectAll('line.grid')
+    .data(y.ticks(4))
+    .join('line')
+    .attr('class', 'grid')
+    .attr('x1', m.left)
+    .attr('x2', width - m.right)
+    .attr('y1', (t) => y(t))
+    .attr('y2', (t) => y(t))
+    .attr('stroke', 'var(--border)');
+  g.selectAll('text.yt')
+    .data(y.ticks(4))
+    .join('text')
+    .attr('class', 'yt')
+    .attr('x', m.left - 6)
+    .attr('y', (t) => y(t))
+    .attr('dy', '0.32em')
+    .attr('text-anchor', 'end')
+    .attr('font-size', 10)
+    .attr('fill', 'var(--muted)')
+    .text((t) => tickFormat(t));
+  g.selectAll('text.xt')
+    .data(data)
+    .join('text')
+    .attr('class', 'xt')
+    .attr('x', (d) => x(d.K)!)
+    .attr('y', height - 10)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 11)
+    .attr('fill', 'var(--text)')
+    .text((d) => `K=${d.K}`);
+  const trend = line<FstPoint>()
+    .x((d) => x(d.K)!)
+    .y((d) => y(d.mean));
+  g.append('path')
+    .attr('d', trend(data as FstPoint[]))
+    .attr('fill', 'none')
+    .attr('stroke', 'var(--accent)')
+    .attr('stroke-opacity', 0.45)
+    .attr('stroke-width', 1.5);
+  const k = g
+    .selectAll('g.k')
+    .data(data)
+    .join('g')
+    .attr('class', 'k')
+    .attr('transform', (d) => `translate(${x(d.K)},0)`);
+  k.append('line')
+    .attr('y1', (d) => y(d.mean - d.sd))
+    .attr('y2', (d) => y(d.mean + d.sd))
+    .attr('stroke', 'var(--accent)')
+    .attr('stroke-width', 2);
+  k.append('rect')
+    .attr('x', -10)
+    .attr('width', 20)
+    .attr('y', (d) => y(d.mean) - 1.5)
+    .attr('height', 3)
+    .attr('fill', 'var(--accent)');
+  k.selectAll('circle')
+    .data((d) => d.fst.map((f, r) => ({ f, r })))
+    .join('circle')
+    .attr('cx', (p) => ((p.r % 7) - 3) * 3)
+    .attr('cy', (p) => y(p.f))
+    .attr('r', 3)
+    .attr('fill', 'var(--text)')
+    .attr('fill-opacity', 0.55)
+    .append('title')
+    .text((p) => `replicate ${p.r + 1}: F_ST ${p.f.toFixed(4)}`);
+  root
+    .append('text')
+    .attr('transform', `translate(14,${height / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .attr('font-size', 11)
+    .attr('fill', 'var(--muted)')
+    .text('F_ST');
 }

@@ -34,7 +34,12 @@ const UNLABELLED = '(no population)';
  * `populationOrder`, then within each population by dominant cluster (palette order of the
  * sorting row) and decreasing membership in it.
  */
-export function layoutIndividuals(individuals: readonly PlotIndividual[], populationOrder: readonly string[], sortRow: PlotRow | undefined, byGroup: boolean): Layout {
+export function layoutIndividuals(
+  individuals: readonly PlotIndividual[],
+  populationOrder: readonly string[],
+  sortRow: PlotRow | undefined,
+  byGroup: boolean,
+): Layout {
   const popRank = new Map(populationOrder.map((p, k) => [p, k]));
   const groupFirst = new Map<string, number>();
   individuals.forEach((ind) => {
@@ -51,7 +56,13 @@ export function layoutIndividuals(individuals: readonly PlotIndividual[], popula
   };
   const keys = individuals.map((ind, i) => {
     const [colour, share] = dominant(i);
-    return { i, g: byGroup ? groupFirst.get(ind.group ?? '')! : 0, p: popRank.get(ind.population ?? UNLABELLED) ?? Number.MAX_SAFE_INTEGER, colour, share };
+    return {
+      i,
+      g: byGroup ? groupFirst.get(ind.group ?? '')! : 0,
+      p: popRank.get(ind.population ?? UNLABELLED) ?? Number.MAX_SAFE_INTEGER,
+      colour,
+      share,
+    };
   });
   keys.sort((a, b) => a.g - b.g || a.p - b.p || a.colour - b.colour || b.share - a.share || a.i - b.i);
   const order = keys.map((k) => k.i);
@@ -66,7 +77,15 @@ export function layoutIndividuals(individuals: readonly PlotIndividual[], popula
 }
 
 /** Draws the rows (one per K) of a bar plot on a canvas; each individual is one bar. */
-export function drawStructure(ctx: CanvasRenderingContext2D, layout: Layout, rows: readonly PlotRow[], palette: readonly string[], width: number, barHeight: number, gap: number): void {
+export function drawStructure(
+  ctx: CanvasRenderingContext2D,
+  layout: Layout,
+  rows: readonly PlotRow[],
+  palette: readonly string[],
+  width: number,
+  barHeight: number,
+  gap: number,
+): void {
   const n = layout.order.length;
   const w = width / Math.max(1, n);
   ctx.clearRect(0, 0, width, rows.length * (barHeight + gap));
@@ -104,7 +123,13 @@ export interface SvgOptions {
  * A publication SVG: one <g class="individual"> per individual and row, holding its K stacked
  * rects; population labels under the last row; K labels on the left.
  */
-export function structureSvg(individuals: readonly PlotIndividual[], layout: Layout, rows: readonly PlotRow[], palette: readonly string[], o: SvgOptions): string {
+export function structureSvg(
+  individuals: readonly PlotIndividual[],
+  layout: Layout,
+  rows: readonly PlotRow[],
+  palette: readonly string[],
+  o: SvgOptions,
+): string {
   const left = 40;
   const gap = 8;
   const labelSpace = 110;
@@ -114,13 +139,17 @@ export function structureSvg(individuals: readonly PlotIndividual[], layout: Lay
   const height = (o.title ? 24 : 6) + rows.length * (o.barHeight + gap) + labelSpace;
   const top0 = o.title ? 24 : 6;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
+  );
   parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
   if (o.title) parts.push(`<text x="${left}" y="16" font-size="13">${escapeXml(o.title)}</text>`);
   rows.forEach((row, r) => {
     const top = top0 + r * (o.barHeight + gap);
     const K = row.K;
-    parts.push(`<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="11" text-anchor="end" dominant-baseline="middle">K=${K}</text>`);
+    parts.push(
+      `<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="11" text-anchor="end" dominant-baseline="middle">K=${K}</text>`,
+    );
     for (let pos = 0; pos < n; pos++) {
       const i = layout.order[pos]!;
       let y = top;
@@ -128,18 +157,26 @@ export function structureSvg(individuals: readonly PlotIndividual[], layout: Lay
       parts.push(`<g class="individual" data-id="${escapeXml(individuals[i]!.id)}">`);
       for (let c = 0; c < K; c++) {
         const h = row.Q[i * K + c]! * o.barHeight;
-        if (h > 0) parts.push(`<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${(w + 0.05).toFixed(3)}" height="${h.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`);
+        if (h > 0)
+          parts.push(
+            `<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${(w + 0.05).toFixed(3)}" height="${h.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`,
+          );
         y += h;
       }
       parts.push('</g>');
     }
-    for (const s of layout.segments.slice(1)) parts.push(`<line x1="${(left + s.start * w).toFixed(3)}" x2="${(left + s.start * w).toFixed(3)}" y1="${top}" y2="${top + o.barHeight}" stroke="#ffffff" stroke-width="0.8"/>`);
+    for (const s of layout.segments.slice(1))
+      parts.push(
+        `<line x1="${(left + s.start * w).toFixed(3)}" x2="${(left + s.start * w).toFixed(3)}" y1="${top}" y2="${top + o.barHeight}" stroke="#ffffff" stroke-width="0.8"/>`,
+      );
     parts.push('</g>');
   });
   const labelTop = top0 + rows.length * (o.barHeight + gap);
   for (const s of layout.segments) {
     const cx = left + ((s.start + s.end) / 2) * w;
-    parts.push(`<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="9" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`);
+    parts.push(
+      `<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="9" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`,
+    );
   }
   parts.push('</svg>');
   return parts.join('');

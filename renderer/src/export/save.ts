@@ -29,7 +29,9 @@ export async function svgToPng(svg: string, pixelWidth: number): Promise<Blob> {
     canvas.height = Math.round(img.height * scale);
     const ctx = canvas.getContext('2d')!;
     ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }
@@ -45,7 +47,12 @@ export async function svgToPdf(svg: string, widthMm: number): Promise<Blob> {
   const w = Number(el.getAttribute('width'));
   const h = Number(el.getAttribute('height'));
   const heightMm = (widthMm * h) / w;
-  const doc = new jsPDF({ orientation: widthMm > heightMm ? 'landscape' : 'portrait', unit: 'mm', format: [widthMm, heightMm], compress: true });
+  const doc = new jsPDF({
+    orientation: widthMm > heightMm ? 'landscape' : 'portrait',
+    unit: 'mm',
+    format: [widthMm, heightMm],
+    compress: true,
+  });
   const holder = document.createElement('div');
   holder.style.position = 'absolute';
   holder.style.left = '-10000px';

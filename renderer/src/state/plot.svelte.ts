@@ -1,5 +1,26 @@
 /** Colour-blind-safe default palette: Okabe–Ito, then Tableau 10 for K above 8. */
-export const DEFAULT_PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999', '#4E79A7', '#F28E2B', '#59A14F', '#B07AA1', '#FF9DA7', '#9C755F', '#76B7B2', '#EDC948', '#BAB0AC', '#E15759', '#1B9E77', '#7570B3'];
+export const DEFAULT_PALETTE = [
+  '#E69F00',
+  '#56B4E9',
+  '#009E73',
+  '#F0E442',
+  '#0072B2',
+  '#D55E00',
+  '#CC79A7',
+  '#999999',
+  '#4E79A7',
+  '#F28E2B',
+  '#59A14F',
+  '#B07AA1',
+  '#FF9DA7',
+  '#9C755F',
+  '#76B7B2',
+  '#EDC948',
+  '#BAB0AC',
+  '#E15759',
+  '#1B9E77',
+  '#7570B3',
+];
 
 /** Structure-plot settings: palette, population order, which K are shown. */
 export class PlotState {

@@ -13,9 +13,34 @@ export interface ProjectDoc {
   readonly view: View;
   readonly openOptions?: Omit<OpenOptions, 'populationFile'>;
   readonly filters?: FilterOptions;
-  readonly run: { algorithm: Algorithm; kFrom: number; kTo: number; starts: number; replicates: number; epsilon: number; seed: number; rankBy?: RankBy };
-  readonly plot: { palette: string[]; populationOrder: string[]; shownK: number[]; groupByRegion: boolean; barHeight: number };
-  readonly runs: readonly { K: number; replicate: number; logLik: number; completedStarts: number; Q: number[]; weights: number[]; informative: number[]; independence: number[]; theta: number[] }[];
+  readonly run: {
+    algorithm: Algorithm;
+    kFrom: number;
+    kTo: number;
+    starts: number;
+    replicates: number;
+    epsilon: number;
+    seed: number;
+    rankBy?: RankBy;
+  };
+  readonly plot: {
+    palette: string[];
+    populationOrder: string[];
+    shownK: number[];
+    groupByRegion: boolean;
+    barHeight: number;
+  };
+  readonly runs: readonly {
+    K: number;
+    replicate: number;
+    logLik: number;
+    completedStarts: number;
+    Q: number[];
+    weights: number[];
+    informative: number[];
+    independence: number[];
+    theta: number[];
+  }[];
 }
 
 export function toBase64(bytes: Uint8Array): string {
@@ -41,11 +66,28 @@ export function decodeFile(f: { name: string; base64: string }): FileBytes {
 }
 
 export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
-  return runs.map((r) => ({ K: r.K, replicate: r.replicate, logLik: r.logLik, completedStarts: r.completedStarts, Q: Array.from(r.Q), weights: Array.from(r.weights), informative: Array.from(r.informative), independence: Array.from(r.independence), theta: Array.from(r.theta) }));
+  return runs.map((r) => ({
+    K: r.K,
+    replicate: r.replicate,
+    logLik: r.logLik,
+    completedStarts: r.completedStarts,
+    Q: Array.from(r.Q),
+    weights: Array.from(r.weights),
+    informative: Array.from(r.informative),
+    independence: Array.from(r.independence),
+    theta: Array.from(r.theta),
+  }));
 }
 
 export function decodeRuns(runs: ProjectDoc['runs']): RunInfo[] {
-  return runs.map((r) => ({ ...r, Q: Float64Array.from(r.Q), weights: Float64Array.from(r.weights), informative: Float64Array.from(r.informative), independence: Float64Array.from(r.independence), theta: Float64Array.from(r.theta) }));
+  return runs.map((r) => ({
+    ...r,
+    Q: Float64Array.from(r.Q),
+    weights: Float64Array.from(r.weights),
+    informative: Float64Array.from(r.informative),
+    independence: Float64Array.from(r.independence),
+    theta: Float64Array.from(r.theta),
+  }));
 }
 
 /** Checks that a parsed JSON document is a Stratify project; throws a readable error if not. */

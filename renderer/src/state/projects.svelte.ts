@@ -2,7 +2,16 @@ import type { AppState } from './app.svelte.ts';
 import { applyFilters, toShownError } from './app.svelte.ts';
 import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
-import { autosave, checkProject, decodeFile, decodeRuns, encodeFile, encodeRuns, loadAutosave, type ProjectDoc } from './project.ts';
+import {
+  autosave,
+  checkProject,
+  decodeFile,
+  decodeRuns,
+  encodeFile,
+  encodeRuns,
+  loadAutosave,
+  type ProjectDoc,
+} from './project.ts';
 import { saveFile } from '../export/save.ts';
 import type { OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
 
@@ -35,8 +44,23 @@ export class ProjectState {
       view: app.view,
       openOptions: withoutPopulationFile(app.openOptions),
       filters: app.filters,
-      run: { algorithm: run.algorithm, kFrom: run.kFrom, kTo: run.kTo, starts: run.starts, replicates: run.replicates, epsilon: run.epsilon, seed: run.seed, rankBy: run.rankBy },
-      plot: { palette: [...plot.palette], populationOrder: [...plot.populationOrder], shownK: [...plot.shownK], groupByRegion: plot.groupByRegion, barHeight: plot.barHeight },
+      run: {
+        algorithm: run.algorithm,
+        kFrom: run.kFrom,
+        kTo: run.kTo,
+        starts: run.starts,
+        replicates: run.replicates,
+        epsilon: run.epsilon,
+        seed: run.seed,
+        rankBy: run.rankBy,
+      },
+      plot: {
+        palette: [...plot.palette],
+        populationOrder: [...plot.populationOrder],
+        shownK: [...plot.shownK],
+        groupByRegion: plot.groupByRegion,
+        barHeight: plot.barHeight,
+      },
       runs: run.running ? [] : encodeRuns(run.runs),
     };
   }
@@ -72,7 +96,10 @@ export class ProjectState {
 
   async restore(doc: ProjectDoc): Promise<void> {
     const { app, run, plot } = this;
-    await app.open(doc.files.map(decodeFile), { ...(doc.openOptions ?? {}), ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}) });
+    await app.open(doc.files.map(decodeFile), {
+      ...(doc.openOptions ?? {}),
+      ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}),
+    });
     if (!app.dataset || !app.client) return;
     if (doc.filters && Object.keys(doc.filters).length > 0) await applyFilters(app, doc.filters);
     Object.assign(run, doc.run);

@@ -37,12 +37,15 @@ export class RunState {
   }
 
   validate(nIndividuals: number): string | null {
-    if (!Number.isInteger(this.kFrom) || !Number.isInteger(this.kTo) || this.kFrom < 1 || this.kTo < 1) return 'K must be a whole number of at least 1';
-    if (Math.max(this.kFrom, this.kTo) > nIndividuals) return `K can be at most ${nIndividuals} (the number of individuals)`;
+    if (!Number.isInteger(this.kFrom) || !Number.isInteger(this.kTo) || this.kFrom < 1 || this.kTo < 1)
+      return 'K must be a whole number of at least 1';
+    if (Math.max(this.kFrom, this.kTo) > nIndividuals)
+      return `K can be at most ${nIndividuals} (the number of individuals)`;
     if (!(this.starts >= 1 && this.starts <= 10000)) return 'Starts must be between 1 and 10000';
     if (!(this.replicates >= 1 && this.replicates <= 100)) return 'Replicates must be between 1 and 100';
     if (!(this.epsilon > 0 && this.epsilon < 1)) return 'ε must lie between 0 and 1';
-    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= LIMITS.maxThreads)) return `Threads must be between 1 and ${LIMITS.maxThreads}`;
+    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= LIMITS.maxThreads))
+      return `Threads must be between 1 and ${LIMITS.maxThreads}`;
     return null;
   }
 
@@ -61,7 +64,19 @@ export class RunState {
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     const call = client.call(
       'runSweep',
-      [{ datasetId, kValues: ks, replicates: this.replicates, starts: this.starts, policy: CLUSTER_DEFAULTS.policy, rankBy: this.rankBy, seed: this.seed, threads: this.threads, fit: { algorithm: this.algorithm, epsilon: this.epsilon } }],
+      [
+        {
+          datasetId,
+          kValues: ks,
+          replicates: this.replicates,
+          starts: this.starts,
+          policy: CLUSTER_DEFAULTS.policy,
+          rankBy: this.rankBy,
+          seed: this.seed,
+          threads: this.threads,
+          fit: { algorithm: this.algorithm, epsilon: this.epsilon },
+        },
+      ],
       (p) => {
         if (p.kind === 'start') {
           const row = this.progress.find((r) => r.K === p.K);
@@ -105,5 +120,5 @@ export class RunState {
 /** Seconds left for a K, from its rate so far. */
 export function etaSeconds(p: KProgress, now: number): number | undefined {
   if (!p.startedAt || p.done === 0 || p.done >= p.total) return undefined;
-  return ((now - p.startedAt) / p.done) * (p.total - p.done) / 1000;
+  return (((now - p.startedAt) / p.done) * (p.total - p.done)) / 1000;
 }
