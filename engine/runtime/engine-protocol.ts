@@ -1,9 +1,10 @@
 import type { FilterOptions, Removed } from '../data/filters.ts';
 import type { DatasetSummary } from '../data/summary.ts';
-import type { KSummary } from '../analysis/k-choice.ts';
 import type { SweepOptions } from '../model/sweep.ts';
 import type { FitOptions } from '../model/mixture/fit.ts';
+import type { KAnalysis } from '../service/analyze-sweep.ts';
 import type { PanelCurvePoint } from '../service/assign.ts';
+import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
 import type { MarkerSelection } from '../service/select-markers.ts';
 import type { AssignBy, ExportFormat, Learning, StructureKind } from '../util/choices.ts';
@@ -64,35 +65,15 @@ export interface RunInfo {
   readonly theta: Float64Array;
 }
 
+/** Progress of a call: parsing, then the sweep's own progress with runs in their UI form. */
 export type EngineProgress =
   | { readonly kind: 'parse'; readonly bytesRead: number; readonly totalBytes?: number }
-  | {
-      readonly kind: 'start';
-      readonly K: number;
-      readonly replicate: number;
-      readonly completed: number;
-      readonly total: number;
-    }
-  | {
-      readonly kind: 'iteration';
-      readonly K: number;
-      readonly replicate: number;
-      readonly start: number;
-      readonly iteration: number;
-      readonly logLik: number;
-    }
+  | Omit<Extract<SweepProgress, { kind: 'start' }>, 'start' | 'logLik'>
+  | Extract<SweepProgress, { kind: 'iteration' }>
   | { readonly kind: 'run'; readonly run: RunInfo };
 
-/** Per-K statistics for choosing K (engine/analysis/k-choice.ts), with what the plot needs. */
-export type KInfo = Omit<KSummary, 'versusPrevious' | 'logLikSd'> & {
-  readonly mannWhitneyP?: number;
-  /** The representative membership (major mode, aligned), shape (N, K). */
-  readonly Q: Float64Array;
-  /** Palette index of each column of Q, consistent across K. */
-  readonly colours: readonly number[];
-  /** Replicate whose model represents this K (best F_ST). */
-  readonly bestReplicate: number;
-};
+/** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */
+export type KInfo = Omit<KAnalysis, 'versusPrevious' | 'logLikSd'> & { readonly mannWhitneyP?: number };
 
 export interface SweepAnalysis {
   readonly sweepId: number;
