@@ -12,10 +12,12 @@ import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
 import {
+  ACCELERATION,
   ALGORITHM,
   CLUSTER_DEFAULTS as D,
   INIT_METHOD,
   MISSING_COPIES,
+  MODEL,
   POLICY,
   RANK_BY,
   TAN_ORDER,
@@ -31,7 +33,10 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
     .option('--starts <m>', 'starts per multi-start', String(D.starts))
     .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
-    .option('--algorithm <name>', choiceHelp('clustering algorithm', ALGORITHM), D.algorithm)
+    .option('--model <name>', choiceHelp('what the bars mean', MODEL), D.model)
+    .option('--algorithm <name>', choiceHelp('mixture model: clustering algorithm', ALGORITHM), D.algorithm)
+    .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
+    .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
     .option(
       '--tan-window <w>',
       'EMA-TAN: candidate parents = the w preceding markers on the chromosome',
@@ -60,7 +65,10 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
   return {
     ...DEFAULT_FIT,
+    model: choice(o['model'] ?? D.model, '--model', MODEL.values),
     algorithm: choice(o['algorithm'], '--algorithm', ALGORITHM.values),
+    tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
+    acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
     tan: {
       window: positiveInt(o['tanWindow'] ?? D.tanWindow, '--tan-window'),
       order: choice(o['tanOrder'] ?? D.tanOrder, '--tan-order', TAN_ORDER.values),

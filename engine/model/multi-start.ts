@@ -1,4 +1,6 @@
-import type { Policy, RankBy } from '../util/choices.ts';
+import { CLUSTER_DEFAULTS, type Policy, type RankBy } from '../util/choices.ts';
+import { admixtureWork, type AdmixtureWork } from './admixture/admixture.ts';
+import { admixtureFitSteps, randomAdmixture } from './admixture/admixture-fit.ts';
 import { alignToReference, permuteColumns } from './align.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers } from './mixture/e-step.ts';
@@ -17,13 +19,17 @@ import { randomTanModel } from './tan/tan-model.ts';
 export interface StartContext {
   readonly md: MixtureData;
   tan(o: TanDataOptions): TanData;
+  /** The admixture model's per-dataset constants (built on first use). */
+  admixtureWork(): AdmixtureWork;
 }
 
 /** A start context over a dataset; TAN variables are built on first use and cached per option set. */
 export function startContext(data: GenotypeData, md: MixtureData = mixtureData(data)): StartContext {
   const cache = new Map<string, TanData>();
+  let work: AdmixtureWork | undefined;
   return {
     md,
+    admixtureWork: () => (work ??= admixtureWork(md)),
     tan(o) {
       const key = `${o.window}/${o.order}/${o.orderSeed}`;
       let td = cache.get(key);
@@ -38,8 +44,10 @@ export function startContext(data: GenotypeData, md: MixtureData = mixtureData(d
 
 function asContext(x: MixtureData | StartContext): StartContext {
   if ('md' in x) return x;
+  let work: AdmixtureWork | undefined;
   return {
     md: x,
+    admixtureWork: () => (work ??= admixtureWork(x)),
     tan: () => {
       throw new RangeError('EMA-TAN needs the genotype data: use startContext(data)');
     },
@@ -128,6 +136,7 @@ export function* startSteps(
       linkage: r.parentWeights,
     };
   }
+  if (opts.model === 'admixture') return yield* admixtureStartSteps(ctx, K, opts, index, seed);
   const init = randomModel(ctx.md, K, createRng(seed), opts.init);
   const r = yield* fitSteps(ctx.md, init, opts);
   const score = logEvidence(
@@ -151,6 +160,43 @@ export function* startSteps(
     model: r.model,
     posterior: Float64Array.from(r.posterior),
     informative: r.informative,
+  };
+}
+
+/**
+ * One start of the admixture model: Q is the ancestry proportions (the "posterior" of the
+ * mixture's results), the summary model's weights are the clusters' mean ancestry (what F_ST per K
+ * weights them by) and its frequencies F. Ranked by ln L.
+ */
+function* admixtureStartSteps(
+  ctx: StartContext,
+  K: number,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): Generator<StepInfo, StartResult> {
+  const md = ctx.md;
+  const work = ctx.admixtureWork();
+  const init = randomAdmixture(md, K, createRng(seed));
+  const r = yield* admixtureFitSteps(md, work, init, {
+    tolerance: opts.tolerance ?? CLUSTER_DEFAULTS.tolerance,
+    maxIterations: opts.maxIterations,
+    acceleration: opts.acceleration ?? CLUSTER_DEFAULTS.acceleration,
+  });
+  const weights = new Float64Array(K);
+  for (let i = 0; i < md.N; i++) for (let k = 0; k < K; k++) weights[k]! += r.params.Q[i * K + k]! / md.N;
+  const model = { K, weights, theta: r.params.F };
+  const informative = new Float64Array(md.L).fill(1);
+  return {
+    index,
+    seed,
+    logLik: r.logLik,
+    score: r.logLik,
+    iterations: r.iterations,
+    converged: r.converged,
+    model,
+    posterior: r.params.Q,
+    informative,
   };
 }
 

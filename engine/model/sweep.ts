@@ -47,6 +47,12 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (!(o.fit.epsilon > 0)) throw new RangeError(`sweep: epsilon must be positive, got ${o.fit.epsilon}`);
   if (!POLICY.values.includes(o.policy))
     throw new RangeError(`sweep: policy must be one of ${POLICY.values.join(', ')}, got ${String(o.policy)}`);
+  if (o.fit.model === 'admixture' && o.policy !== 'best') {
+    throw new RangeError(`sweep: the admixture model keeps the best start (policy best), got ${o.policy}`);
+  }
+  if (o.fit.model === 'admixture' && o.fit.algorithm !== 'ema' && o.fit.algorithm !== 'em') {
+    throw new RangeError(`sweep: EMA-TAN belongs to the mixture model, not the admixture model`);
+  }
   if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
 }

@@ -67,7 +67,7 @@ export async function runSweep(
     const run = {
       K: g.K,
       replicate: g.replicate,
-      clustering: combineStarts(md, done, o.policy, o.rankBy),
+      clustering: combineStarts(md, done, o.policy, o.fit.model === 'admixture' ? 'likelihood' : o.rankBy),
       completedStarts: done.length,
     };
     g.results.fill(undefined);

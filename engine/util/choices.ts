@@ -27,6 +27,17 @@ export type FormatName = (typeof FORMAT.values)[number];
 export const EXPORT_FORMAT = choices({ structure: 'STRUCTURE', genepop: 'GENEPOP', vcf: 'VCF' });
 export type ExportFormat = (typeof EXPORT_FORMAT.values)[number];
 
+/** What the bars mean: the model a sweep fits (docs/algorithms.md §2 and §14). */
+export const MODEL = choices({
+  mixture: 'cluster membership (mixture model: EMA, EM, EMA-TAN)',
+  admixture: 'ancestry proportions (admixture model)',
+});
+export type Model = (typeof MODEL.values)[number];
+
+/** How the admixture model's EM is accelerated. */
+export const ACCELERATION = choices({ squarem: 'SQUAREM extrapolation', none: 'plain EM' });
+export type Acceleration = (typeof ACCELERATION.values)[number];
+
 /** Clustering algorithms of the mixture model (docs/algorithms.md §2, §5). */
 export const ALGORITHM = choices({
   ema: 'EMA (averages over selective naive Bayes models)',
@@ -102,6 +113,7 @@ export const LIMITS = {
 
 /** Default clustering settings (the CLI's and the app's defaults; engine/model/mixture/fit.ts builds DEFAULT_FIT from them). */
 export const CLUSTER_DEFAULTS = {
+  model: 'mixture',
   algorithm: 'ema',
   policy: 'best',
   rankBy: 'evidence',
@@ -117,7 +129,14 @@ export const CLUSTER_DEFAULTS = {
   tanOrder: 'genome',
   starts: 100,
   seed: 1,
+  /** Admixture: stop when ln L changes by less than this between accepted steps (as ADMIXTURE). */
+  tolerance: 1e-4,
+  acceleration: 'squarem',
+  /** Admixture: folds of the cross-validation error (0: none). */
+  cvFolds: 0,
 } as const satisfies {
+  model: Model;
+  acceleration: Acceleration;
   algorithm: Algorithm;
   policy: Policy;
   rankBy: RankBy;

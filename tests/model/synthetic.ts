@@ -217,3 +217,61 @@ export function haplotypeFrequencyBlocks(
   const individuals = labels.map((p, d) => ({ id: `i${d}`, population: `P${p}` }));
   return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
 }
+
+/**
+ * Admixed individuals in the style of Pritchard et al. (2000): K ancestral populations whose
+ * allele frequencies follow the Balding–Nichols model around ancestral frequencies p_l
+ * (f_kl ~ Beta(p_l (1 − F)/F, (1 − p_l)(1 − F)/F); p_l ~ Uniform(0.05, 0.95) for SNPs, or a
+ * Dirichlet(1) over `alleles` alleles for multi-allelic loci), ancestry q_i ~ Dirichlet(α), and
+ * each copy's ancestry drawn from q_i. Returns the data with the true Q (N × K) and F
+ * (frequency of allele a at locus l in population k, in the engine's (Σ r_l, K) layout).
+ */
+export function admixedData(
+  seed: number,
+  o: { N: number; L: number; K: number; alpha: number; fst: number; alleles?: number; ploidy?: number },
+): { data: GenotypeData; Q: Float64Array; F: Float64Array } {
+  const rng = createRng(seed);
+  const r = o.alleles ?? 2;
+  const P = o.ploidy ?? 2;
+  const { N, L, K } = o;
+  const F = new Float64Array(L * r * K);
+  const scale = (1 - o.fst) / o.fst;
+  for (let l = 0; l < L; l++) {
+    const p = r === 2 ? [0.05 + 0.9 * rng.uniform()] : dirichlet(r, rng);
+    if (r === 2) p.push(1 - p[0]!);
+    for (let k = 0; k < K; k++) {
+      const draws = p.map((x) => gammaDraw(Math.max(1e-3, x * scale), rng) + 1e-300);
+      const s = draws.reduce((a, b) => a + b, 0);
+      draws.forEach((x, a) => (F[(l * r + a) * K + k] = x / s));
+    }
+  }
+  const Q = new Float64Array(N * K);
+  for (let i = 0; i < N; i++) {
+    const g = Array.from({ length: K }, () => gammaDraw(o.alpha, rng) + 1e-300);
+    const s = g.reduce((a, b) => a + b, 0);
+    g.forEach((x, k) => (Q[i * K + k] = x / s));
+  }
+  const pick = (weights: (j: number) => number, n: number) => {
+    let u = rng.uniform();
+    for (let j = 0; j < n - 1; j++) {
+      u -= weights(j);
+      if (u < 0) return j;
+    }
+    return n - 1;
+  };
+  const calls = new Int8Array(N * L * P);
+  for (let l = 0; l < L; l++) {
+    for (let i = 0; i < N; i++) {
+      for (let c = 0; c < P; c++) {
+        const z = pick((k) => Q[i * K + k]!, K);
+        calls[(l * N + i) * P + c] = pick((a) => F[(l * r + a) * K + z]!, r);
+      }
+    }
+  }
+  const individuals: Individual[] = Array.from({ length: N }, (_, i) => ({ id: `i${i}` }));
+  const loci: Locus[] = Array.from({ length: L }, (_, l) => ({
+    name: `L${l}`,
+    alleles: Array.from({ length: r }, (_, a) => String(a)),
+  }));
+  return { data: { ploidy: P, individuals, loci, calls, phased: false }, Q, F };
+}

@@ -1,4 +1,4 @@
-import { CLUSTER_DEFAULTS as D, type Algorithm } from '../../util/choices.ts';
+import { CLUSTER_DEFAULTS as D, type Acceleration, type Algorithm, type Model } from '../../util/choices.ts';
 import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
 import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
@@ -8,8 +8,10 @@ import { DEFAULT_TAN_DATA, type TanDataOptions } from '../tan/tan-data.ts';
 /** 'ema' and 'em' on the naive Bayes mixture; 'ema-tan' averages over TAN structures (model/tan/). */
 export type { Algorithm };
 
-/** Options of one EM/EMA run. */
+/** Options of one start, whatever the model (the mixture's EM/EMA/EMA-TAN or the admixture model). */
 export interface FitOptions {
+  /** Which model a start fits (default the mixture model). */
+  readonly model?: Model;
   readonly algorithm: Algorithm;
   readonly priors: Priors;
   /** Stop when the L∞ norm of the parameter change (weights and allele frequencies) is below this (default 0.01). */
@@ -27,6 +29,10 @@ export interface FitOptions {
   readonly warmup: number;
   /** EMA-TAN: candidate parents and marker order. */
   readonly tan: TanDataOptions;
+  /** Admixture: stop when ln L changes by less than this (default 1e-4). */
+  readonly tolerance?: number;
+  /** Admixture: SQUAREM (default) or plain EM. */
+  readonly acceleration?: Acceleration;
 }
 
 export const DEFAULT_FIT: FitOptions = {

@@ -1,0 +1,137 @@
+import type { Acceleration } from '../../util/choices.ts';
+import { gammaDraw, type Rng } from '../../util/rng.ts';
+import type { MixtureData } from '../mixture/mixture-data.ts';
+import { randomModel } from '../mixture/mixture-model.ts';
+import {
+  cloneParams,
+  emptyParams,
+  emStep,
+  projectToSimplex,
+  type AdmixtureParams,
+  type AdmixtureWork,
+} from './admixture.ts';
+
+export interface AdmixtureFitOptions {
+  /** Stop when ln L of successive accepted parameters changes by less than this (ADMIXTURE: 1e-4). */
+  readonly tolerance: number;
+  /** Cap on accepted steps (each is one EM step, or one SQUAREM cycle of three). */
+  readonly maxIterations: number;
+  readonly acceleration: Acceleration;
+}
+
+export interface AdmixtureStepInfo {
+  readonly iteration: number;
+  /** ln L of the parameters accepted at this step; never below the previous step's. */
+  readonly logLik: number;
+  readonly change: number;
+}
+
+export interface AdmixtureFitResult {
+  readonly params: AdmixtureParams;
+  readonly logLik: number;
+  /** Accepted steps. */
+  readonly iterations: number;
+  /** EM passes over the data (three per SQUAREM cycle). */
+  readonly emSteps: number;
+  readonly converged: boolean;
+}
+
+/** Random start: Q rows from a flat Dirichlet, F around the pooled frequencies (as the mixture's 'data' start). */
+export function randomAdmixture(
+  md: MixtureData,
+  K: number,
+  rng: Rng,
+  fixedQ?: { rows: Uint8Array; Q: Float64Array },
+): AdmixtureParams {
+  const F = randomModel(md, K, rng, 'data').theta;
+  const Q = new Float64Array(md.N * K);
+  for (let i = 0; i < md.N; i++) {
+    if (fixedQ?.rows[i]) {
+      for (let k = 0; k < K; k++) Q[i * K + k] = fixedQ.Q[i * K + k]!;
+      continue;
+    }
+    let s = 0;
+    for (let k = 0; k < K; k++) {
+      const x = gammaDraw(1, rng) + 1e-12;
+      Q[i * K + k] = x;
+      s += x;
+    }
+    for (let k = 0; k < K; k++) Q[i * K + k]! /= s;
+  }
+  const params = { K, Q, F };
+  projectToSimplex(md, params, fixedQ?.rows);
+  return params;
+}
+
+function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
+  let s = 0;
+  if (c) for (let j = 0; j < a.length; j++) s += (a[j]! - 2 * b[j]! + c[j]!) ** 2;
+  else for (let j = 0; j < a.length; j++) s += (a[j]! - b[j]!) ** 2;
+  return s;
+}
+
+/**
+ * Maximum likelihood of Q and F by EM, accelerated by SQUAREM (Varadhan & Roland 2008, scheme
+ * S3): from θ0, two EM steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
+ * α = −max(1, ‖r‖/‖v‖), the extrapolation θ′ = θ0 − 2αr + α²v is projected into the simplex and
+ * stabilised by one EM step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else θ2: EM never
+ * lowers ln L, so every accepted step is at least as likely as the one before. Yields after
+ * every accepted step (progress and cancellation between steps).
+ */
+export function* admixtureFitSteps(
+  md: MixtureData,
+  work: AdmixtureWork,
+  init: AdmixtureParams,
+  o: AdmixtureFitOptions,
+): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
+  const K = init.K;
+  let t0 = cloneParams(init);
+  let t1 = emptyParams(md, K);
+  let t2 = emptyParams(md, K);
+  const tp = emptyParams(md, K);
+  let tpp = emptyParams(md, K);
+  let previous = -Infinity;
+  let emSteps = 0;
+  let iterations = 0;
+  for (;;) {
+    const ll0 = emStep(md, work, t0, t1);
+    emSteps++;
+    const change = ll0 - previous;
+    if (iterations > 0 && Math.abs(change) < o.tolerance) {
+      return { params: t0, logLik: ll0, iterations, emSteps, converged: true };
+    }
+    if (iterations >= o.maxIterations) return { params: t0, logLik: ll0, iterations, emSteps, converged: false };
+    iterations++;
+    previous = ll0;
+    yield { iteration: iterations, logLik: ll0, change };
+    if (o.acceleration === 'none') {
+      [t0, t1] = [t1, t0];
+      continue;
+    }
+    const ll1 = emStep(md, work, t1, t2);
+    emSteps++;
+    const rr = norm2(t1.Q, t0.Q) + norm2(t1.F, t0.F);
+    const vv = norm2(t2.Q, t1.Q, t0.Q) + norm2(t2.F, t1.F, t0.F);
+    if (!(vv > 0)) {
+      [t0, t2] = [t2, t0];
+      continue;
+    }
+    const alpha = -Math.max(1, Math.sqrt(rr / vv));
+    const extrapolate = (x0: Float64Array, x1: Float64Array, x2: Float64Array, out: Float64Array) => {
+      for (let j = 0; j < out.length; j++) {
+        const r = x1[j]! - x0[j]!;
+        const v = x2[j]! - 2 * x1[j]! + x0[j]!;
+        out[j] = x0[j]! - 2 * alpha * r + alpha * alpha * v;
+      }
+    };
+    extrapolate(t0.Q, t1.Q, t2.Q, tp.Q);
+    extrapolate(t0.F, t1.F, t2.F, tp.F);
+    if (work.fixed)
+      for (let i = 0; i < md.N; i++) if (work.fixed[i]) tp.Q.set(t0.Q.subarray(i * K, (i + 1) * K), i * K);
+    projectToSimplex(md, tp, work.fixed);
+    const llp = emStep(md, work, tp, tpp);
+    emSteps++;
+    if (Number.isFinite(llp) && llp >= ll1) [t0, tpp] = [tpp, t0];
+    else [t0, t2] = [t2, t0];
+  }
+}
