@@ -24,6 +24,12 @@ export interface AdmixtureWork {
   /** Observed copies per individual (the q update's denominator). */
   readonly copies: Float64Array;
   /**
+   * Genotype of individual i at locus l as an index among locus l's distinct genotypes, shape
+   * (N, L) individual-major: mixtureData's genotypeOf transposed, so a pass reads each
+   * individual's loci in order and keeps its q row and accumulators in registers.
+   */
+  readonly codes: Uint8Array | Uint16Array | Int32Array;
+  /**
    * Per (individual, locus), shape (N, L) individual-major: 1 when the entry is held out (cross-
    * validation); absent: every entry is used.
    */
@@ -36,15 +42,24 @@ export interface AdmixtureWork {
 export function admixtureWork(md: MixtureData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
   const { N, L, P } = md;
   const copies = new Float64Array(N);
+  const source = md.genotypeOf;
+  const codes =
+    source instanceof Uint8Array
+      ? new Uint8Array(N * L)
+      : source instanceof Uint16Array
+        ? new Uint16Array(N * L)
+        : new Int32Array(N * L);
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
     for (let i = 0; i < N; i++) {
+      const g = source[l * N + i]!;
+      codes[i * L + l] = g;
       if (heldOut && heldOut[i * L + l]) continue;
-      const row = (gOff + md.genotypeOf[l * N + i]!) * P;
+      const row = (gOff + g) * P;
       for (let p = 0; p < P; p++) if (md.genotypeAlleles[row + p]! >= 0) copies[i]!++;
     }
   }
-  return { copies, ...(heldOut ? { heldOut } : {}), ...(fixed ? { fixed } : {}) };
+  return { copies, codes, ...(heldOut ? { heldOut } : {}), ...(fixed ? { fixed } : {}) };
 }
 
 /**
@@ -60,25 +75,30 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
   const { Q, F } = cur;
   const Qn = out.Q;
   const Fn = out.F;
-  Qn.fill(0);
   Fn.fill(0);
   const heldOut = work.heldOut;
-  const genotypeOf = md.genotypeOf;
+  const codes = work.codes;
   const genotypeAlleles = md.genotypeAlleles;
   const offsets = md.offsets;
   const genotypeOffsets = md.genotypeOffsets;
+  const q = new Float64Array(K);
+  const acc = new Float64Array(K);
+  const t = new Float64Array(K);
   // ln L as a sum of logs of running products (each d ≤ 1 and ≥ the parameter floor squared),
   // one Math.log per few hundred copies instead of one per copy.
   let ll = 0;
   let product = 1;
-  for (let l = 0; l < L; l++) {
-    const off = offsets[l]!;
-    const gOff = genotypeOffsets[l]!;
-    const gBase = l * N;
-    for (let i = 0; i < N; i++) {
-      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
-      const row = (gOff + genotypeOf[gBase + i]!) * P;
-      const qi = i * K;
+  for (let i = 0; i < N; i++) {
+    const qi = i * K;
+    for (let k = 0; k < K; k++) {
+      q[k] = Q[qi + k]!;
+      acc[k] = 0;
+    }
+    const ci = i * L;
+    for (let l = 0; l < L; l++) {
+      if (heldOut !== undefined && heldOut[ci + l] === 1) continue;
+      const row = (genotypeOffsets[l]! + codes[ci + l]!) * P;
+      const off = offsets[l]!;
       for (let p = 0; p < P; p++) {
         const a = genotypeAlleles[row + p]!;
         if (a < 0) continue;
@@ -89,7 +109,11 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
         }
         const fr = (off + a) * K;
         let d = 0;
-        for (let k = 0; k < K; k++) d += Q[qi + k]! * F[fr + k]!;
+        for (let k = 0; k < K; k++) {
+          const x = q[k]! * F[fr + k]!;
+          t[k] = x;
+          d += x;
+        }
         product *= count === 1 ? d : d ** count;
         if (product < 1e-250) {
           ll += Math.log(product);
@@ -97,23 +121,17 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
         }
         const s = count / d;
         for (let k = 0; k < K; k++) {
-          const w = Q[qi + k]! * F[fr + k]! * s;
-          Qn[qi + k]! += w;
+          const w = t[k]! * s;
+          acc[k]! += w;
           Fn[fr + k]! += w;
         }
       }
     }
+    const n = work.copies[i]!;
+    const keep = n === 0 || (work.fixed !== undefined && work.fixed[i] === 1);
+    for (let k = 0; k < K; k++) Qn[qi + k] = keep ? q[k]! : acc[k]! / n;
   }
   ll += Math.log(product);
-  for (let i = 0; i < N; i++) {
-    const qi = i * K;
-    const n = work.copies[i]!;
-    if (n === 0 || (work.fixed && work.fixed[i])) {
-      for (let k = 0; k < K; k++) Qn[qi + k] = Q[qi + k]!;
-      continue;
-    }
-    for (let k = 0; k < K; k++) Qn[qi + k]! /= n;
-  }
   for (let l = 0; l < L; l++) {
     const off = md.offsets[l]!;
     const r = md.alleles[l]!;
