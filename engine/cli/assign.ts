@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ensureWritableDir } from './output-dir.ts';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { appendIndividuals } from '../data/merge.ts';
@@ -75,7 +76,7 @@ export function registerAssign(program: Command): void {
               .map((s) => positiveInt(s.trim(), '--panel-curve'))
           : [];
       const out = String(o['out']);
-      mkdirSync(out, { recursive: true });
+      ensureWritableDir(out);
       const a = assignIndividuals(data, { by, classifier: opts, folds, seed, curveSizes });
       const cat = a.data;
       const ev = a.evaluation;

@@ -10,6 +10,8 @@ import { registerRun } from './run.ts';
 import { registerSweep } from './sweep.ts';
 import { registerSelect } from './select.ts';
 import { registerAssign } from './assign.ts';
+import { registerMerge } from './merge.ts';
+import { registerWorkflow } from './workflow.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -31,6 +33,8 @@ export function buildProgram(): Command {
   registerSweep(program);
   registerSelect(program);
   registerAssign(program);
+  registerMerge(program);
+  registerWorkflow(program);
   return program;
 }
 

@@ -63,3 +63,28 @@ export function readOptionsFrom(o: Record<string, unknown>): ReadOptions {
     plink: { population: o['fidPop'] === false ? 'none' : 'fid' },
   };
 }
+
+/** The flags of {@link addReadOptions} (commander's camel-case keys). */
+const READ_FLAGS = [
+  'format',
+  'pops',
+  'ploidy',
+  'oneRow',
+  'multiRow',
+  'markerNames',
+  'label',
+  'popColumn',
+  'popFlag',
+  'locData',
+  'extraCols',
+  'missingCode',
+  'skipMixedPloidy',
+  'fidPop',
+] as const;
+
+/** The reading flags among parsed options, kept in results so that a later command reads the data the same way. */
+export function pickReadFlags(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of READ_FLAGS) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { GenotypeData } from '../data/genotype-data.ts';
@@ -11,6 +11,8 @@ import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
+import { runSweepPiece } from '../service/sweep-pieces.ts';
+import { ensureWritableDir } from './output-dir.ts';
 import {
   ACCELERATION,
   ALGORITHM,
@@ -24,7 +26,7 @@ import {
 } from '../util/choices.ts';
 import { choice, choiceHelp, numberIn, parseKRange, positiveInt } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import { availableParallelism } from 'node:os';
 
 /** Adds the clustering options shared by `run` and `sweep`. */
@@ -175,12 +177,22 @@ export function registerRun(program: Command): void {
     ),
   )
     .option('--init-q <file>', 'start one run from this membership matrix (.Q) instead of random starts')
+    .option(
+      '--replicate <r>',
+      'compute one piece of a sweep: replicate r (1-based) of the one K given; writes a .piece.json for `stratify merge`',
+    )
+    .option('--start-range <a..b>', 'with --replicate: only starts a to b (1-based) of that replicate (policy best)')
     .action(async (file: string, o: Record<string, unknown>) => {
-      const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
       const out = String(o['out']);
-      mkdirSync(out, { recursive: true });
+      ensureWritableDir(out);
+      const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
       const stem = 'stratify';
       let sweep = sweepOptionsFrom(o);
+      if (o['replicate'] !== undefined) {
+        await writePiece(out, data, sweep, o);
+        return;
+      }
+      if (o['startRange'] !== undefined) throw new Error('--start-range goes with --replicate');
       let result: { runs: readonly SweepRun[]; cancelled: boolean };
       if (typeof o['initQ'] === 'string') {
         const q = parseQ(o['initQ'], readFileSync(o['initQ'], 'utf8'));
@@ -194,10 +206,53 @@ export function registerRun(program: Command): void {
       for (const run of result.runs) writeRunFiles(out, stem, data, run);
       writeFileSync(
         join(out, `${stem}.json`),
-        JSON.stringify({ ...sweepJson(data, sweep, result.runs, result.cancelled), readFlags: o }),
+        JSON.stringify({ ...sweepJson(data, sweep, result.runs, result.cancelled), readFlags: pickReadFlags(o) }),
       );
       process.stdout.write(
         `wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`,
       );
     });
+}
+
+/** The start range of a piece, 1-based inclusive on the command line, as [from, to) indices. */
+function startRange(text: unknown, starts: number): { from: number; to: number } {
+  if (text === undefined) return { from: 0, to: starts };
+  const m = /^(\d+)\s*(?:\.\.|-)\s*(\d+)$/.exec(String(text).trim());
+  const a = m ? Number(m[1]) : NaN;
+  const b = m ? Number(m[2]) : NaN;
+  if (!(a >= 1 && b >= a && b <= starts))
+    throw new Error(`--start-range takes a..b within 1..${starts} (the --starts of the sweep), got "${String(text)}"`);
+  return { from: a - 1, to: b };
+}
+
+/** `stratify run --k K --replicate r [--start-range a..b]`: one piece of a sweep, as JSON. */
+async function writePiece(
+  out: string,
+  data: GenotypeData,
+  sweep: SweepOptions,
+  o: Record<string, unknown>,
+): Promise<void> {
+  if (sweep.kValues.length !== 1) throw new Error('a piece (--replicate) takes exactly one K, e.g. --k 3');
+  const K = sweep.kValues[0]!;
+  const replicate = positiveInt(o['replicate'], '--replicate');
+  if (replicate > sweep.replicates)
+    throw new Error(`--replicate ${replicate} is beyond --replicates ${sweep.replicates}`);
+  const range = startRange(o['startRange'], sweep.starts);
+  const spec = { K, replicate: replicate - 1, ...range };
+  const pool = nodeStartPool(positiveInt(o['threads'], '--threads'));
+  const bar = new ProgressBar(process.stderr);
+  try {
+    const piece = await runSweepPiece(data, sweep, spec, pickReadFlags(o), pool, (p) => {
+      if (p.kind === 'start') bar.update(p.completed, p.total, `K=${K} replicate ${replicate} start ${p.start + 1}`);
+    });
+    const partial = range.from > 0 || range.to < sweep.starts;
+    const name = `stratify.K${K}.r${replicate}${partial ? `.s${range.from + 1}-${range.to}` : ''}.piece.json`;
+    writeFileSync(join(out, name), JSON.stringify(piece));
+    process.stdout.write(
+      `wrote ${join(out, name)} (K=${K}, replicate ${replicate}, starts ${range.from + 1}–${range.to})\n`,
+    );
+  } finally {
+    bar.done();
+    pool.close();
+  }
 }

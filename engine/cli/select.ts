@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ensureWritableDir } from './output-dir.ts';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
@@ -61,7 +62,7 @@ export function registerSelect(program: Command): void {
       const pRed = numberIn(o['pRed'], '--p-red', 0, 1);
       const sel = selectMarkers(data, md, chosen.run, pRel, pRed);
       const out = String(o['out']);
-      mkdirSync(out, { recursive: true });
+      ensureWritableDir(out);
       const ranking = [
         'rank\tlocus\tchrom\tpos\tmutual_information\tstatistic\tdf\tp_value\tinformative_w\treynolds_distance\trelevant\tselected',
       ];

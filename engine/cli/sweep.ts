@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
@@ -10,7 +10,10 @@ import type { SweepSummary } from '../analysis/k-choice.ts';
 import { analyzeSweep } from '../service/analyze-sweep.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { positiveInt } from './parse-args.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
+import { ensureWritableDir } from './output-dir.ts';
 import { addClusterOptions, runSweepCli, sweepOptionsFrom } from './run.ts';
 
 /** The F_ST-per-K table as TSV. */
@@ -62,39 +65,56 @@ export function registerSweep(program: Command): void {
     ),
     { replicates: '10' },
   ).action(async (file: string, o: Record<string, unknown>) => {
-    const readOptions = readOptionsFrom(o);
-    const data = await readDataset(datasetFiles(file), readOptions);
+    const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
     const out = String(o['out']);
-    mkdirSync(out, { recursive: true });
+    ensureWritableDir(out);
     const sweep = sweepOptionsFrom(o);
     const result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
-    const md = mixtureData(data);
-    const summary = analyzeSweep(md, result.runs).summary;
-    summary.alignment.forEach((a, idx) => {
-      const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
-      runs.forEach((run, r) => {
-        const base = join(out, `stratify.K${a.K}.r${run.replicate + 1}`);
-        writeFileSync(`${base}.Q`, toText(writeQ(a.aligned[r]!, md.N, a.K)));
-        writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
-      });
-      writeFileSync(join(out, `stratify.K${a.K}.colours`), Array.from(summary.colours[idx]!).join(' ') + '\n');
-    });
-    writeFileSync(join(out, 'fst-by-k.tsv'), kTable(summary));
-    const json = {
-      ...sweepJson(data, sweep, result.runs, result.cancelled),
-      readFlags: o,
-      summary: summary.perK.map((k) => ({ ...k })),
-      alignment: summary.alignment.map((a, idx) => ({
-        K: a.K,
-        reference: a.reference,
-        permutations: a.perms.map((p) => Array.from(p)),
-        meanSimilarity: a.meanSimilarity,
-        modes: a.modes.map((m) => m.members),
-        colours: Array.from(summary.colours[idx]!),
-      })),
-    };
-    writeFileSync(join(out, 'stratify.json'), JSON.stringify(json));
-    process.stdout.write(kTable(summary));
-    process.stdout.write(`wrote ${result.runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
+    writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o));
   });
+}
+
+/**
+ * Writes a sweep's result: Q files aligned within each K, .P files, colours consistent across K,
+ * fst-by-k.tsv and stratify.json. `stratify sweep` and `stratify merge` write through this, so a
+ * merged sweep gives the same files.
+ */
+export function writeSweepResult(
+  out: string,
+  data: GenotypeData,
+  sweep: SweepOptions,
+  runs: readonly SweepRun[],
+  cancelled: boolean,
+  readFlags: Record<string, unknown>,
+): void {
+  const result = { runs, cancelled };
+  const o = readFlags;
+  const md = mixtureData(data);
+  const summary = analyzeSweep(md, result.runs).summary;
+  summary.alignment.forEach((a, idx) => {
+    const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
+    runs.forEach((run, r) => {
+      const base = join(out, `stratify.K${a.K}.r${run.replicate + 1}`);
+      writeFileSync(`${base}.Q`, toText(writeQ(a.aligned[r]!, md.N, a.K)));
+      writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
+    });
+    writeFileSync(join(out, `stratify.K${a.K}.colours`), Array.from(summary.colours[idx]!).join(' ') + '\n');
+  });
+  writeFileSync(join(out, 'fst-by-k.tsv'), kTable(summary));
+  const json = {
+    ...sweepJson(data, sweep, result.runs, result.cancelled),
+    readFlags: o,
+    summary: summary.perK.map((k) => ({ ...k })),
+    alignment: summary.alignment.map((a, idx) => ({
+      K: a.K,
+      reference: a.reference,
+      permutations: a.perms.map((p) => Array.from(p)),
+      meanSimilarity: a.meanSimilarity,
+      modes: a.modes.map((m) => m.members),
+      colours: Array.from(summary.colours[idx]!),
+    })),
+  };
+  writeFileSync(join(out, 'stratify.json'), JSON.stringify(json));
+  process.stdout.write(kTable(summary));
+  process.stdout.write(`wrote ${result.runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
 }

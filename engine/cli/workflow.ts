@@ -1,0 +1,59 @@
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { ALGORITHM, CLUSTER_DEFAULTS as D, MODEL } from '../util/choices.ts';
+import { ensureWritableDir } from './output-dir.ts';
+import { choice, parseKRange, positiveInt } from './parse-args.ts';
+
+/** The workflow shipped with Stratify (workflow/ beside engine/). */
+const SHIPPED = fileURLToPath(new URL('../../workflow/', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/stratify.mjs', import.meta.url));
+
+/** A YAML scalar (JSON strings and numbers are YAML). */
+const yaml = (v: string | number) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
+
+export function registerWorkflow(program: Command): void {
+  program
+    .command('workflow')
+    .argument('<file>', 'genotype file the sweep runs on')
+    .description('write a ready Snakemake workflow (Snakefile, config.yaml, a SLURM profile) for a sweep of this file')
+    .option('--k <range>', 'numbers of clusters', '2..8')
+    .option('--replicates <r>', 'replicates per K (one job each)', '10')
+    .option('--starts <m>', 'starts per multi-start', String(D.starts))
+    .option('--model <name>', MODEL.values.join(' | '), D.model)
+    .option('--algorithm <name>', ALGORITHM.values.join(' | '), D.algorithm)
+    .option('--seed <s>', 'run seed', String(D.seed))
+    .option('--threads <t>', 'worker threads per job', '1')
+    .option('--extra <flags>', 'further `stratify run` flags for every job, e.g. "--pops pops.tsv"', '')
+    .option('--results <dir>', 'where the merged result lands (relative to the workflow folder)', 'results')
+    .option('--out <dir>', 'the workflow folder to write', 'stratify-workflow')
+    .action((file: string, o: Record<string, unknown>) => {
+      const out = String(o['out']);
+      ensureWritableDir(out);
+      parseKRange(String(o['k']));
+      const config: [string, string | number][] = [
+        ['input', resolve(file)],
+        ['out', String(o['results'])],
+        ['model', choice(o['model'], '--model', MODEL.values)],
+        ['algorithm', choice(o['algorithm'], '--algorithm', ALGORITHM.values)],
+        ['k', String(o['k'])],
+        ['replicates', positiveInt(o['replicates'], '--replicates')],
+        ['starts', positiveInt(o['starts'], '--starts')],
+        ['seed', Number.parseInt(String(o['seed']), 10)],
+        ['threads', positiveInt(o['threads'], '--threads')],
+        ['extra', String(o['extra'] ?? '')],
+        ['stratify', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`],
+      ];
+      copyFileSync(join(SHIPPED, 'Snakefile'), join(out, 'Snakefile'));
+      writeFileSync(
+        join(out, 'config.yaml'),
+        `# Written by \`stratify workflow\`; override any key with \`snakemake --config key=value\`.\n${config.map(([k, v]) => `${k}: ${yaml(v)}`).join('\n')}\n`,
+      );
+      mkdirSync(join(out, 'profiles', 'slurm'), { recursive: true });
+      copyFileSync(join(SHIPPED, 'profiles', 'slurm', 'config.yaml'), join(out, 'profiles', 'slurm', 'config.yaml'));
+      process.stdout.write(
+        `wrote ${out}/Snakefile, config.yaml and profiles/slurm/; run it with:\n  cd ${out} && snakemake --cores 2\n  (on SLURM: snakemake --profile profiles/slurm)\n`,
+      );
+    });
+}

@@ -1,0 +1,166 @@
+// Sweeps in pieces: `stratify run --replicate` pieces merged by `stratify merge`, and the shipped
+// Snakemake workflow, give the files `stratify sweep` writes with the same seed, byte for byte;
+// mismatched pieces are refused with the piece and the difference named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './helpers.ts';
+import { dataPath } from '../data/datasets.ts';
+
+const stratify = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { cwd, encoding: 'utf8' });
+
+function ok(r: ReturnType<typeof stratify>): void {
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+}
+
+/** Every file of the sweep folder `a` exists in `b` with the same bytes. */
+function assertSameFiles(a: string, b: string): void {
+  const files = readdirSync(a).filter((f) => f !== 'pieces' && f !== 'logs');
+  assert.ok(files.includes('fst-by-k.tsv') && files.some((f) => f.endsWith('.Q')), files.join(', '));
+  for (const f of files) assert.ok(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), `${f} differs`);
+}
+
+const DATA = dataPath('nancycats.str');
+const PLAN = ['--k', '2..3', '--replicates', '2', '--starts', '4', '--seed', '7'];
+
+test('pieces (whole replicates and ranges of starts) merge into the sweep, byte for byte, for EMA, EMA-TAN and the admixture model', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-pieces-'));
+  for (const model of [
+    ['--algorithm', 'ema'],
+    ['--algorithm', 'ema-tan'],
+    ['--model', 'admixture'],
+  ]) {
+    const tag = model[1]!;
+    ok(stratify(dir, 'sweep', DATA, ...PLAN, ...model, '--threads', '2', '--out', `sweep-${tag}`));
+    for (const K of [2, 3])
+      for (const r of [1, 2]) {
+        const piece = ['run', DATA, ...PLAN, ...model, '--k', String(K), '--replicate', String(r), '--threads', '1'];
+        if (K === 3 && r === 2) {
+          ok(stratify(dir, ...piece, '--start-range', '1..3', '--out', `pieces-${tag}`));
+          ok(stratify(dir, ...piece, '--start-range', '4..4', '--out', `pieces-${tag}`));
+        } else ok(stratify(dir, ...piece, '--out', `pieces-${tag}`));
+      }
+    ok(stratify(dir, 'merge', `pieces-${tag}`, '--k', '2..3', '--out', `merged-${tag}`));
+    assertSameFiles(join(dir, `sweep-${tag}`), join(dir, `merged-${tag}`));
+  }
+});
+
+test('merge refuses duplicated, missing and mismatched pieces, naming the piece and the difference', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-merge-'));
+  const piece = (out: string, K: number, r: number, ...more: string[]) =>
+    ok(
+      stratify(
+        dir,
+        'run',
+        DATA,
+        ...PLAN,
+        '--k',
+        String(K),
+        '--replicate',
+        String(r),
+        '--threads',
+        '1',
+        '--out',
+        out,
+        ...more,
+      ),
+    );
+  piece('a', 2, 1);
+  piece('a', 2, 2);
+  piece('b', 2, 1, '--start-range', '1..2');
+  piece('c', 2, 2, '--seed', '8');
+  ok(
+    stratify(
+      dir,
+      'run',
+      dataPath('nancycats.gen'),
+      ...PLAN,
+      '--k',
+      '2',
+      '--replicate',
+      '2',
+      '--threads',
+      '1',
+      '--out',
+      'd',
+    ),
+  );
+  const refused = (pattern: RegExp, ...args: string[]) => {
+    const r = stratify(dir, 'merge', ...args, '--out', 'm');
+    assert.equal(r.status, 1, r.stdout);
+    assert.match(r.stderr, pattern);
+  };
+  refused(
+    /K = 2, replicate 1: starts 1–2 are in both a\/stratify\.K2\.r1\.piece\.json and b\/stratify\.K2\.r1\.s1-2\.piece\.json/,
+    'a',
+    'b',
+  );
+  refused(/K = 2, replicate 2: no piece/, 'a/stratify.K2.r1.piece.json');
+  refused(/no piece for K = 3/, 'a', '--k', '2..3');
+  refused(
+    /c\/stratify\.K2\.r2\.piece\.json: other options than .*: seed \(8 against 7\)/,
+    'a/stratify.K2.r1.piece.json',
+    'c',
+  );
+  refused(
+    /d\/stratify\.K2\.r2\.piece\.json: another dataset than .*nancycats\.gen/,
+    'a/stratify.K2.r1.piece.json',
+    'd',
+  );
+  refused(/not a Stratify sweep piece|not a readable piece/, join(ROOT, 'package.json'));
+});
+
+test('an output folder that cannot be created fails at once, before any computation', () => {
+  const t = Date.now();
+  const r = stratify(ROOT, 'run', DATA, '--k', '2', '--out', '/proc/stratify-cannot-write');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /cannot write results to \/proc\/stratify-cannot-write/);
+  assert.ok(Date.now() - t < 20_000);
+});
+
+const snakemake = spawnSync('snakemake', ['--version'], { encoding: 'utf8' });
+const hasSnakemake = snakemake.status === 0;
+
+test(
+  'the shipped Snakemake workflow (snakemake --cores 2) and a copy written by `stratify workflow` give the sweep, byte for byte',
+  { skip: hasSnakemake ? false : 'snakemake is not installed (apt-get install -y snakemake; .ci/run installs it)' },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stratify-workflow-'));
+    ok(stratify(dir, 'sweep', DATA, ...PLAN, '--threads', '2', '--out', 'sweep'));
+    const config = ['input=' + DATA, 'out=shipped', 'k=2..3', 'replicates=2', 'starts=4', 'seed=7', 'threads=1'];
+    const run = spawnSync(
+      'snakemake',
+      ['-s', join(ROOT, 'workflow', 'Snakefile'), '--cores', '2', '--quiet', '--config', ...config],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assertSameFiles(join(dir, 'sweep'), join(dir, 'shipped'));
+    ok(
+      stratify(
+        dir,
+        'workflow',
+        DATA,
+        '--k',
+        '2..3',
+        '--replicates',
+        '2',
+        '--starts',
+        '4',
+        '--seed',
+        '7',
+        '--out',
+        'wf',
+      ),
+    );
+    const copy = spawnSync('snakemake', ['--cores', '2', '--quiet'], { cwd: join(dir, 'wf'), encoding: 'utf8' });
+    assert.equal(copy.status, 0, copy.stderr + copy.stdout);
+    assertSameFiles(join(dir, 'sweep'), join(dir, 'wf', 'results'));
+  },
+);
