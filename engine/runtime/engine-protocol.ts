@@ -115,6 +115,8 @@ export interface EngineApi {
   analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
   /** Restores the runs of a saved project as a sweep on an open dataset. */
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
+  /** Opens a result file (stratify.json of run, sweep or merge) as a sweep on the open dataset. */
+  importResult(datasetId: number, name: string, text: string): Promise<{ sweepId: number; runs: RunInfo[] }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   assign(request: AssignRequest): Promise<AssignInfo>;
   exportDataset(
@@ -150,6 +152,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'runSweep',
   'analyzeSweep',
   'importSweep',
+  'importResult',
   'selectMarkers',
   'assign',
   'exportDataset',

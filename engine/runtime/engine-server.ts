@@ -10,6 +10,7 @@ import type { SweepRun } from '../model/sweep.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividuals } from '../service/assign.ts';
 import { restoreRuns, runSweep } from '../service/cluster-sweep.ts';
+import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { LIMITS, type ExportFormat } from '../util/choices.ts';
@@ -151,6 +152,12 @@ export class EngineServer {
         const sweepId = this.nextSweep++;
         this.sweeps.set(sweepId, { datasetId, runs: restored });
         return { sweepId };
+      },
+      importResult: async (datasetId: number, name: string, text: string) => {
+        const runs = importResult(this.dataset(datasetId), name, text);
+        const sweepId = this.nextSweep++;
+        this.sweeps.set(sweepId, { datasetId, runs });
+        return { sweepId, runs: runs.map(runInfo) };
       },
       analyzeSweep: async (sweepId: number) => {
         const { data, runs } = this.sweep(sweepId);

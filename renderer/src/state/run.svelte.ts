@@ -102,6 +102,24 @@ export class RunState {
     }
   }
 
+  /**
+   * Opens a result file (stratify.json written by `stratify run`, `sweep` or `merge`, e.g. from a
+   * cluster's workflow) as the results of the open dataset.
+   */
+  async importResult(client: EngineClient, datasetId: number, file: File): Promise<void> {
+    this.error = null;
+    try {
+      const text = await file.text();
+      const res = await client.call('importResult', [datasetId, file.name, text]).result;
+      this.progress = [];
+      this.cancelled = false;
+      this.runs = res.runs;
+      this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
   /** Forgets results (a new dataset was opened). */
   reset(): void {
     this.cancel();
