@@ -36,13 +36,20 @@ export function importResult(data: GenotypeData, name: string, text: string): Sw
   }
   const ids = json.dataset?.individuals?.map((i) => i.id) ?? [];
   if (ids.length !== data.individuals.length) {
-    throw new RangeError(`${name}: computed on ${ids.length} individuals; the open dataset has ${data.individuals.length}`);
+    throw new RangeError(
+      `${name}: computed on ${ids.length} individuals; the open dataset has ${data.individuals.length}`,
+    );
   }
   const differs = data.individuals.findIndex((ind, i) => ind.id !== ids[i]);
-  if (differs >= 0) throw new RangeError(`${name}: individual ${differs + 1} is "${ids[differs]}" there but "${data.individuals[differs]!.id}" here`);
+  if (differs >= 0)
+    throw new RangeError(
+      `${name}: individual ${differs + 1} is "${ids[differs]}" there but "${data.individuals[differs]!.id}" here`,
+    );
   const loci = json.dataset?.loci?.map((l) => l.name) ?? [];
   if (loci.length !== data.loci.length || data.loci.some((l, k) => l.name !== loci[k])) {
-    throw new RangeError(`${name}: computed on other loci (${loci.length}) than the open dataset's (${data.loci.length})`);
+    throw new RangeError(
+      `${name}: computed on other loci (${loci.length}) than the open dataset's (${data.loci.length})`,
+    );
   }
   const saved: SavedRun[] = json.runs.map((r) => ({
     K: r.K,
