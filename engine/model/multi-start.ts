@@ -5,7 +5,7 @@ import { alignToReference, permuteColumns } from './align.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers } from './mixture/e-step.ts';
 import { logEvidence } from './mixture/evidence.ts';
-import { liveClusters } from './cluster-use.ts';
+import { usedClusters } from './cluster-use.ts';
 import { fitSteps, modelFromMemberships, runToEnd, type FitOptions, type StepInfo } from './mixture/fit.ts';
 import { independenceMeasure } from './mixture/independence.ts';
 import { mixtureData, type MixtureData } from './mixture/mixture-data.ts';
@@ -67,8 +67,9 @@ export type { Policy };
 
 /**
  * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂).
- * 'evidence' (default) first prefers the starts that use the most clusters (a start that leaves a
- * cluster negligible answers a smaller K, which the sweep evaluates on its own), then ranks them
+ * 'evidence' (default) first prefers the starts that use the most clusters — clusters that
+ * individuals are assigned to with a majority of their membership (usedClusters); a start that
+ * leaves a cluster negligible answers a smaller K, which the sweep evaluates on its own — then ranks them
  * by their score, an approximation of ln p(D) that does not reward calling noise markers
  * informative (engine/model/mixture/evidence.ts). For EMA-TAN the score is ln p(D | θ̂).
  */
@@ -250,7 +251,7 @@ export function combineStarts(
   const K = starts[0]!.model.K;
   const rank = rankBy === 'evidence' ? (s: StartResult) => s.score : (s: StartResult) => s.logLik;
   // Under 'evidence', only the starts that use the most clusters compete.
-  const used = starts.map((s) => (rankBy === 'evidence' ? liveClusters(s.posterior, data.N, K) : K));
+  const used = starts.map((s) => (rankBy === 'evidence' ? usedClusters(s.posterior, data.N, K) : K));
   const most = Math.max(...used);
   const competing = starts.filter((_, k) => used[k] === most);
   let best = competing[0]!;

@@ -4,7 +4,7 @@ import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_FIT, fit } from '../../engine/model/mixture/fit.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { logEvidence } from '../../engine/model/mixture/evidence.ts';
-import { liveClusters } from '../../engine/model/cluster-use.ts';
+import { liveClusters, usedClusters } from '../../engine/model/cluster-use.ts';
 import { combineStarts, type StartResult } from '../../engine/model/multi-start.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
@@ -119,4 +119,39 @@ test('best choice by evidence: a start that empties a cluster does not win over 
     'when every start empties a cluster, the evidence decides',
   );
   assert.equal(liveClusters(collapsed.posterior, 40, K), 2);
+});
+
+test('cluster use: a start that spreads memberships softly over every cluster never beats a sharp start of far higher likelihood', () => {
+  // The failure seen on cattle data at K = 15: the only start whose expected cluster sizes were
+  // all non-negligible had judged the markers uninformative, spread every individual softly over
+  // the clusters, and had a far lower likelihood; it won best choice by evidence.
+  const N = 60;
+  const K = 4;
+  const data = makeData(N, 3, 1, [2, 2, 2], (l, i) => (i + l) % 2);
+  const md = mixtureData(data);
+  const model = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(md.totalAlleles * K).fill(0.5) };
+  const make = (index: number, score: number, logLik: number, posterior: Float64Array): StartResult => ({
+    index,
+    seed: index,
+    logLik,
+    score,
+    iterations: 1,
+    converged: true,
+    model,
+    posterior,
+    informative: new Float64Array(3).fill(1),
+  });
+  // Soft: everyone about 1/K in every cluster (slightly more in one), so every cluster holds N/K of mass.
+  const soft = new Float64Array(N * K);
+  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) soft[d * K + c] = c === d % K ? 0.28 : 0.24;
+  // Sharp: three clusters hold everyone with certainty, the fourth is empty.
+  const sharp = new Float64Array(N * K);
+  for (let d = 0; d < N; d++) sharp[d * K + (d % 3)] = 1;
+  assert.equal(liveClusters(soft, N, K), K, 'by expected mass the soft start uses every cluster');
+  assert.equal(usedClusters(soft, N, K), 0);
+  assert.equal(usedClusters(sharp, N, K), 3);
+  const degenerate = make(0, -100, -70085, soft);
+  const good = make(1, -150, -60366, sharp);
+  assert.equal(combineStarts(md, [degenerate, good], 'best', 'evidence').bestStart, 1);
+  assert.equal(combineStarts(md, [good, { ...degenerate, index: 2 }], 'best', 'evidence').bestStart, 1);
 });
