@@ -65,3 +65,8 @@ export function sweepTasks(o: SweepOptions): StartTask[] {
       for (let s = 0; s < o.starts; s++) tasks.push({ K, replicate: r, index: s, seed: startSeed(o.seed, K, r, s) });
   return tasks;
 }
+
+/** What best choice ranks a sweep's starts by: the admixture model always by likelihood. */
+export function startRanking(o: SweepOptions): RankBy | undefined {
+  return o.fit.model === 'admixture' ? 'likelihood' : o.rankBy;
+}

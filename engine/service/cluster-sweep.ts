@@ -4,8 +4,15 @@ import { independenceMeasure } from '../model/mixture/independence.ts';
 import { mixtureData, type MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { combineStarts, type Clustering, type StartResult } from '../model/multi-start.ts';
-import { sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
-import type { StartRunner } from './start-runner.ts';
+import {
+  startRanking,
+  sweepTasks,
+  validateSweep,
+  type StartTask,
+  type SweepOptions,
+  type SweepRun,
+} from '../model/sweep.ts';
+import type { StartHooks, StartRunner } from './start-runner.ts';
 
 export type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
@@ -28,6 +35,35 @@ export type SweepProgress =
       readonly total: number;
     }
   | { readonly kind: 'run'; readonly run: SweepRun; readonly completed: number; readonly total: number };
+
+/**
+ * Runner hooks that report iterations and finished starts as sweep progress (`completed` counts
+ * the finished starts of `total`); `then` runs after each finished start.
+ */
+export function progressHooks(
+  total: number,
+  onProgress?: (p: SweepProgress) => void,
+  then?: (task: StartTask, result: StartResult) => void,
+): StartHooks {
+  let completed = 0;
+  return {
+    onIteration: (t, iteration, logLik) =>
+      onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
+    onStart: (t, result) => {
+      completed++;
+      onProgress?.({
+        kind: 'start',
+        K: t.K,
+        replicate: t.replicate,
+        start: t.index,
+        logLik: result.logLik,
+        completed,
+        total,
+      });
+      then?.(t, result);
+    },
+  };
+}
 
 export interface SweepResult {
   readonly runs: readonly SweepRun[];
@@ -60,14 +96,13 @@ export async function runSweep(
       groups.set(key, { K: t.K, replicate: t.replicate, results: new Array(o.starts).fill(undefined), left: o.starts });
   }
   const runs: SweepRun[] = [];
-  let completedStarts = 0;
   const combine = (g: { K: number; replicate: number; results: (StartResult | undefined)[] }): SweepRun | undefined => {
     const done = g.results.filter((x): x is StartResult => x !== undefined);
     if (done.length === 0) return undefined;
     const run = {
       K: g.K,
       replicate: g.replicate,
-      clustering: combineStarts(md, done, o.policy, o.fit.model === 'admixture' ? 'likelihood' : o.rankBy),
+      clustering: combineStarts(md, done, o.policy, startRanking(o)),
       completedStarts: done.length,
     };
     g.results.fill(undefined);
@@ -77,29 +112,15 @@ export async function runSweep(
     data,
     tasks,
     o.fit,
-    {
-      onIteration: (t, iteration, logLik) =>
-        onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
-      onStart: (t, result) => {
-        completedStarts++;
-        onProgress?.({
-          kind: 'start',
-          K: t.K,
-          replicate: t.replicate,
-          start: t.index,
-          logLik: result.logLik,
-          completed: completedStarts,
-          total: tasks.length,
-        });
-        const g = groups.get(`${t.K}/${t.replicate}`)!;
-        g.results[t.index] = result;
-        if (--g.left === 0) {
-          const run = combine(g)!;
-          runs.push(run);
-          onProgress?.({ kind: 'run', run, completed: runs.length, total: groups.size });
-        }
-      },
-    },
+    progressHooks(tasks.length, onProgress, (t, result) => {
+      const g = groups.get(`${t.K}/${t.replicate}`)!;
+      g.results[t.index] = result;
+      if (--g.left === 0) {
+        const run = combine(g)!;
+        runs.push(run);
+        onProgress?.({ kind: 'run', run, completed: runs.length, total: groups.size });
+      }
+    }),
     signal,
   );
   if (outcome.cancelled) {

@@ -2,10 +2,10 @@ import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts'
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mixtureData } from '../model/mixture/mixture-data.ts';
 import { combineStarts, type Clustering, type StartResult, type StartSummary } from '../model/multi-start.ts';
-import { sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
+import { startRanking, sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { VERSION } from '../util/version.ts';
-import type { SweepProgress } from './cluster-sweep.ts';
+import { progressHooks, type SweepProgress } from './cluster-sweep.ts';
 import type { StartRunner } from './start-runner.ts';
 
 /**
@@ -139,10 +139,6 @@ function clusteringFrom(j: ClusteringJson): Clustering {
   };
 }
 
-function rankByOf(o: SweepOptions) {
-  return o.fit.model === 'admixture' ? ('likelihood' as const) : o.rankBy;
-}
-
 /** Computes one piece of a sweep. A piece of fewer than all starts needs policy best. */
 export async function runSweepPiece(
   data: GenotypeData,
@@ -164,32 +160,12 @@ export async function runSweepPiece(
   const tasks = sweepTasks({ ...o, kValues: [spec.K] }).filter(
     (t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to,
   );
-  let completed = 0;
-  const res = await runner.run(
-    data,
-    tasks,
-    o.fit,
-    {
-      onIteration: (t, iteration, logLik) =>
-        onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
-      onStart: (t, result) =>
-        onProgress?.({
-          kind: 'start',
-          K: t.K,
-          replicate: t.replicate,
-          start: t.index,
-          logLik: result.logLik,
-          completed: ++completed,
-          total: tasks.length,
-        }),
-    },
-    signal,
-  );
+  const res = await runner.run(data, tasks, o.fit, progressHooks(tasks.length, onProgress), signal);
   const done = res.results.filter((x): x is StartResult => x !== undefined);
   if (res.cancelled || done.length < tasks.length)
     throw new Error('the piece was cancelled before all its starts completed; nothing was written');
   const md = mixtureData(data);
-  const combined = combineStarts(md, done, o.policy, rankByOf(o));
+  const combined = combineStarts(md, done, o.policy, startRanking(o));
   const base = {
     kind: 'stratify-sweep-piece' as const,
     version: VERSION,
@@ -315,7 +291,7 @@ export function mergePieces(
         if (!g.piece.best || !g.piece.starts) throw new RangeError(`${g.name}: holds no best start`);
         return startFrom(g.piece.best);
       });
-      const combined = combineStarts(md, bests, 'best', rankByOf(plan));
+      const combined = combineStarts(md, bests, 'best', startRanking(plan));
       const starts = group.flatMap((g) => g.piece.starts!).sort((a, b) => a.index - b.index);
       runs.push({ K, replicate: r, clustering: { ...combined, starts }, completedStarts: starts.length });
     }

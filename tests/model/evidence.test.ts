@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_FIT, fit } from '../../engine/model/mixture/fit.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { logEvidence } from '../../engine/model/mixture/evidence.ts';
@@ -89,25 +89,37 @@ test('evidence: two well-separated clusters score above one cluster; a spurious 
   assert.ok(e3 < e2 + 2, `K=3 ${e3} vs K=2 ${e2}`);
 });
 
+/** A start with given scores and memberships over a flat model (only the ranking is under test). */
+function startWith(
+  md: MixtureData,
+  K: number,
+  index: number,
+  score: number,
+  logLik: number,
+  posterior: Float64Array,
+): StartResult {
+  const model = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(md.totalAlleles * K).fill(0.5) };
+  return {
+    index,
+    seed: index,
+    logLik,
+    score,
+    iterations: 1,
+    converged: true,
+    model,
+    posterior,
+    informative: new Float64Array(md.L).fill(1),
+  };
+}
+
 test('best choice by evidence: a start that empties a cluster does not win over one that uses them all', () => {
   const data = makeData(40, 3, 1, [2, 2, 2], (l, i) => (i < 20 ? (l + i) % 2 : 1 - ((l + i) % 2)));
   const md = mixtureData(data);
   const K = 3;
-  const model = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(md.totalAlleles * K).fill(0.5) };
   const start = (index: number, score: number, logLik: number, emptyLast: boolean): StartResult => {
     const posterior = new Float64Array(40 * K);
     for (let d = 0; d < 40; d++) posterior[d * K + (emptyLast ? d % 2 : d % 3)] = 1;
-    return {
-      index,
-      seed: index,
-      logLik,
-      score,
-      iterations: 1,
-      converged: true,
-      model,
-      posterior,
-      informative: new Float64Array(3).fill(1),
-    };
+    return startWith(md, K, index, score, logLik, posterior);
   };
   const collapsed = start(0, -10, -100, true);
   const full = start(1, -20, -90, false);
@@ -129,18 +141,8 @@ test('cluster use: a start that spreads memberships softly over every cluster ne
   const K = 4;
   const data = makeData(N, 3, 1, [2, 2, 2], (l, i) => (i + l) % 2);
   const md = mixtureData(data);
-  const model = { K, weights: new Float64Array(K).fill(1 / K), theta: new Float64Array(md.totalAlleles * K).fill(0.5) };
-  const make = (index: number, score: number, logLik: number, posterior: Float64Array): StartResult => ({
-    index,
-    seed: index,
-    logLik,
-    score,
-    iterations: 1,
-    converged: true,
-    model,
-    posterior,
-    informative: new Float64Array(3).fill(1),
-  });
+  const make = (index: number, score: number, logLik: number, posterior: Float64Array) =>
+    startWith(md, K, index, score, logLik, posterior);
   // Soft: everyone about 1/K in every cluster (slightly more in one), so every cluster holds N/K of mass.
   const soft = new Float64Array(N * K);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) soft[d * K + c] = c === d % K ? 0.28 : 0.24;
