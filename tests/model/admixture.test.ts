@@ -13,6 +13,7 @@ import {
   type AdmixtureParams,
 } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps, randomAdmixture } from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureCvError, heldOutDeviance } from '../../engine/model/admixture/cross-validation.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
@@ -148,4 +149,41 @@ test('admixture: ancestry of simulated admixed individuals (K = 3, α = 0.5, F_S
     `admixture simulation: Q RMSE ${rmse.toFixed(4)}, ln L ${best.logLik.toFixed(2)}, ${best.iterations} steps`,
   );
   assert.ok(rmse <= 0.05, `RMSE ${rmse}`);
+});
+
+test('admixture CV error: the held-out deviance is ADMIXTURE binomial deviance for diploid SNPs; K = 3 predicts better than 1 and than an overfitted 5', () => {
+  const { data } = admixedData(21, { N: 120, L: 300, K: 3, alpha: 0.5, fst: 0.15 });
+  const md = mixtureData(data);
+  const N = 120;
+  const L = 300;
+  // Binomial deviance n ln(n/μ) + (2 − n) ln((2 − n)/(2 − μ)), n = copies of allele 1, μ = 2p.
+  const p = randomAdmixture(md, 3, createRng(2));
+  const heldOut = new Uint8Array(N * L);
+  for (let j = 0; j < N * L; j += 7) heldOut[j] = 1;
+  let want = 0;
+  let entries = 0;
+  for (let i = 0; i < N; i++)
+    for (let l = 0; l < L; l++) {
+      if (!heldOut[i * L + l]) continue;
+      const copies = [data.calls[(l * N + i) * 2]!, data.calls[(l * N + i) * 2 + 1]!];
+      const n = copies.filter((a) => a === 1).length;
+      let p1 = 0;
+      for (let k = 0; k < 3; k++) p1 += p.Q[i * 3 + k]! * p.F[(2 * l + 1) * 3 + k]!;
+      const mu = 2 * p1;
+      want += (n > 0 ? n * Math.log(n / mu) : 0) + (n < 2 ? (2 - n) * Math.log((2 - n) / (2 - mu)) : 0);
+      entries++;
+    }
+  const got = heldOutDeviance(md, heldOut, p);
+  assert.equal(got.entries, entries);
+  assert.ok(Math.abs(got.sum - want) < 1e-8 * Math.abs(want), `${got.sum} vs ${want}`);
+  const fitOpts = { tolerance: 1e-4, maxIterations: 2000, acceleration: 'squarem' as const };
+  const cv = (K: number) => {
+    const steps = admixtureFitSteps(md, admixtureWork(md), randomAdmixture(md, K, createRng(K)), fitOpts);
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    return admixtureCvError(md, r.value.params, 5, 1, fitOpts).error;
+  };
+  const errors = [1, 3, 5].map(cv);
+  console.log(`admixture CV error K = 1, 3, 5: ${errors.map((e) => e.toFixed(4)).join(' ')}`);
+  assert.ok(errors[1]! < errors[0]! && errors[1]! < errors[2]!, errors.join(' '));
 });

@@ -1,0 +1,98 @@
+import { createRng } from '../../util/rng.ts';
+import type { MixtureData } from '../mixture/mixture-data.ts';
+import { admixtureWork, cloneParams, projectToSimplex, type AdmixtureParams } from './admixture.ts';
+import { admixtureFitSteps, type AdmixtureFitOptions } from './admixture-fit.ts';
+
+/**
+ * Deviance of held-out genotype entries under fitted parameters (Alexander & Lange 2011): for an
+ * entry with n observed copies, x_a of them allele a, and predicted frequencies
+ * p_a = Σ_k q_ik f_kla, Σ_a x_a ln(x_a / (n p_a)) — for a diploid SNP, ADMIXTURE's
+ * n ln(n/μ) + (2 − n) ln((2 − n)/(2 − μ)) with μ = 2p. Returns the sum and the number of entries.
+ */
+export function heldOutDeviance(
+  md: MixtureData,
+  heldOut: Uint8Array,
+  params: AdmixtureParams,
+): { sum: number; entries: number } {
+  const { N, L, P } = md;
+  const K = params.K;
+  let sum = 0;
+  let entries = 0;
+  for (let l = 0; l < L; l++) {
+    const off = md.offsets[l]!;
+    const gOff = md.genotypeOffsets[l]!;
+    for (let i = 0; i < N; i++) {
+      if (heldOut[i * L + l] !== 1) continue;
+      const row = (gOff + md.genotypeOf[l * N + i]!) * P;
+      let n = 0;
+      for (let p = 0; p < P; p++) if (md.genotypeAlleles[row + p]! >= 0) n++;
+      if (n === 0) continue;
+      entries++;
+      for (let p = 0; p < P; p++) {
+        const a = md.genotypeAlleles[row + p]!;
+        if (a < 0) continue;
+        let x = 1;
+        while (p + 1 < P && md.genotypeAlleles[row + p + 1] === a) {
+          x++;
+          p++;
+        }
+        let pa = 0;
+        for (let k = 0; k < K; k++) pa += params.Q[i * K + k]! * params.F[(off + a) * K + k]!;
+        sum += x * Math.log(x / (n * pa));
+      }
+    }
+  }
+  return { sum, entries };
+}
+
+/**
+ * ADMIXTURE's cross-validation error: the observed (individual, locus) entries are split at random
+ * (seeded) into `folds` folds; for each fold the model is refitted from the full-data estimate with
+ * the fold held out, and the held-out entries are predicted. The error is the mean deviance per
+ * held-out entry over all folds; the K with the lowest error is ADMIXTURE's suggestion.
+ */
+export function admixtureCvError(
+  md: MixtureData,
+  full: AdmixtureParams,
+  folds: number,
+  seed: number,
+  o: AdmixtureFitOptions,
+): { error: number; perFold: number[] } {
+  const { N, L, P } = md;
+  const entries: number[] = [];
+  for (let l = 0; l < L; l++) {
+    const gOff = md.genotypeOffsets[l]!;
+    for (let i = 0; i < N; i++) {
+      const row = (gOff + md.genotypeOf[l * N + i]!) * P;
+      for (let p = 0; p < P; p++) {
+        if (md.genotypeAlleles[row + p]! >= 0) {
+          entries.push(i * L + l);
+          break;
+        }
+      }
+    }
+  }
+  const rng = createRng(seed);
+  for (let j = entries.length - 1; j > 0; j--) {
+    const k = Math.floor(rng.uniform() * (j + 1));
+    [entries[j], entries[k]] = [entries[k]!, entries[j]!];
+  }
+  let sum = 0;
+  let count = 0;
+  const perFold: number[] = [];
+  for (let f = 0; f < folds; f++) {
+    const heldOut = new Uint8Array(N * L);
+    for (let j = f; j < entries.length; j += folds) heldOut[entries[j]!] = 1;
+    const steps = admixtureFitSteps(md, admixtureWork(md, heldOut), cloneParams(full), o);
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    // An allele seen only in held-out entries has frequency 0 after EM: keep every parameter at
+    // least the floor so that its prediction is small but finite.
+    projectToSimplex(md, r.value.params);
+    const d = heldOutDeviance(md, heldOut, r.value.params);
+    perFold.push(d.entries > 0 ? d.sum / d.entries : NaN);
+    sum += d.sum;
+    count += d.entries;
+  }
+  return { error: count > 0 ? sum / count : NaN, perFold };
+}
