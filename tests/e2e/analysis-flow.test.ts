@@ -147,3 +147,27 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   assert.ok(draw1! + layout1! < 200 && draw2! + layout2! < 200);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-ehgdp.png'), fullPage: true });
 });
+
+test('Markers: the panel follows the p_red slider live (it changed only after switching K)', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByRole('button', { name: /3 simulated populations/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  await runClustering(page, 2, 3, 5, 2);
+  await page.getByRole('button', { name: 'Markers' }).click();
+  await page.getByTestId('marker-table').waitFor();
+  const panel = () => page.getByTestId('panel-size').textContent();
+  await page.waitForFunction(() =>
+    /Panel: \d+ of 400/.test(document.querySelector('[data-testid=panel-size]')?.textContent ?? ''),
+  );
+  const sizeAt = async (pRed: string) => {
+    const before = await panel();
+    await page.getByTestId('p-red').fill(pRed);
+    await page.waitForFunction((b) => document.querySelector('[data-testid=panel-size]')?.textContent !== b, before, {
+      timeout: 10_000,
+    });
+    return Number(/Panel: (\d+)/.exec((await panel()) ?? '')?.[1]);
+  };
+  assert.equal(await sizeAt('0'), 1, 'p_red = 0 keeps one marker');
+  assert.ok((await sizeAt('0.2')) > 1, 'a larger p_red keeps more');
+  assert.deepEqual(errors, []);
+});
