@@ -2,10 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ROOT } from './helpers.ts';
 import { dataPath } from '../data/datasets.ts';
+import { admixedData } from './model/synthetic.ts';
+import { toText, writeStructure } from '../engine/formats/writers.ts';
 
 const stratify = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
@@ -170,4 +172,53 @@ test('stratify run --model admixture: ancestry proportions in .Q, frequencies in
   assert.equal(json.options.fit.model, 'admixture');
   // Files hold 6 decimals: the recomputed ln L agrees to that precision.
   assert.ok(Math.abs(ll - json.runs[0]!.logLik) < 0.5, `recomputed ${ll} vs reported ${json.runs[0]!.logLik}`);
+});
+
+test('stratify sweep --model admixture --cv 5: the CV error is lowest at the simulated K = 3', () => {
+  const out = mkdtempSync(join(tmpdir(), 'stratify-cv-'));
+  const sim = admixedData(21, { N: 120, L: 400, K: 3, alpha: 0.5, fst: 0.15 });
+  const file = join(out, 'sim.str');
+  writeFileSync(file, toText(writeStructure(sim.data)));
+  const r = stratify(
+    'sweep',
+    file,
+    '--model',
+    'admixture',
+    '--k',
+    '1..5',
+    '--starts',
+    '2',
+    '--replicates',
+    '2',
+    '--cv',
+    '5',
+    '--threads',
+    '2',
+    '--out',
+    out,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const [head, ...rows] = readFileSync(join(out, 'fst-by-k.tsv'), 'utf8').trim().split('\n');
+  const col = head!.split('\t').indexOf('cv_error');
+  assert.ok(col > 0, head);
+  const cv = rows.map((row) => Number(row.split('\t')[col]));
+  assert.equal(cv.length, 5);
+  assert.ok(
+    cv.every((x) => Number.isFinite(x) && x > 0),
+    cv.join(', '),
+  );
+  assert.equal(cv.indexOf(Math.min(...cv)) + 1, 3, `CV error per K: ${cv.join(', ')}`);
+  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
+    runs: { K: number; model: string; cvError?: number }[];
+  };
+  // One CV error per K, on one of its replicates (the more likely one).
+  for (let K = 1; K <= 5; K++) {
+    const withCv = json.runs.filter((x) => x.K === K && x.cvError !== undefined);
+    assert.equal(withCv.length, 1, `K = ${K}`);
+  }
+  assert.ok(json.runs.every((x) => x.model === 'admixture'));
+  // The mixture model refuses --cv, before any computation.
+  const bad = stratify('sweep', file, '--k', '2', '--cv', '5', '--out', join(out, 'bad'));
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /admixture/);
 });

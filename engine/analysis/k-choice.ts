@@ -15,7 +15,10 @@ export interface KSummary {
   readonly fstSd: number;
   readonly logLikMean: number;
   readonly logLikSd: number;
-  /** BIC = −2 ln L + k ln N with k = (K − 1) + K Σ_i (r_i − 1), mean over replicates. */
+  /**
+   * BIC = −2 ln L + k ln N, mean over replicates; k = (K − 1) + K Σ_i (r_i − 1) for the mixture
+   * model and N (K − 1) + K Σ_i (r_i − 1) for the admixture model (every individual's proportions).
+   */
   readonly bicMean: number;
   /** Clusters with less than 1% of the individuals (or less than one), mean over replicates. */
   readonly negligibleMean: number;
@@ -26,6 +29,8 @@ export interface KSummary {
   /** Replicate agreement (mean pairwise H') and number of modes. */
   readonly similarity: number;
   readonly modes: number;
+  /** Admixture model with cross-validation: the CV error (of the most likely replicate). */
+  readonly cvError?: number;
 }
 
 function meanSd(xs: readonly number[]): [number, number] {
@@ -72,7 +77,9 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
     const reps = runs.filter((r) => r.K === K).sort((a, b) => a.replicate - b.replicate);
     const fst = reps.map((r) => fstFromModel(data, r.clustering.model).fst);
     const lls = reps.map((r) => r.clustering.logLik);
-    const k = K - 1 + K * params;
+    const admixture = reps.some((r) => r.model === 'admixture');
+    const k = (admixture ? data.N * (K - 1) : K - 1) + K * params;
+    const cv = reps.find((r) => r.cvError !== undefined)?.cvError;
     const counts = reps.map((r) => clusterCounts(r, data.N));
     const [fstMean, fstSd] = meanSd(fst);
     const [logLikMean, logLikSd] = meanSd(lls);
@@ -96,6 +103,7 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
       ...(previousFst ? { versusPrevious: mannWhitney(fst, previousFst) } : {}),
       similarity: aligned.meanSimilarity,
       modes: aligned.modes.length,
+      ...(cv !== undefined ? { cvError: cv } : {}),
     });
     previousFst = fst;
   }

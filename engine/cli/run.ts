@@ -40,6 +40,10 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
     .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
     .option(
+      '--cv <folds>',
+      'admixture model: cross-validation error with this many folds (ADMIXTURE --cv), for the most likely replicate of each K',
+    )
+    .option(
       '--tan-window <w>',
       'EMA-TAN: candidate parents = the w preceding markers on the chromosome',
       String(D.tanWindow),
@@ -97,6 +101,7 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
           throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`);
         })(),
     fit: fitOptionsFrom(o),
+    ...(o['cv'] !== undefined ? { cvFolds: positiveInt(o['cv'], '--cv') } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { FitOptions } from './mixture/fit.ts';
-import { POLICY, RANK_BY } from '../util/choices.ts';
+import { LIMITS, POLICY, RANK_BY, type Model } from '../util/choices.ts';
 import { startSeed, type Clustering, type Policy, type RankBy } from './multi-start.ts';
 
 /** One start of a multi-start: which K, replicate and start index, and its seed. */
@@ -20,6 +20,11 @@ export interface SweepOptions {
   readonly rankBy?: RankBy;
   readonly seed: number;
   readonly fit: FitOptions;
+  /**
+   * Admixture model: ADMIXTURE's cross-validation error with this many folds (absent or 0: none),
+   * computed for the most likely replicate of each K.
+   */
+  readonly cvFolds?: number;
 }
 
 /** One multi-start result: replicate r at K. */
@@ -29,6 +34,10 @@ export interface SweepRun {
   readonly clustering: Clustering;
   /** Starts that completed (fewer than requested after a cancel). */
   readonly completedStarts: number;
+  /** Which model the run fitted (absent: the mixture model). */
+  readonly model?: Model;
+  /** Admixture model with cross-validation: the mean held-out deviance (model/admixture/cross-validation.ts). */
+  readonly cvError?: number;
 }
 
 /** Checks a sweep's options; throws a RangeError naming the bad value. */
@@ -52,6 +61,14 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   }
   if (o.fit.model === 'admixture' && o.fit.algorithm !== 'ema' && o.fit.algorithm !== 'em') {
     throw new RangeError(`sweep: EMA-TAN belongs to the mixture model, not the admixture model`);
+  }
+  if (o.cvFolds !== undefined && o.cvFolds !== 0) {
+    if (o.fit.model !== 'admixture')
+      throw new RangeError('sweep: cross-validation error belongs to the admixture model (--model admixture)');
+    if (!Number.isInteger(o.cvFolds) || o.cvFolds < 2 || o.cvFolds > LIMITS.maxCvFolds)
+      throw new RangeError(
+        `sweep: cross-validation folds must be a whole number from 2 to ${LIMITS.maxCvFolds}, got ${o.cvFolds}`,
+      );
   }
   if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);

@@ -1,3 +1,4 @@
+import type { Model } from '../util/choices.ts';
 import type { FilterOptions, Removed } from '../data/filters.ts';
 import type { DatasetSummary } from '../data/summary.ts';
 import type { SweepOptions } from '../model/sweep.ts';
@@ -63,6 +64,10 @@ export interface RunInfo {
   readonly independence: Float64Array;
   /** shape (Σ r_i, K). */
   readonly theta: Float64Array;
+  /** What Q is: memberships (mixture) or ancestry proportions (admixture). */
+  readonly model: Model;
+  /** Admixture sweeps with cross-validation: the CV error of this run. */
+  readonly cvError?: number;
 }
 
 /** Progress of a call: parsing, then the sweep's own progress with runs in their UI form. */

@@ -52,6 +52,8 @@ function runInfo(r: SweepRun): RunInfo {
     informative: c.informative,
     independence: c.independence,
     theta: c.model.theta,
+    model: r.model ?? 'mixture',
+    ...(r.cvError !== undefined ? { cvError: r.cvError } : {}),
   };
 }
 

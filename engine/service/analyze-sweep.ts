@@ -37,7 +37,10 @@ export interface KAnalysis extends KSummary {
 export interface SweepAnalysis {
   readonly summary: SweepSummary;
   readonly perK: readonly KAnalysis[];
-  /** The K with the highest mean F_ST (section 8.2.2): where marker selection starts. */
+  /**
+   * The K with the highest mean F_ST (section 8.2.2): where marker selection starts; for an
+   * admixture sweep with cross-validation, the K with the lowest CV error.
+   */
   readonly recommendedK: number;
 }
 
@@ -47,6 +50,11 @@ function highestMeanFst(items: readonly { K: number; fst: number }[]): number {
   for (const x of items) byK.set(x.K, [...(byK.get(x.K) ?? []), x.fst]);
   const means = [...byK].map(([K, f]) => ({ K, mean: f.reduce((a, b) => a + b, 0) / f.length }));
   return means.reduce((best, m) => (m.mean > best.mean || (m.mean === best.mean && m.K < best.K) ? m : best)).K;
+}
+
+/** The K with the lowest cross-validation error (ADMIXTURE's rule; ties: the smaller K). */
+function lowestCvError(perK: readonly KSummary[]): number {
+  return perK.reduce((best, k) => (k.cvError! < best.cvError! ? k : best)).K;
 }
 
 /** Use case "analyse a sweep": F_ST per K with its tests, replicate alignment and colours across K. */
@@ -63,7 +71,11 @@ export function analyzeSweep(data: GenotypeData | MixtureData, runs: readonly Sw
       bestReplicate: reps[best]?.replicate ?? 0,
     };
   });
-  const recommendedK = highestMeanFst(summary.perK.flatMap((k) => k.fst.map((fst) => ({ K: k.K, fst }))));
+  const withCv = summary.perK.filter((k) => k.cvError !== undefined && Number.isFinite(k.cvError));
+  const recommendedK =
+    withCv.length === summary.perK.length && withCv.length > 0
+      ? lowestCvError(withCv)
+      : highestMeanFst(summary.perK.flatMap((k) => k.fst.map((fst) => ({ K: k.K, fst }))));
   return { summary, perK, recommendedK };
 }
 

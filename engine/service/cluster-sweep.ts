@@ -1,3 +1,5 @@
+import type { Model } from '../util/choices.ts';
+import { withCvErrors } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { fit, modelFromMemberships } from '../model/mixture/fit.ts';
 import { independenceMeasure } from '../model/mixture/independence.ts';
@@ -104,6 +106,7 @@ export async function runSweep(
       replicate: g.replicate,
       clustering: combineStarts(md, done, o.policy, startRanking(o)),
       completedStarts: done.length,
+      ...(o.fit.model === 'admixture' ? { model: o.fit.model } : {}),
     };
     g.results.fill(undefined);
     return run;
@@ -131,7 +134,8 @@ export async function runSweep(
     }
   }
   runs.sort((a, b) => a.K - b.K || a.replicate - b.replicate);
-  return { runs, cancelled: outcome.cancelled };
+  if (outcome.cancelled || signal?.aborted) return { runs, cancelled: true };
+  return { runs: withCvErrors(md, runs, o), cancelled: false };
 }
 
 /** A clustering that holds one start (nothing to rank): a continued fit or a restored result. */
@@ -157,6 +161,8 @@ function singleStartClustering(
 
 /** Use case "continue a clustering": one fit started from a membership matrix Q of shape (N, K). */
 export function continueFromMemberships(data: GenotypeData, Q: Float64Array, K: number, o: SweepOptions): SweepRun {
+  if (o.fit.model === 'admixture')
+    throw new RangeError('continuing from a membership matrix fits the mixture model (leave out --model admixture)');
   const md = mixtureData(data);
   if (Q.length !== md.N * K)
     throw new RangeError(`the membership matrix has ${Q.length / K} rows but the data has ${md.N} individuals`);
@@ -181,6 +187,8 @@ export interface SavedRun {
   readonly weights: ArrayLike<number>;
   readonly theta: ArrayLike<number>;
   readonly informative: ArrayLike<number>;
+  readonly model?: Model;
+  readonly cvError?: number;
 }
 
 /** Use case "import results": saved runs back as sweep runs of a dataset; throws when a run does not fit it. */
@@ -204,6 +212,8 @@ export function restoreRuns(data: GenotypeData | MixtureData, runs: readonly Sav
       replicate: r.replicate,
       clustering: singleStartClustering(md, model, fitted),
       completedStarts: r.completedStarts,
+      ...(r.model === 'admixture' ? { model: r.model } : {}),
+      ...(r.cvError !== undefined ? { cvError: r.cvError } : {}),
     };
   });
 }

@@ -11,6 +11,8 @@ interface ResultRunJson {
   Q: number[][];
   frequencies: number[][];
   informative: number[];
+  model?: string;
+  cvError?: number;
 }
 
 interface ResultJson {
@@ -60,6 +62,8 @@ export function importResult(data: GenotypeData, name: string, text: string): Sw
     weights: r.weights,
     theta: r.frequencies.flat(),
     informative: r.informative,
+    ...(r.model === 'admixture' ? { model: 'admixture' as const } : {}),
+    ...(typeof r.cvError === 'number' ? { cvError: r.cvError } : {}),
   }));
   return restoreRuns(data, saved);
 }

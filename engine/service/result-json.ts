@@ -44,6 +44,8 @@ export function sweepJson(
         policy: c.policy,
         logLik: r(c.logLik),
         completedStarts: run.completedStarts,
+        model: run.model ?? 'mixture',
+        ...(run.cvError !== undefined ? { cvError: r(run.cvError) } : {}),
         bestStart: c.bestStart,
         starts: c.starts.map((s) => ({ ...s, logLik: r(s.logLik), score: r(s.score) })),
         weights: Array.from(c.model.weights, r),

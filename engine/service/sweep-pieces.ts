@@ -1,3 +1,4 @@
+import { withCvErrors } from './cross-validate.ts';
 import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mixtureData } from '../model/mixture/mixture-data.ts';
@@ -284,6 +285,7 @@ export function mergePieces(
           replicate: r,
           clustering: clusteringFrom(group[0]!.piece.clustering),
           completedStarts: group[0]!.piece.completed,
+          ...(plan.fit.model === 'admixture' ? { model: plan.fit.model } : {}),
         });
         continue;
       }
@@ -293,8 +295,15 @@ export function mergePieces(
       });
       const combined = combineStarts(md, bests, 'best', startRanking(plan));
       const starts = group.flatMap((g) => g.piece.starts!).sort((a, b) => a.index - b.index);
-      runs.push({ K, replicate: r, clustering: { ...combined, starts }, completedStarts: starts.length });
+      runs.push({
+        K,
+        replicate: r,
+        clustering: { ...combined, starts },
+        completedStarts: starts.length,
+        ...(plan.fit.model === 'admixture' ? { model: plan.fit.model } : {}),
+      });
     }
   }
-  return { options: { ...plan, kValues: ks }, runs };
+  const options = { ...plan, kValues: ks };
+  return { options, runs: withCvErrors(md, runs, options) };
 }

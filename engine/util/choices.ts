@@ -109,6 +109,8 @@ export const LIMITS = {
   maxThreads: 64,
   /** Largest ploidy the data model stores. */
   maxPloidy: 8,
+  /** Cross-validation folds of the admixture model's CV error. */
+  maxCvFolds: 50,
 } as const;
 
 /** Default clustering settings (the CLI's and the app's defaults; engine/model/mixture/fit.ts builds DEFAULT_FIT from them). */

@@ -63,6 +63,9 @@ export function randomAdmixture(
   return params;
 }
 
+/** SQUAREM's step-length factor (the R package's mstep). */
+const STEP_FACTOR = 4;
+
 function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
   let s = 0;
   if (c) for (let j = 0; j < a.length; j++) s += (a[j]! - 2 * b[j]! + c[j]!) ** 2;
@@ -73,10 +76,13 @@ function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
 /**
  * Maximum likelihood of Q and F by EM, accelerated by SQUAREM (Varadhan & Roland 2008, scheme
  * S3): from θ0, two EM steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
- * α = −max(1, ‖r‖/‖v‖), the extrapolation θ′ = θ0 − 2αr + α²v is projected into the simplex and
- * stabilised by one EM step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else θ2: EM never
- * lowers ln L, so every accepted step is at least as likely as the one before. Yields after
- * every accepted step (progress and cancellation between steps).
+ * α = −min(stepMax, max(1, ‖r‖/‖v‖)), the extrapolation θ′ = θ0 − 2αr + α²v is projected into
+ * the simplex and stabilised by one EM step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else
+ * θ2: EM never lowers ln L, so every accepted step is at least as likely as the one before.
+ * Step-length control as in the SQUAREM package: stepMax starts at 1, grows fourfold after an
+ * accepted step that used it and shrinks fourfold after a rejected one (unbounded steps near
+ * convergence overshoot and are rejected every time, which leaves plain EM). Yields after every
+ * accepted step (progress and cancellation between steps).
  */
 export function* admixtureFitSteps(
   md: MixtureData,
@@ -93,6 +99,7 @@ export function* admixtureFitSteps(
   let previous = -Infinity;
   let emSteps = 0;
   let iterations = 0;
+  let stepMax = 1;
   for (;;) {
     const ll0 = emStep(md, work, t0, t1);
     emSteps++;
@@ -116,7 +123,7 @@ export function* admixtureFitSteps(
       [t0, t2] = [t2, t0];
       continue;
     }
-    const alpha = -Math.max(1, Math.sqrt(rr / vv));
+    const alpha = -Math.min(stepMax, Math.max(1, Math.sqrt(rr / vv)));
     const extrapolate = (x0: Float64Array, x1: Float64Array, x2: Float64Array, out: Float64Array) => {
       for (let j = 0; j < out.length; j++) {
         const r = x1[j]! - x0[j]!;
@@ -131,7 +138,12 @@ export function* admixtureFitSteps(
     projectToSimplex(md, tp, work.fixed);
     const llp = emStep(md, work, tp, tpp);
     emSteps++;
-    if (Number.isFinite(llp) && llp >= ll1) [t0, tpp] = [tpp, t0];
-    else [t0, t2] = [t2, t0];
+    if (Number.isFinite(llp) && llp >= ll1) {
+      [t0, tpp] = [tpp, t0];
+      if (-alpha === stepMax) stepMax *= STEP_FACTOR;
+    } else {
+      [t0, t2] = [t2, t0];
+      if (-alpha === stepMax) stepMax = Math.max(1, stepMax / STEP_FACTOR);
+    }
   }
 }

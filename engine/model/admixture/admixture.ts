@@ -16,7 +16,7 @@ export interface AdmixtureParams {
   readonly F: Float64Array;
 }
 
-/** Smallest value a parameter keeps after an extrapolation (keeps ln d finite). */
+/** The value an extrapolated parameter at or below zero is given (keeps ln d finite). */
 export const PARAMETER_FLOOR = 1e-9;
 
 /** Scratch and constants for EM passes over one dataset (sized to the data, reused across passes). */
@@ -24,11 +24,15 @@ export interface AdmixtureWork {
   /** Observed copies per individual (the q update's denominator). */
   readonly copies: Float64Array;
   /**
-   * Genotype of individual i at locus l as an index among locus l's distinct genotypes, shape
-   * (N, L) individual-major: mixtureData's genotypeOf transposed, so a pass reads each
-   * individual's loci in order and keeps its q row and accumulators in registers.
+   * The distinct genotypes of every locus as runs of (F row, copy count): genotype g (an index
+   * into mixtureData's genotype table, locus offset included) owns entries start[g] ..
+   * start[g + 1] − 1; `row` is the allele's row in F, offsets[l] + a, and `count`
+   * how many copies of that allele the genotype holds (2 for a diploid homozygote). Missing
+   * copies have no entry. A pass reads one entry per distinct allele of an individual's genotype.
    */
-  readonly codes: Uint8Array | Uint16Array | Int32Array;
+  readonly start: Int32Array;
+  readonly row: Int32Array;
+  readonly count: Float64Array;
   /**
    * Per (individual, locus), shape (N, L) individual-major: 1 when the entry is held out (cross-
    * validation); absent: every entry is used.
@@ -41,97 +45,101 @@ export interface AdmixtureWork {
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
 export function admixtureWork(md: MixtureData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
   const { N, L, P } = md;
+  const G = md.genotypeOffsets[L]!;
+  const start = new Int32Array(G + 1);
+  const row = new Int32Array(G * P);
+  const count = new Float64Array(G * P);
+  let e = 0;
+  for (let l = 0; l < L; l++) {
+    const off = md.offsets[l]!;
+    for (let g = md.genotypeOffsets[l]!; g < md.genotypeOffsets[l + 1]!; g++) {
+      start[g] = e;
+      for (let p = 0; p < P; p++) {
+        const a = md.genotypeAlleles[g * P + p]!;
+        if (a < 0) continue;
+        if (e > start[g]! && row[e - 1] === off + a) count[e - 1]!++;
+        else {
+          row[e] = off + a;
+          count[e++] = 1;
+        }
+      }
+    }
+  }
+  start[G] = e;
   const copies = new Float64Array(N);
-  const source = md.genotypeOf;
-  const codes =
-    source instanceof Uint8Array
-      ? new Uint8Array(N * L)
-      : source instanceof Uint16Array
-        ? new Uint16Array(N * L)
-        : new Int32Array(N * L);
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
     for (let i = 0; i < N; i++) {
-      const g = source[l * N + i]!;
-      codes[i * L + l] = g;
       if (heldOut && heldOut[i * L + l]) continue;
-      const row = (gOff + g) * P;
-      for (let p = 0; p < P; p++) if (md.genotypeAlleles[row + p]! >= 0) copies[i]!++;
+      const g = gOff + md.genotypeOf[l * N + i]!;
+      for (let j = start[g]!; j < start[g + 1]!; j++) copies[i]! += count[j]!;
     }
   }
-  return { copies, codes, ...(heldOut ? { heldOut } : {}), ...(fixed ? { fixed } : {}) };
+  return {
+    copies,
+    start,
+    row: row.slice(0, e),
+    count: count.slice(0, e),
+    ...(heldOut ? { heldOut } : {}),
+    ...(fixed ? { fixed } : {}),
+  };
 }
 
 /**
  * One EM step (Tang et al. 2005): with w_ilak = q_ik f_kla / d_ila, the posterior of ancestry k
  * for an observed copy of allele a, q_ik ← Σ_{l,copies} w / (copies of i) and
  * f_kla ← Σ_{i,copies of a} w / Σ_{a'} (same). Writes the update into `out` and returns ln L of
- * `cur` (computed in the same pass). One pass over the distinct genotypes of each locus; equal
- * copies of a genotype (homozygotes) are handled once with their count.
+ * `cur` (computed in the same pass). Locus by locus, so that the locus's rows of F and of the
+ * update stay in cache; equal copies of a genotype (homozygotes) are handled once with their count.
  */
 export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParams, out: AdmixtureParams): number {
-  const { N, L, P } = md;
+  const { N, L } = md;
   const K = cur.K;
   const { Q, F } = cur;
   const Qn = out.Q;
   const Fn = out.F;
   Fn.fill(0);
-  const heldOut = work.heldOut;
-  const codes = work.codes;
-  const genotypeAlleles = md.genotypeAlleles;
-  const offsets = md.offsets;
+  Qn.fill(0);
+  const { heldOut, start, row, count, copies, fixed } = work;
+  const genotypeOf = md.genotypeOf;
   const genotypeOffsets = md.genotypeOffsets;
-  const q = new Float64Array(K);
-  const acc = new Float64Array(K);
-  const t = new Float64Array(K);
   // ln L as a sum of logs of running products (each d ≤ 1 and ≥ the parameter floor squared),
   // one Math.log per few hundred copies instead of one per copy.
   let ll = 0;
   let product = 1;
-  for (let i = 0; i < N; i++) {
-    const qi = i * K;
-    for (let k = 0; k < K; k++) {
-      q[k] = Q[qi + k]!;
-      acc[k] = 0;
-    }
-    const ci = i * L;
-    for (let l = 0; l < L; l++) {
-      if (heldOut !== undefined && heldOut[ci + l] === 1) continue;
-      const row = (genotypeOffsets[l]! + codes[ci + l]!) * P;
-      const off = offsets[l]!;
-      for (let p = 0; p < P; p++) {
-        const a = genotypeAlleles[row + p]!;
-        if (a < 0) continue;
-        let count = 1;
-        while (p + 1 < P && genotypeAlleles[row + p + 1] === a) {
-          count++;
-          p++;
-        }
-        const fr = (off + a) * K;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * K;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * K;
+        const c = count[j]!;
         let d = 0;
-        for (let k = 0; k < K; k++) {
-          const x = q[k]! * F[fr + k]!;
-          t[k] = x;
-          d += x;
-        }
-        product *= count === 1 ? d : d ** count;
+        for (let k = 0; k < K; k++) d += Q[qi + k]! * F[fr + k]!;
+        product *= c === 1 ? d : d ** c;
         if (product < 1e-250) {
           ll += Math.log(product);
           product = 1;
         }
-        const s = count / d;
+        const s = c / d;
         for (let k = 0; k < K; k++) {
-          const w = t[k]! * s;
-          acc[k]! += w;
+          const w = Q[qi + k]! * F[fr + k]! * s;
+          Qn[qi + k]! += w;
           Fn[fr + k]! += w;
         }
       }
     }
-    const n = work.copies[i]!;
-    const keep = n === 0 || (work.fixed !== undefined && work.fixed[i] === 1);
-    for (let k = 0; k < K; k++) Qn[qi + k] = keep ? q[k]! : acc[k]! / n;
   }
   ll += Math.log(product);
+  for (let i = 0; i < N; i++) {
+    const n = copies[i]!;
+    const keep = n === 0 || (fixed !== undefined && fixed[i] === 1);
+    for (let k = 0; k < K; k++) Qn[i * K + k] = keep ? Q[i * K + k]! : Qn[i * K + k]! / n;
+  }
   for (let l = 0; l < L; l++) {
     const off = md.offsets[l]!;
     const r = md.alleles[l]!;
@@ -170,14 +178,20 @@ export function admixtureLogLik(md: MixtureData, work: AdmixtureWork, params: Ad
   return ll;
 }
 
-/** Keeps every parameter at least PARAMETER_FLOOR and every simplex block summing to one. */
+/**
+ * Brings extrapolated parameters back into the simplex: a value at or below zero becomes
+ * PARAMETER_FLOOR (positive values, however small, are kept: EM drives the frequencies of alleles
+ * absent from a cluster towards zero, and lifting them to a floor would lower ln L), a value above
+ * one becomes one, and every block is rescaled to sum to one.
+ */
 export function projectToSimplex(md: MixtureData, params: AdmixtureParams, fixed?: Uint8Array): void {
   const { K, Q, F } = params;
   for (let i = 0; i < md.N; i++) {
     if (fixed && fixed[i]) continue;
     let s = 0;
     for (let k = 0; k < K; k++) {
-      const v = Math.min(1, Math.max(PARAMETER_FLOOR, Q[i * K + k]!));
+      const x = Q[i * K + k]!;
+      const v = x > 0 ? Math.min(1, x) : PARAMETER_FLOOR;
       Q[i * K + k] = v;
       s += v;
     }
@@ -189,7 +203,8 @@ export function projectToSimplex(md: MixtureData, params: AdmixtureParams, fixed
     for (let k = 0; k < K; k++) {
       let s = 0;
       for (let a = 0; a < r; a++) {
-        const v = Math.min(1, Math.max(PARAMETER_FLOOR, F[(off + a) * K + k]!));
+        const x = F[(off + a) * K + k]!;
+        const v = x > 0 ? Math.min(1, x) : PARAMETER_FLOOR;
         F[(off + a) * K + k] = v;
         s += v;
       }

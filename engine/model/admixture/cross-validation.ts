@@ -86,13 +86,27 @@ export function admixtureCvError(
     const steps = admixtureFitSteps(md, admixtureWork(md, heldOut), cloneParams(full), o);
     let r = steps.next();
     while (!r.done) r = steps.next();
-    // An allele seen only in held-out entries has frequency 0 after EM: keep every parameter at
-    // least the floor so that its prediction is small but finite.
-    projectToSimplex(md, r.value.params);
+    // Predictions use parameters bounded to [1e-5, 1 − 1e-5] (fastmixture clips its estimates so;
+    // without it a maximum-likelihood frequency of zero for an allele that the fold's training entries
+    // lack in one cluster would otherwise make one held-out copy cost unbounded deviance, and the
+    // error would measure those few copies rather than the fit.
+    boundParams(md, r.value.params, PREDICTION_BOUND);
     const d = heldOutDeviance(md, heldOut, r.value.params);
     perFold.push(d.entries > 0 ? d.sum / d.entries : NaN);
     sum += d.sum;
     count += d.entries;
   }
   return { error: count > 0 ? sum / count : NaN, perFold };
+}
+
+/** Smallest (and 1 − largest) parameter value a cross-validation prediction uses. */
+export const PREDICTION_BOUND = 1e-5;
+
+/** Clamps every parameter to [bound, 1 − bound] and rescales each simplex block to sum to one. */
+export function boundParams(md: MixtureData, params: AdmixtureParams, bound: number): void {
+  const { K, Q, F } = params;
+  const clamp = (x: number) => Math.min(1 - bound, Math.max(bound, x));
+  for (let j = 0; j < Q.length; j++) Q[j] = clamp(Q[j]!);
+  for (let j = 0; j < F.length; j++) F[j] = clamp(F[j]!);
+  projectToSimplex(md, params);
 }

@@ -1,3 +1,4 @@
+import type { Model } from '../../../engine/util/choices.ts';
 import type { FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { View } from './app.svelte.ts';
@@ -40,6 +41,9 @@ export interface ProjectDoc {
     informative: number[];
     independence: number[];
     theta: number[];
+    /** Absent in projects saved before the admixture model: the mixture model. */
+    model?: Model;
+    cvError?: number;
   }[];
 }
 
@@ -76,6 +80,8 @@ export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
     informative: Array.from(r.informative),
     independence: Array.from(r.independence),
     theta: Array.from(r.theta),
+    model: r.model,
+    ...(r.cvError !== undefined ? { cvError: r.cvError } : {}),
   }));
 }
 
@@ -87,6 +93,7 @@ export function decodeRuns(runs: ProjectDoc['runs']): RunInfo[] {
     informative: Float64Array.from(r.informative),
     independence: Float64Array.from(r.independence),
     theta: Float64Array.from(r.theta),
+    model: r.model === 'admixture' ? 'admixture' : 'mixture',
   }));
 }
 

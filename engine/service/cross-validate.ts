@@ -1,0 +1,51 @@
+import { admixtureCvError } from '../model/admixture/cross-validation.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
+import { CLUSTER_DEFAULTS } from '../util/choices.ts';
+import { deriveSeed } from '../util/rng.ts';
+
+/** Seed stream of the CV folds, apart from the starts' (seed, K, replicate, start). */
+const CV_STREAM = 0x6376;
+
+/** The seed of K's cross-validation folds (derived from the sweep's seed, so a sweep's CV errors repeat). */
+export function cvSeed(seed: number, K: number): number {
+  return deriveSeed(seed, CV_STREAM, K);
+}
+
+/**
+ * Use case "cross-validation error per K" (admixture model, `cvFolds` set): for each K, the most
+ * likely replicate is refitted with each fold of its observed entries held out (ADMIXTURE's
+ * --cv), and its `cvError` is the mean held-out deviance. Other runs are returned unchanged.
+ * `onK` reports each K as it is done (CV refits take a few full fits' time).
+ */
+export function withCvErrors(
+  md: MixtureData,
+  runs: readonly SweepRun[],
+  o: SweepOptions,
+  onK?: (K: number, error: number) => void,
+): SweepRun[] {
+  const folds = o.cvFolds ?? 0;
+  if (folds === 0 || o.fit.model !== 'admixture') return [...runs];
+  const out = [...runs];
+  for (const K of [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b)) {
+    let best = -1;
+    out.forEach((r, idx) => {
+      if (r.K === K && (best < 0 || r.clustering.logLik > out[best]!.clustering.logLik)) best = idx;
+    });
+    const run = out[best]!;
+    const { error } = admixtureCvError(
+      md,
+      { K, Q: run.clustering.Q, F: run.clustering.model.theta },
+      folds,
+      cvSeed(o.seed, K),
+      {
+        tolerance: o.fit.tolerance ?? CLUSTER_DEFAULTS.tolerance,
+        maxIterations: o.fit.maxIterations,
+        acceleration: o.fit.acceleration ?? CLUSTER_DEFAULTS.acceleration,
+      },
+    );
+    out[best] = { ...run, cvError: error };
+    onK?.(K, error);
+  }
+  return out;
+}
