@@ -33,8 +33,10 @@ for (let k = 0; k < 100; k++) {
   }
   await new Promise((r) => setTimeout(r, 100));
 }
+// `npm run test:e2e -- name` runs only the files whose names contain one of the given words.
+const only = process.argv.slice(2);
 const files = readdirSync(join(root, 'tests', 'e2e'))
-  .filter((f) => f.endsWith('.test.ts'))
+  .filter((f) => f.endsWith('.test.ts') && (only.length === 0 || only.some((o) => f.includes(o))))
   .map((f) => join('tests', 'e2e', f));
 const r = spawnSync(
   process.execPath,

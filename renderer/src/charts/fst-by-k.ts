@@ -7,8 +7,17 @@ export interface FstPoint {
   readonly sd: number;
 }
 
-/** F_ST per K: each replicate as a dot, the mean as a bar with ± 1 sd whiskers. */
-export function drawFstByK(svg: SVGSVGElement, data: readonly FstPoint[], width: number, height: number): void {
+/**
+ * A statistic per K (F_ST by default; the admixture model's CV error): each replicate as a dot,
+ * the mean as a bar with ± 1 sd whiskers.
+ */
+export function drawFstByK(
+  svg: SVGSVGElement,
+  data: readonly FstPoint[],
+  width: number,
+  height: number,
+  label = 'F_ST',
+): void {
   const m = { top: 12, right: 16, bottom: 30, left: 56 };
   const root = select(svg).attr('viewBox', `0 0 ${width} ${height}`);
   root.selectAll('*').remove();
@@ -93,12 +102,12 @@ export function drawFstByK(svg: SVGSVGElement, data: readonly FstPoint[], width:
     .attr('fill', 'var(--text)')
     .attr('fill-opacity', 0.55)
     .append('title')
-    .text((p) => `replicate ${p.r + 1}: F_ST ${p.f.toFixed(4)}`);
+    .text((p) => `replicate ${p.r + 1}: ${label} ${p.f.toFixed(4)}`);
   root
     .append('text')
     .attr('transform', `translate(14,${height / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
     .attr('font-size', 11)
     .attr('fill', 'var(--muted)')
-    .text('F_ST');
+    .text(label);
 }

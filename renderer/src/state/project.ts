@@ -23,6 +23,10 @@ export interface ProjectDoc {
     epsilon: number;
     seed: number;
     rankBy?: RankBy;
+    /** Absent in projects saved before the admixture model: the mixture model. */
+    model?: Model;
+    tolerance?: number;
+    cvFolds?: number;
   };
   readonly plot: {
     palette: string[];

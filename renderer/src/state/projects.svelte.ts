@@ -53,6 +53,9 @@ export class ProjectState {
         epsilon: run.epsilon,
         seed: run.seed,
         rankBy: run.rankBy,
+        model: run.model,
+        tolerance: run.tolerance,
+        cvFolds: run.cvFolds,
       },
       plot: {
         palette: [...plot.palette],

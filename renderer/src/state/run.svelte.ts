@@ -1,18 +1,19 @@
 import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
 import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
-import { CLUSTER_DEFAULTS, LIMITS, type Algorithm, type RankBy } from '../../../engine/util/choices.ts';
-
-export interface KProgress {
-  readonly K: number;
-  done: number;
-  readonly total: number;
-  startedAt?: number;
-  finishedAt?: number;
-}
+import { CLUSTER_DEFAULTS, LIMITS, type Algorithm, type Model, type RankBy } from '../../../engine/util/choices.ts';
+export { etaSeconds } from './eta.ts';
+export type { KProgress } from './eta.ts';
+import type { KProgress } from './eta.ts';
 
 /** The Run view's settings, the running sweep and its results. */
 export class RunState {
+  /** What the bars will mean: memberships (mixture model) or ancestry proportions (admixture model). */
+  model = $state<Model>(CLUSTER_DEFAULTS.model);
   algorithm = $state<Algorithm>(CLUSTER_DEFAULTS.algorithm);
+  /** Admixture model: stop when ln L changes by less than this. */
+  tolerance = $state<number>(CLUSTER_DEFAULTS.tolerance);
+  /** Admixture model: cross-validation folds for the CV error per K (0: none). */
+  cvFolds = $state(0);
   kFrom = $state(2);
   kTo = $state(4);
   starts = $state(20);
@@ -44,6 +45,14 @@ export class RunState {
     if (!(this.starts >= 1 && this.starts <= 10000)) return 'Starts must be between 1 and 10000';
     if (!(this.replicates >= 1 && this.replicates <= 100)) return 'Replicates must be between 1 and 100';
     if (!(this.epsilon > 0 && this.epsilon < 1)) return 'ε must lie between 0 and 1';
+    if (this.model === 'admixture') {
+      if (!(this.tolerance > 0)) return 'The tolerance must be positive';
+      if (!(
+        this.cvFolds === 0 ||
+        (Number.isInteger(this.cvFolds) && this.cvFolds >= 2 && this.cvFolds <= LIMITS.maxCvFolds)
+      ))
+        return `CV folds must be 0 (none) or a whole number from 2 to ${LIMITS.maxCvFolds}`;
+    }
     if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= LIMITS.maxThreads))
       return `Threads must be between 1 and ${LIMITS.maxThreads}`;
     return null;
@@ -74,7 +83,11 @@ export class RunState {
           rankBy: this.rankBy,
           seed: this.seed,
           threads: this.threads,
-          fit: { algorithm: this.algorithm, epsilon: this.epsilon },
+          fit:
+            this.model === 'admixture'
+              ? { model: 'admixture', algorithm: 'em', epsilon: this.epsilon, tolerance: this.tolerance }
+              : { algorithm: this.algorithm, epsilon: this.epsilon },
+          ...(this.model === 'admixture' && this.cvFolds > 0 ? { cvFolds: this.cvFolds } : {}),
         },
       ],
       (p) => {
@@ -133,10 +146,4 @@ export class RunState {
   cancel(): void {
     this.call?.cancel();
   }
-}
-
-/** Seconds left for a K, from its rate so far. */
-export function etaSeconds(p: KProgress, now: number): number | undefined {
-  if (!p.startedAt || p.done === 0 || p.done >= p.total) return undefined;
-  return (((now - p.startedAt) / p.done) * (p.total - p.done)) / 1000;
 }
