@@ -97,7 +97,7 @@ while still climbing slowly; with a tighter rule both reach the same ln L within
   sub-Saharan ancestry, the published picture), short-run screening of starts.
 - eHGDP at K = 3: random starts keep finding ln L ≈ −2,694,241 (Africa with West Eurasia); the
   target optimum (≥ −2,693,450, sub-Saharan Africa apart) was reached only from a mixture start.
-- Cross-validation error is on the command line (`--cv`, fst-by-k.tsv, stratify.json) and in the
+- Cross-validation error is on the command line (\`--cv\`, fst-by-k.tsv, stratify.json) and in the
   app (Run view: model and CV folds; Choose K: CV chart); CV per K on eHGDP is not in this report
   yet. Supervised mode and EMA's marker averaging for F are still to build.
 `);
