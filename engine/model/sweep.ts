@@ -40,6 +40,11 @@ export interface SweepRun {
   readonly cvError?: number;
 }
 
+/** What a run of these fit options records as its model: nothing for the mixture model (the default). */
+export function runModel(fit: FitOptions): Pick<SweepRun, 'model'> {
+  return fit.model === 'admixture' ? { model: fit.model } : {};
+}
+
 /** Checks a sweep's options; throws a RangeError naming the bad value. */
 export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (o.kValues.length === 0) throw new RangeError('sweep: no K given');

@@ -7,6 +7,7 @@ import { mixtureData, type MixtureData } from '../model/mixture/mixture-data.ts'
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { combineStarts, type Clustering, type StartResult } from '../model/multi-start.ts';
 import {
+  runModel,
   startRanking,
   sweepTasks,
   validateSweep,
@@ -106,7 +107,7 @@ export async function runSweep(
       replicate: g.replicate,
       clustering: combineStarts(md, done, o.policy, startRanking(o)),
       completedStarts: done.length,
-      ...(o.fit.model === 'admixture' ? { model: o.fit.model } : {}),
+      ...runModel(o.fit),
     };
     g.results.fill(undefined);
     return run;

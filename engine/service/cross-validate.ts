@@ -16,14 +16,8 @@ export function cvSeed(seed: number, K: number): number {
  * Use case "cross-validation error per K" (admixture model, `cvFolds` set): for each K, the most
  * likely replicate is refitted with each fold of its observed entries held out (ADMIXTURE's
  * --cv), and its `cvError` is the mean held-out deviance. Other runs are returned unchanged.
- * `onK` reports each K as it is done (CV refits take a few full fits' time).
  */
-export function withCvErrors(
-  md: MixtureData,
-  runs: readonly SweepRun[],
-  o: SweepOptions,
-  onK?: (K: number, error: number) => void,
-): SweepRun[] {
+export function withCvErrors(md: MixtureData, runs: readonly SweepRun[], o: SweepOptions): SweepRun[] {
   const folds = o.cvFolds ?? 0;
   if (folds === 0 || o.fit.model !== 'admixture') return [...runs];
   const out = [...runs];
@@ -45,7 +39,6 @@ export function withCvErrors(
       },
     );
     out[best] = { ...run, cvError: error };
-    onK?.(K, error);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts'
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mixtureData } from '../model/mixture/mixture-data.ts';
 import { combineStarts, type Clustering, type StartResult, type StartSummary } from '../model/multi-start.ts';
-import { startRanking, sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
+import { runModel, startRanking, sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { VERSION } from '../util/version.ts';
 import { progressHooks, type SweepProgress } from './cluster-sweep.ts';
@@ -285,7 +285,7 @@ export function mergePieces(
           replicate: r,
           clustering: clusteringFrom(group[0]!.piece.clustering),
           completedStarts: group[0]!.piece.completed,
-          ...(plan.fit.model === 'admixture' ? { model: plan.fit.model } : {}),
+          ...runModel(plan.fit),
         });
         continue;
       }
@@ -300,7 +300,7 @@ export function mergePieces(
         replicate: r,
         clustering: { ...combined, starts },
         completedStarts: starts.length,
-        ...(plan.fit.model === 'admixture' ? { model: plan.fit.model } : {}),
+        ...runModel(plan.fit),
       });
     }
   }

@@ -103,8 +103,10 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
   const { heldOut, start, row, count, copies, fixed } = work;
   const genotypeOf = md.genotypeOf;
   const genotypeOffsets = md.genotypeOffsets;
-  // ln L as a sum of logs of running products (each d ≤ 1 and ≥ the parameter floor squared),
-  // one Math.log per few hundred copies instead of one per copy.
+  // ln L as a sum of logs of running products (each d ≤ 1), one Math.log per few hundred copies
+  // instead of one per copy. The product is flushed below 1e-250, so a copy with d ≥ 1e-58 cannot
+  // underflow it; a smaller d (possible only for an extrapolated point, now that small positive
+  // values are kept) can make ln L −∞, and SQUAREM then rejects that extrapolation.
   let ll = 0;
   let product = 1;
   for (let l = 0; l < L; l++) {

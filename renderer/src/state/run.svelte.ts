@@ -1,8 +1,6 @@
 import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
 import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
 import { CLUSTER_DEFAULTS, LIMITS, type Algorithm, type Model, type RankBy } from '../../../engine/util/choices.ts';
-export { etaSeconds } from './eta.ts';
-export type { KProgress } from './eta.ts';
 import type { KProgress } from './eta.ts';
 
 /** The Run view's settings, the running sweep and its results. */
