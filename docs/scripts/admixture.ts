@@ -91,8 +91,14 @@ while still climbing slowly; with a tighter rule both reach the same ln L within
   39 ms (52 ms before the locus-major pass); with SQUAREM's step-length control and a projection
   that keeps small positive values, three starts reached ln L −2,694,241.2, −2,694,242.1 and
   −2,694,241.4 in 1,840, 2,071 and 1,459 passes (78, 88 and 77 s). The target is under 5 s: not
-  met. Candidates: ADMIXTURE's block relaxation with quasi-Newton steps (a 3-secant quasi-Newton
-  on the EM map was tried and took more passes than SQUAREM), starts from the mixture model's
+  met. Tried and not better: a 3-secant quasi-Newton on the EM map (more passes than SQUAREM);
+  ADMIXTURE's block relaxation (one constrained Newton step for each row of Q, then for each
+  locus's F with its K sum constraints and bounds at zero): the Q step is sound, but for F the
+  quadratic model fails on rare alleles near zero — unguarded it oscillates (ln L falling from
+  −2.82 to −3.02 million), with a per-locus line search more than half the loci fall back to EM
+  and it stalls near −2.72 million; Newton for Q with EM for F climbs no faster than EM
+  (scratch experiment, session 6). ADMIXTURE's Newton steps are made for biallelic SNPs (one
+  frequency per cluster, box bounds). Candidates left: starts from the mixture model's
   clustering (one of three such starts reached −2,693,395.5, with Mozabite 0.26 and Bedouin 0.11
   sub-Saharan ancestry, the published picture), short-run screening of starts.
 - eHGDP at K = 3: random starts keep finding ln L ≈ −2,694,241 (Africa with West Eurasia); the
