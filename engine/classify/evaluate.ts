@@ -141,33 +141,63 @@ export function crossValidate(
   seed: number,
   prepare: (trainRows: number[]) => CategoricalData = () => d,
 ): Evaluation {
-  const K = d.classes.length;
-  const assignments = stratifiedFolds(d.labels, folds, seed);
+  return crossValidateRows(d.labels, d.classes.length, folds, seed, (trainRows, test) => {
+    const full = prepare(trainRows);
+    return predict(subsetRows(full, test), train(subsetRows(full, trainRows), o));
+  });
+}
+
+/**
+ * k-fold cross-validation of any classifier given as `fitPredict(trainRows, testRows)`, which
+ * returns the posteriors of the test rows, shape (testRows.length, K). Folds are stratified
+ * ({@link stratifiedFolds}); folds equal to the number of labelled rows is leave-one-out.
+ */
+export function crossValidateRows(
+  labels: Int32Array,
+  K: number,
+  folds: number,
+  seed: number,
+  fitPredict: (trainRows: number[], testRows: number[]) => Float64Array,
+): Evaluation {
+  const assignments = stratifiedFolds(labels, folds, seed);
   const confusion = new Int32Array(K * K);
-  const posterior = new Float64Array(d.N * K);
+  const posterior = new Float64Array(labels.length * K);
   const foldAccuracy: number[] = [];
   let correct = 0;
   let total = 0;
   let loss = 0;
   assignments.forEach((test, f) => {
+    if (test.length === 0) return;
     const trainRows = assignments.flatMap((rows, g) => (g === f ? [] : rows));
-    const full = prepare(trainRows);
-    const model = train(subsetRows(full, trainRows), o);
-    const testData = subsetRows(full, test);
-    const post = predict(testData, model);
-    let foldCorrect = 0;
-    test.forEach((row, k) => {
-      const y = d.labels[row]!;
-      let best = 0;
-      for (let c = 1; c < K; c++) if (post[k * K + c]! > post[k * K + best]!) best = c;
-      confusion[y * K + best]!++;
-      if (best === y) foldCorrect++;
-      loss -= Math.log(Math.max(1e-15, post[k * K + y]!));
-      for (let c = 0; c < K; c++) posterior[row * K + c] = post[k * K + c]!;
-    });
-    correct += foldCorrect;
+    const post = fitPredict(trainRows, test);
+    const tally = scorePosteriors(labels, K, test, post, confusion, posterior);
+    correct += tally.correct;
+    loss += tally.loss;
     total += test.length;
-    foldAccuracy.push(test.length ? foldCorrect / test.length : NaN);
+    foldAccuracy.push(tally.correct / test.length);
   });
   return { accuracy: correct / total, logLoss: loss / total, confusion, foldAccuracy, posterior };
+}
+
+/** Adds the predictions of `rows` (posteriors `post`, one row each) to a confusion matrix and posterior table. */
+export function scorePosteriors(
+  labels: Int32Array,
+  K: number,
+  rows: readonly number[],
+  post: Float64Array,
+  confusion: Int32Array,
+  posterior: Float64Array,
+): { correct: number; loss: number } {
+  let correct = 0;
+  let loss = 0;
+  rows.forEach((row, k) => {
+    const y = labels[row]!;
+    let best = 0;
+    for (let c = 1; c < K; c++) if (post[k * K + c]! > post[k * K + best]!) best = c;
+    confusion[y * K + best]!++;
+    if (best === y) correct++;
+    loss -= Math.log(Math.max(1e-15, post[k * K + y]!));
+    for (let c = 0; c < K; c++) posterior[row * K + c] = post[k * K + c]!;
+  });
+  return { correct, loss };
 }

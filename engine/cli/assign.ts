@@ -7,8 +7,9 @@ import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import type { ClassifierOptions } from '../classify/evaluate.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import { assignIndividuals } from '../service/assign.ts';
-import { ASSIGN_BY, CLASSIFIER, LEARNING, SCORE } from '../util/choices.ts';
+import { assignIndividuals, DEFAULT_ALLELE_PRIOR, DEFAULT_EXCLUSION_DRAWS } from '../service/assign.ts';
+import { ASSIGN_BY, CLASSIFIER, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
+import type { AllelePrior } from '../classify/allele-nb.ts';
 import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
@@ -24,6 +25,9 @@ function panelLoci(data: GenotypeData, path: string): number[] {
   return names.map((n) => index.get(n)!);
 }
 
+/** Exclusion probability below which an individual is reported as from none of the populations. */
+const EXCLUSION_LEVEL = 0.01;
+
 export function registerAssign(program: Command): void {
   addReadOptions(
     program
@@ -37,16 +41,27 @@ export function registerAssign(program: Command): void {
     .option('--by <level>', choiceHelp('classes', ASSIGN_BY), 'population')
     .option('--unknown <file>', 'a second genotype file whose individuals are assigned')
     .option('--panel <file>', 'use only these markers (first column of a TSV, e.g. panel.tsv from `stratify select`)')
+    .option('--variables <kind>', choiceHelp('variables', VARIABLES), 'auto')
+    .option(
+      '--allele-prior <w>',
+      "allele variables: prior weight per locus spread over its alleles (1 = Rannala & Mountain's 1/r per allele), 'laplace' (1 per allele) or 'auto' (chosen by leave-one-out)",
+      String(DEFAULT_ALLELE_PRIOR),
+    )
+    .option(
+      '--exclusion-draws <n>',
+      'simulated genotypes per population for the exclusion test of unlabelled individuals (0: none)',
+      String(DEFAULT_EXCLUSION_DRAWS),
+    )
     .option('--classifier <name>', choiceHelp('classifier', CLASSIFIER), 'nb')
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
     .option('--score <name>', choiceHelp('BCkG structure score', SCORE), 'bic')
     .option('--learning <name>', choiceHelp('parameter learning', LEARNING), 'generative')
     .option(
       '--alpha <a>',
-      "Dirichlet pseudo-count per table cell: a number, or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)",
+      "genotype variables: Dirichlet pseudo-count per table cell, a number or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)",
       'auto',
     )
-    .option('--cv <folds>', 'cross-validation folds', '10')
+    .option('--cv <folds>', "cross-validation folds, or 'loo' (leave-one-out: self-assignment)", '10')
     .option('--seed <s>', 'fold seed', '1')
     .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
     .option('--out <dir>', 'output directory', 'stratify-assign')
@@ -67,7 +82,12 @@ export function registerAssign(program: Command): void {
         alpha: o['alpha'] === 'auto' ? 'auto' : numberIn(o['alpha'], '--alpha', 1e-6, 1e6),
         score: choice(o['score'], '--score', SCORE.values),
       };
-      const folds = positiveInt(o['cv'], '--cv');
+      const folds = o['cv'] === 'loo' ? 'loo' : positiveInt(o['cv'], '--cv');
+      const variables = choice(o['variables'], '--variables', VARIABLES.values);
+      const priorText = String(o['allelePrior']);
+      const allelePrior: AllelePrior | 'auto' =
+        priorText === 'auto' || priorText === 'laplace' ? priorText : numberIn(priorText, '--allele-prior', 1e-6, 1e6);
+      const exclusionDraws = o['exclusionDraws'] === '0' ? 0 : positiveInt(o['exclusionDraws'], '--exclusion-draws');
       const seed = Number(o['seed']);
       const curveSizes =
         typeof o['panelCurve'] === 'string'
@@ -77,7 +97,16 @@ export function registerAssign(program: Command): void {
           : [];
       const out = String(o['out']);
       ensureWritableDir(out);
-      const a = assignIndividuals(data, { by, classifier: opts, folds, seed, curveSizes });
+      const a = assignIndividuals(data, {
+        by,
+        classifier: opts,
+        folds,
+        seed,
+        curveSizes,
+        variables,
+        allelePrior,
+        exclusionDraws,
+      });
       const cat = a.data;
       const ev = a.evaluation;
       const K = cat.classes.length;
@@ -86,9 +115,20 @@ export function registerAssign(program: Command): void {
         ...cat.classes.map((c, y) => [c, ...Array.from({ length: K }, (_, p) => ev.confusion[y * K + p]!)].join('\t')),
       ];
       writeFileSync(join(out, 'confusion.tsv'), confusion.join('\n') + '\n');
+      const perClass = [
+        'class\tindividuals\tcorrect\taccuracy\tmean_own_posterior',
+        ...a.perClass.map((c, y) =>
+          [cat.classes[y], c.n, c.correct, (c.correct / c.n).toFixed(4), c.meanOwnPosterior.toFixed(4)].join('\t'),
+        ),
+      ];
+      writeFileSync(join(out, 'per-class.tsv'), perClass.join('\n') + '\n');
       const summary: Record<string, unknown> = {
         classifier: opts,
-        folds,
+        variables: a.variables,
+        variablesReason: a.variablesReason,
+        ...(a.allelePrior !== undefined ? { allelePrior: a.allelePrior } : {}),
+        folds: a.folds,
+        leaveOneOut: folds === 'loo',
         seed,
         classes: cat.classes,
         labelled: cat.labels.filter((y) => y >= 0).length,
@@ -96,12 +136,18 @@ export function registerAssign(program: Command): void {
         accuracy: ev.accuracy,
         logLoss: ev.logLoss,
         foldAccuracy: ev.foldAccuracy,
+        qualityIndex: a.qualityIndex,
       };
       // Posteriors for every unlabelled individual, from a model trained on all labelled ones.
       const unlabelled = a.unlabelled;
       if (unlabelled.length > 0) {
-        const lines = ['id\tsource\tassigned\tprobability\t' + cat.classes.join('\t')];
-        for (const r of unlabelled) {
+        const ex = a.exclusion;
+        const lines = [
+          'id\tsource\tassigned\tprobability\t' +
+            cat.classes.join('\t') +
+            (ex ? '\texcluded_from_all\t' + cat.classes.map((c) => `exclusion_p_${c}`).join('\t') : ''),
+        ];
+        unlabelled.forEach((r, u) => {
           const row = Array.from({ length: K }, (_, c) => a.posterior[r * K + c]!);
           const best = row.indexOf(Math.max(...row));
           lines.push(
@@ -111,9 +157,17 @@ export function registerAssign(program: Command): void {
               cat.classes[best],
               row[best]!.toFixed(4),
               ...row.map((p) => p.toFixed(4)),
+              ...(ex
+                ? [
+                    Array.from({ length: K }, (_, c) => ex[u * K + c]!).every((p) => p < EXCLUSION_LEVEL)
+                      ? 'yes'
+                      : 'no',
+                    ...Array.from({ length: K }, (_, c) => ex[u * K + c]!.toPrecision(3)),
+                  ]
+                : []),
             ].join('\t'),
           );
-        }
+        });
         writeFileSync(join(out, 'posteriors.tsv'), lines.join('\n') + '\n');
         summary['assigned'] = unlabelled.length;
       }
@@ -128,8 +182,9 @@ export function registerAssign(program: Command): void {
         process.stdout.write(lines.join('\n') + '\n');
       }
       writeFileSync(join(out, 'assign.json'), JSON.stringify(summary, null, 1));
+      const method = folds === 'loo' ? 'leave-one-out' : `${folds}-fold CV`;
       process.stdout.write(
-        `${folds}-fold CV over ${summary['labelled']} individuals, ${cat.n} markers, ${K} classes: accuracy ${(100 * ev.accuracy).toFixed(2)}%, log-loss ${ev.logLoss.toFixed(4)}${unlabelled.length ? `; ${unlabelled.length} individual(s) assigned` : ''}\nwrote ${out}\n`,
+        `${a.variables} variables (${a.variablesReason})\n${method} over ${summary['labelled']} individuals, ${cat.n} markers, ${K} classes: accuracy ${(100 * ev.accuracy).toFixed(2)}%, log-loss ${ev.logLoss.toFixed(4)}, quality index ${(100 * a.qualityIndex).toFixed(1)}%${unlabelled.length ? `; ${unlabelled.length} individual(s) assigned` : ''}\nwrote ${out}\n`,
       );
     });
 }

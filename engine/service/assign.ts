@@ -1,16 +1,42 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { categoricalFromGenotypes, type CategoricalData } from '../classify/categorical.ts';
 import { predict } from '../classify/classifier.ts';
-import { crossValidate, train, type ClassifierOptions, type Evaluation } from '../classify/evaluate.ts';
+import {
+  crossValidate,
+  crossValidateRows,
+  train,
+  type ClassifierOptions,
+  type Evaluation,
+} from '../classify/evaluate.ts';
 import { panelCurve } from '../classify/panel-curve.ts';
-import { PANEL_METHOD, type AssignBy, type PanelMethod } from '../util/choices.ts';
+import {
+  alleleCounts,
+  alleleModel,
+  allelePosteriors,
+  chooseAllelePrior,
+  type AllelePrior,
+  exclusionProbabilities,
+  leaveOneOutPosteriors,
+} from '../classify/allele-nb.ts';
+import { PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 
 export interface AssignOptions {
   /** Classes: populations or their groups. */
   readonly by: AssignBy;
   readonly classifier: ClassifierOptions;
-  readonly folds: number;
+  /** Cross-validation folds, or 'loo': leave-one-out (self-assignment). */
+  readonly folds: number | 'loo';
   readonly seed: number;
+  /** The classifier's variables (default 'auto': alleles when markers have more than 3 alleles on average). */
+  readonly variables?: Variables;
+  /**
+   * Allele variables: the frequencies' prior — a weight per locus (default 1: Rannala & Mountain's
+   * 1/r per allele), 'laplace' (1 per allele) or 'auto' (chosen by leave-one-out inside each fold).
+   */
+  readonly allelePrior?: AllelePrior | 'auto';
+  /** Simulated genotypes per population for the exclusion test of unlabelled individuals (0: no test). */
+  readonly exclusionDraws?: number;
   /** Panel sizes for the accuracy-against-panel-size curve (none: no curve). */
   readonly curveSizes?: readonly number[];
 }
@@ -33,6 +59,72 @@ export interface Assignment {
   /** Rows of the individuals without a label (assigned by a model trained on every labelled one). */
   readonly unlabelled: readonly number[];
   readonly curve: readonly PanelCurvePoint[];
+  /** The variables used, and why. */
+  readonly variables: 'alleles' | 'genotypes';
+  readonly variablesReason: string;
+  /** Allele variables: the prior of the final model (trained on every labelled individual). */
+  readonly allelePrior?: AllelePrior;
+  /** Folds used (leave-one-out: the number of labelled individuals). */
+  readonly folds: number;
+  /** Per class: labelled individuals, correctly assigned, and the mean posterior of the own class. */
+  readonly perClass: readonly { readonly n: number; readonly correct: number; readonly meanOwnPosterior: number }[];
+  /** GeneClass2's quality index: the mean posterior of the own class over labelled individuals (0..1). */
+  readonly qualityIndex: number;
+  /**
+   * Exclusion probabilities of the unlabelled individuals (rows in `unlabelled` order, one column
+   * per class; Paetkau et al. 2004): small means unlikely to come from that population.
+   */
+  readonly exclusion?: Float64Array;
+}
+
+/** Mean number of alleles per marker above which 'auto' uses allele variables. */
+export const ALLELE_VARIABLES_ABOVE = 3;
+
+function resolveVariables(
+  data: GenotypeData,
+  v: Variables,
+  o: ClassifierOptions,
+): { variables: 'alleles' | 'genotypes'; reason: string } {
+  const mean = data.loci.reduce((s, l) => s + l.alleles.length, 0) / Math.max(1, data.loci.length);
+  if (v === 'alleles') {
+    if (o.structure !== 'nb' || o.learning !== 'generative')
+      throw new RangeError(
+        `allele variables are for naive Bayes with generative learning (Rannala & Mountain); ${o.structure} with ${o.learning} learning uses genotype variables (--variables genotypes)`,
+      );
+    return { variables: 'alleles', reason: 'chosen' };
+  }
+  if (v === 'genotypes') return { variables: 'genotypes', reason: 'chosen' };
+  const many = mean > ALLELE_VARIABLES_ABOVE;
+  if (many && o.structure === 'nb' && o.learning === 'generative')
+    return {
+      variables: 'alleles',
+      reason: `markers have ${mean.toFixed(1)} alleles on average (more than ${ALLELE_VARIABLES_ABOVE})`,
+    };
+  return {
+    variables: 'genotypes',
+    reason: many
+      ? `${o.structure} with ${o.learning} learning works on genotype variables`
+      : `markers have ${mean.toFixed(1)} alleles on average (at most ${ALLELE_VARIABLES_ABOVE})`,
+  };
+}
+
+function classSummary(labels: Int32Array, K: number, ev: Evaluation) {
+  const perClass = Array.from({ length: K }, () => ({ n: 0, correct: 0, meanOwnPosterior: 0 }));
+  let own = 0;
+  let n = 0;
+  labels.forEach((y, r) => {
+    if (y < 0) return;
+    const c = perClass[y]!;
+    c.n++;
+    c.meanOwnPosterior += ev.posterior[r * K + y]!;
+    own += ev.posterior[r * K + y]!;
+    n++;
+  });
+  perClass.forEach((c, y) => {
+    c.correct = ev.confusion[y * K + y]!;
+    c.meanOwnPosterior = c.n ? c.meanOwnPosterior / c.n : NaN;
+  });
+  return { perClass, qualityIndex: n ? own / n : NaN };
 }
 
 /**
@@ -45,22 +137,89 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
     throw new RangeError(
       `assignment needs at least two ${o.by === 'group' ? 'groups' : 'populations'} among the labelled individuals`,
     );
-  const evaluation = crossValidate(cat, o.classifier, o.folds, o.seed);
-  const posterior = Float64Array.from(evaluation.posterior);
-  const unlabelled = Array.from(cat.labels).flatMap((y, r) => (y < 0 ? [r] : []));
-  if (unlabelled.length > 0) {
-    const K = cat.classes.length;
+  const K = cat.classes.length;
+  const labels = cat.labels;
+  const labelledRows = Array.from(labels).flatMap((y, r) => (y >= 0 ? [r] : []));
+  const unlabelled = Array.from(labels).flatMap((y, r) => (y < 0 ? [r] : []));
+  const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
+  const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
+  const posterior = new Float64Array(cat.N * K);
+  let evaluation: Evaluation;
+  let allelePrior: AllelePrior | undefined;
+  let exclusion: Float64Array | undefined;
+  if (variables === 'alleles') {
+    const weightFor = (rows: number[]): AllelePrior => {
+      const w = o.allelePrior ?? DEFAULT_ALLELE_PRIOR;
+      return w === 'auto' ? chooseAllelePrior(data, labels, alleleCounts(data, labels, K, rows), rows) : w;
+    };
+    if (o.folds === 'loo') {
+      // Exact leave-one-out from the counts of every labelled individual.
+      const counts = alleleCounts(data, labels, K, labelledRows);
+      const w = weightFor(labelledRows);
+      const post = leaveOneOutPosteriors(data, labels, counts, w, labelledRows);
+      evaluation = crossValidateRows(labels, K, 1, o.seed, () => post);
+    } else {
+      evaluation = crossValidateRows(labels, K, folds, o.seed, (trainRows, test) =>
+        allelePosteriors(
+          data,
+          alleleModel(alleleCounts(data, labels, K, trainRows), weightFor(trainRows), data.ploidy),
+          test,
+        ),
+      );
+    }
+    allelePrior = weightFor(labelledRows);
+    if (unlabelled.length > 0) {
+      const model = alleleModel(alleleCounts(data, labels, K, labelledRows), allelePrior, data.ploidy);
+      posterior.set(evaluation.posterior);
+      const post = allelePosteriors(data, model, unlabelled);
+      unlabelled.forEach((r, k) => posterior.set(post.subarray(k * K, (k + 1) * K), r * K));
+    }
+  } else {
+    evaluation = crossValidate(cat, o.classifier, folds, o.seed);
+  }
+  if (variables === 'genotypes' || unlabelled.length === 0) posterior.set(evaluation.posterior);
+  if (variables === 'genotypes' && unlabelled.length > 0) {
     const post = predict(cat, train(cat, o.classifier));
     for (const r of unlabelled) posterior.set(post.subarray(r * K, (r + 1) * K), r * K);
   }
+  const draws = o.exclusionDraws ?? DEFAULT_EXCLUSION_DRAWS;
+  if (unlabelled.length > 0 && draws > 0) {
+    const model = alleleModel(
+      alleleCounts(data, labels, K, labelledRows),
+      allelePrior ?? DEFAULT_ALLELE_PRIOR,
+      data.ploidy,
+    );
+    exclusion = exclusionProbabilities(data, model, unlabelled, draws, createRng(deriveSeed(o.seed, 0x6578, 0)));
+  }
   const sizes = o.curveSizes ?? [];
   const raw =
-    sizes.length > 0 ? panelCurve(cat, data, sizes, PANEL_METHOD.values, o.classifier, o.folds, o.seed) : undefined;
+    sizes.length > 0 ? panelCurve(cat, data, sizes, PANEL_METHOD.values, o.classifier, folds, o.seed) : undefined;
   const curve = raw
     ? raw.points.map((p) => {
         const test = raw.tests.find((t) => t.method === p.method && t.size === p.size);
         return { ...p, ...(test ? { p: test.p } : {}) };
       })
     : [];
-  return { data: cat, evaluation, posterior, unlabelled, curve };
+  return {
+    data: cat,
+    evaluation,
+    posterior,
+    unlabelled,
+    curve,
+    variables,
+    variablesReason: reason,
+    ...(allelePrior !== undefined ? { allelePrior } : {}),
+    folds,
+    ...classSummary(labels, K, evaluation),
+    ...(exclusion ? { exclusion } : {}),
+  };
 }
+
+/** Rannala & Mountain's prior (1/r per allele): GeneClass2's and the CLI's default. */
+export const DEFAULT_ALLELE_PRIOR = 1;
+
+/**
+ * Simulated genotypes per population for the exclusion test: probabilities to 0.001, enough for
+ * the usual 0.01 level (Paetkau et al. 2004 used 10,000; --exclusion-draws).
+ */
+export const DEFAULT_EXCLUSION_DRAWS = 1000;

@@ -99,6 +99,14 @@ export type Score = (typeof SCORE.values)[number];
 export const ASSIGN_BY = choices({ population: 'populations', group: 'groups (regions)' });
 export type AssignBy = (typeof ASSIGN_BY.values)[number];
 
+/** What a classifier's variables are: a locus's alleles (copies) or its genotype states. */
+export const VARIABLES = choices({
+  auto: 'alleles when markers have more than 3 alleles on average, else genotypes',
+  alleles: 'alleles (naive Bayes over allele frequencies, Rannala & Mountain 1997)',
+  genotypes: 'genotypes (one state per unordered genotype)',
+});
+export type Variables = (typeof VARIABLES.values)[number];
+
 /** How panels of the accuracy-against-panel-size curve are chosen. */
 export const PANEL_METHOD = choices({ mi: 'mutual information', fst: 'per-locus F_ST', random: 'random' });
 export type PanelMethod = (typeof PANEL_METHOD.values)[number];

@@ -126,6 +126,33 @@ test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors fo
   const post = readFileSync(join(out, 'posteriors.tsv'), 'utf8').trim().split('\n');
   assert.equal(post.length, 21);
   assert.match(post[1]!, /^U215\tunknown file\t1\t/, 'the copy of a colony-1 cat is assigned to colony 1');
+  // Microsatellites: allele variables by default; exclusion probabilities for the unknowns.
+  assert.match(r.stdout, /^alleles variables \(markers have \d+\.\d alleles on average/);
+  const header = post[0]!.split('\t');
+  const u215 = post[1]!.split('\t');
+  assert.equal(u215[header.indexOf('excluded_from_all')], 'no');
+  assert.ok(Number(u215[header.indexOf('exclusion_p_1')]) >= 0.01, 'a copy of a colony-1 cat is not excluded from it');
+  const perClass = readFileSync(join(out, 'per-class.tsv'), 'utf8').trim().split('\n');
+  assert.equal(perClass.length, 18);
+  const correct = perClass.slice(1).reduce((s, l) => s + Number(l.split('\t')[2]), 0);
+  assert.ok(Math.abs(correct / 237 - acc / 100) < 1e-4, 'per-class counts add up to the accuracy');
+  // Self-assignment by leave-one-out.
+  const loo = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'stratify.mjs'), 'assign', dataPath('nancycats.str'), '--cv', 'loo', '--out', join(out, 'loo')],
+    { encoding: 'utf8' },
+  );
+  assert.equal(loo.status, 0, loo.stderr);
+  assert.match(
+    loo.stdout,
+    /leave-one-out over 237 individuals, 9 markers, 17 classes: accuracy \d+\.\d+%.*quality index/,
+  );
+  const json = JSON.parse(readFileSync(join(out, 'loo', 'assign.json'), 'utf8')) as {
+    folds: number;
+    leaveOneOut: boolean;
+  };
+  assert.equal(json.folds, 237);
+  assert.equal(json.leaveOneOut, true);
 });
 
 test("eHGDP regions: the pseudo-count chosen by inner CV ('auto') beats Laplace's 1 on genotype states, most of all for the smallest region", async () => {

@@ -275,3 +275,35 @@ export function admixedData(
   }));
   return { data: { ploidy: P, individuals, loci, calls, phased: false }, Q, F };
 }
+
+/**
+ * Diploid microsatellite-like populations: per locus r alleles (uniform in [minAlleles,
+ * maxAlleles]), ancestral frequencies Dirichlet(1), population frequencies
+ * Dirichlet(anc · (1 − F)/F) (F_ST ≈ F, Balding–Nichols), `perPop` individuals per population
+ * named p0, p1, …; returns the true frequencies, shape [locus][population][allele].
+ */
+export function multiAllelicPopulations(
+  seed: number,
+  o: { pops: number; perPop: number; loci: number; minAlleles: number; maxAlleles: number; fst: number },
+): { data: GenotypeData; freqs: number[][][] } {
+  const rng = createRng(seed);
+  const gammaVector = (shape: number[]) => {
+    const x = shape.map((a) => gammaDraw(a, rng) + 1e-300);
+    const s = x.reduce((a, b) => a + b, 0);
+    return x.map((v) => v / s);
+  };
+  const alleles = Array.from(
+    { length: o.loci },
+    () => o.minAlleles + Math.floor(rng.uniform() * (o.maxAlleles - o.minAlleles + 1)),
+  );
+  const freqs = alleles.map((r) => {
+    const anc = gammaVector(Array(r).fill(1));
+    return Array.from({ length: o.pops }, () => gammaVector(anc.map((p) => (p * (1 - o.fst)) / o.fst)));
+  });
+  const N = o.pops * o.perPop;
+  const pops = Array.from({ length: N }, (_, i) => `p${Math.floor(i / o.perPop)}`);
+  const calls: number[] = [];
+  for (let l = 0; l < o.loci; l++)
+    for (let i = 0; i < N; i++) for (let p = 0; p < 2; p++) calls.push(draw(freqs[l]![Math.floor(i / o.perPop)]!, rng));
+  return { data: makeData(N, o.loci, 2, alleles, (l, i, p) => calls[(l * N + i) * 2 + p]!, pops), freqs };
+}
