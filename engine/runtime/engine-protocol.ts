@@ -8,7 +8,7 @@ import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
 import type { MarkerSelection } from '../service/select-markers.ts';
-import type { AssignBy, ExportFormat, Learning, StructureKind } from '../util/choices.ts';
+import type { AssignBy, ExportFormat, Learning, StructureKind, Variables } from '../util/choices.ts';
 
 export type { FilterOptions, Removed } from '../data/filters.ts';
 export type { MarkerRow } from '../service/select-markers.ts';
@@ -98,6 +98,8 @@ export interface AssignRequest {
   readonly seed: number;
   /** Panel sizes for the accuracy curve (empty: no curve). */
   readonly curveSizes: readonly number[];
+  /** The classifier's variables (absent: 'auto'). */
+  readonly variables?: Variables;
 }
 
 export interface AssignInfo {
@@ -110,6 +112,15 @@ export interface AssignInfo {
   readonly posterior: Float64Array;
   readonly labels: Int32Array;
   readonly curve: readonly PanelCurvePoint[];
+  /** The variables used and why ('auto' resolved). */
+  readonly variables: 'alleles' | 'genotypes';
+  readonly variablesReason: string;
+  /** Mean posterior of the own class over labelled individuals (GeneClass2's quality index, 0..1). */
+  readonly qualityIndex: number;
+  /** Rows of the unlabelled individuals. */
+  readonly unlabelled: readonly number[];
+  /** Exclusion probabilities of the unlabelled individuals, shape (unlabelled, K) (Paetkau et al. 2004). */
+  readonly exclusion?: Float64Array;
 }
 
 /** The engine's API: what the one typed client may call. */

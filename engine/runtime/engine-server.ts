@@ -183,6 +183,7 @@ export class EngineServer {
           folds: req.folds,
           seed: req.seed,
           curveSizes: req.curveSizes,
+          variables: req.variables ?? 'auto',
         });
         const ev = a.evaluation;
         return {
@@ -193,6 +194,11 @@ export class EngineServer {
           posterior: a.posterior,
           labels: a.data.labels,
           curve: a.curve,
+          variables: a.variables,
+          variablesReason: a.variablesReason,
+          qualityIndex: a.qualityIndex,
+          unlabelled: a.unlabelled,
+          ...(a.exclusion ? { exclusion: a.exclusion } : {}),
         };
       },
       exportDataset: async (datasetId: number, format: ExportFormat, loci?: readonly number[]) => {

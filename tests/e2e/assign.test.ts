@@ -1,5 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp } from './browser.ts';
@@ -27,10 +29,44 @@ test('Assign view: eHGDP regions, cross-validated accuracy, confusion matrix, pa
   const acc = Number(/accuracy ([\d.]+)%/.exec(text)![1]);
   console.log(`eHGDP regions in the app: ${text}`);
   assert.ok(acc > 85, `accuracy ${acc}%`);
+  assert.match(
+    text,
+    /quality index [\d.]+% over 7 classes; alleles\s+variables \(markers have 12\.1 alleles on average/,
+  );
   assert.equal(await page.locator('[data-testid=confusion] tbody tr').count(), 7);
   const legend = await page.getByTestId('assign-legend').locator('li').allTextContents();
   assert.equal(legend.length, 7, 'a colour legend names every region');
   assert.ok(legend.includes('AFRICA'));
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'assign-ehgdp.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test('Assign view: individuals without a label are assigned, with exclusion probabilities; genotype variables on request', async () => {
+  const { page, errors } = await openApp(browser);
+  // nancycats with the first five cats' colonies blanked in the population file.
+  const lines = readFileSync(dataPath('nancycats.labels.tsv'), 'utf8').trim().split('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-e2e-'));
+  const labels = join(dir, 'nancycats.labels.tsv');
+  const blank = (l: string) =>
+    l
+      .split('\t')
+      .map((x, c) => (c === 1 || c === 2 ? '' : x))
+      .join('\t');
+  writeFileSync(labels, [lines[0], ...lines.slice(1, 6).map(blank), ...lines.slice(6)].join('\n') + '\n');
+  await page.getByTestId('pop-input').setInputFiles([labels]);
+  await page.getByTestId('file-input').setInputFiles([dataPath('nancycats.str')]);
+  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Assign' }).click();
+  await page.getByTestId('assign-run').click();
+  await page.getByTestId('assign-accuracy').waitFor({ timeout: 60_000 });
+  assert.match((await page.getByTestId('assign-accuracy').textContent()) ?? '', /alleles\s+variables/);
+  const rows = page.locator('[data-testid=unknowns] tbody tr');
+  assert.equal(await rows.count(), 5);
+  const first = await rows.first().locator('td').allTextContents();
+  assert.ok(Number(first[2]) > 0 && Number(first[2]) <= 1, `probability ${first[2]}`);
+  assert.ok(Number(first[3]) > 0 && Number(first[3]) <= 1, `exclusion probability ${first[3]}`);
+  await page.getByTestId('variables').selectOption('genotypes');
+  await page.getByTestId('assign-run').click();
+  await page.getByText('genotypes variables').waitFor({ timeout: 60_000 });
   assert.deepEqual(errors, []);
 });
