@@ -7,8 +7,7 @@ import { readDataset } from '../../engine/index.ts';
 import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';
 import { assignIndividuals, type AssignOptions } from '../../engine/service/assign.ts';
 import type { AllelePrior } from '../../engine/classify/allele-nb.ts';
-import type { GenotypeData } from '../../engine/data/genotype-data.ts';
-import { multiAllelicPopulations } from '../../tests/model/synthetic.ts';
+import { bayesOptimalAccuracy, multiAllelicPopulations } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
 
 const out: string[] = [];
@@ -64,22 +63,6 @@ for (const by of ['population', 'group'] as const) {
 log();
 
 // Simulated populations against the Bayes-optimal classifier (true frequencies).
-function bayesOptimal(data: GenotypeData, freqs: number[][][], perPop: number): number {
-  const N = data.individuals.length;
-  let correct = 0;
-  for (let i = 0; i < N; i++) {
-    let best = -1;
-    let bestV = -Infinity;
-    for (let c = 0; c < freqs[0]!.length; c++) {
-      let v = 0;
-      for (let l = 0; l < freqs.length; l++)
-        for (let p = 0; p < 2; p++) v += Math.log(freqs[l]![c]![data.calls[(l * N + i) * 2 + p]!]!);
-      if (v > bestV) [bestV, best] = [v, c];
-    }
-    if (best === Math.floor(i / perPop)) correct++;
-  }
-  return correct / N;
-}
 log('## Simulated: 15 populations, 30 diploid loci with 10–20 alleles');
 log();
 log('Ancestral frequencies Dirichlet(1), population frequencies Dirichlet(anc · (1 − F)/F)');
@@ -103,7 +86,7 @@ for (const fst of [0.1, 0.03, 0.02])
       const run = (o: Partial<AssignOptions>) =>
         assignIndividuals(data, { by: 'population', classifier: NB, folds: 10, seed: 1, exclusionDraws: 0, ...o })
           .evaluation.accuracy / 3;
-      acc.bayes += bayesOptimal(data, freqs, perPop) / 3;
+      acc.bayes += bayesOptimalAccuracy(data, freqs, perPop) / 3;
       acc.rm += run({ variables: 'alleles', allelePrior: 1 });
       acc.auto += run({ variables: 'alleles', allelePrior: 'auto' });
       acc.geno += run({ variables: 'genotypes' });

@@ -1,4 +1,4 @@
-import { locusPloidy, type GenotypeData } from '../data/genotype-data.ts';
+import { alleleOffsets, locusPloidy, type GenotypeData } from '../data/genotype-data.ts';
 import type { Rng } from '../util/rng.ts';
 
 /**
@@ -39,36 +39,23 @@ export interface AlleleCounts {
   readonly counts: Float64Array;
 }
 
-/** Allele row offsets of every locus: shape (L + 1,). */
-export function alleleOffsets(data: GenotypeData): Int32Array {
-  const offsets = new Int32Array(data.loci.length + 1);
-  data.loci.forEach((l, i) => (offsets[i + 1] = offsets[i]! + Math.max(1, l.alleles.length)));
-  return offsets;
-}
-
-/** Adds (sign = 1) or removes (sign = −1) individual i's copies to class y's counts. */
-function addIndividual(data: GenotypeData, c: AlleleCounts, i: number, y: number, sign: number): void {
-  const N = data.individuals.length;
-  const P = data.ploidy;
-  const T = c.offsets[data.loci.length]!;
-  for (let l = 0; l < data.loci.length; l++) {
-    const base = (l * N + i) * P;
-    for (let p = 0; p < P; p++) {
-      const a = data.calls[base + p]!;
-      if (a >= 0) c.counts[(c.offsets[l]! + a) * c.K + y]! += sign;
-    }
-  }
-}
-
 /** Allele counts of the labelled individuals among `rows` (labels[i] < 0: unlabelled, skipped). */
 export function alleleCounts(data: GenotypeData, labels: Int32Array, K: number, rows: ArrayLike<number>): AlleleCounts {
   const offsets = alleleOffsets(data);
-  const c: AlleleCounts = { K, offsets, counts: new Float64Array(K * offsets[data.loci.length]!) };
+  const counts = new Float64Array(K * offsets[data.loci.length]!);
+  const N = data.individuals.length;
+  const P = data.ploidy;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    if (labels[i]! >= 0) addIndividual(data, c, i, labels[i]!, 1);
+    const y = labels[i]!;
+    if (y < 0) continue;
+    for (let l = 0; l < data.loci.length; l++)
+      for (let p = 0; p < P; p++) {
+        const a = data.calls[(l * N + i) * P + p]!;
+        if (a >= 0) counts[(offsets[l]! + a) * K + y]!++;
+      }
   }
-  return c;
+  return { K, offsets, counts };
 }
 
 /**

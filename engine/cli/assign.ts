@@ -8,7 +8,7 @@ import { readDataset } from '../formats/read-dataset.ts';
 import type { ClassifierOptions } from '../classify/evaluate.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
 import { assignIndividuals, DEFAULT_ALLELE_PRIOR, DEFAULT_EXCLUSION_DRAWS } from '../service/assign.ts';
-import { ASSIGN_BY, CLASSIFIER, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
+import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior } from '../classify/allele-nb.ts';
 import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
@@ -24,9 +24,6 @@ function panelLoci(data: GenotypeData, path: string): number[] {
     throw new Error(`${path}: ${missing.length} marker(s) not in the data, e.g. ${missing.slice(0, 3).join(', ')}`);
   return names.map((n) => index.get(n)!);
 }
-
-/** Exclusion probability below which an individual is reported as from none of the populations. */
-const EXCLUSION_LEVEL = 0.01;
 
 export function registerAssign(program: Command): void {
   addReadOptions(

@@ -43,6 +43,16 @@ export interface Locus {
   readonly ploidy?: number;
 }
 
+/**
+ * Where each locus's alleles start in arrays with one row per (locus, allele): shape (L + 1,),
+ * offsets[l] = Σ_{l' < l} r_l' with r_l = number of alleles of locus l, at least 1.
+ */
+export function alleleOffsets(data: GenotypeData): Int32Array {
+  const offsets = new Int32Array(data.loci.length + 1);
+  data.loci.forEach((l, i) => (offsets[i + 1] = offsets[i]! + Math.max(1, l.alleles.length)));
+  return offsets;
+}
+
 /** Copies per individual at locus l (see {@link Locus.ploidy}). */
 export function locusPloidy(data: GenotypeData, l: number): number {
   return data.loci[l]!.ploidy ?? data.ploidy;

@@ -14,6 +14,7 @@ import {
   alleleModel,
   allelePosteriors,
   chooseAllelePrior,
+  type AlleleCounts,
   type AllelePrior,
   exclusionProbabilities,
   leaveOneOutPosteriors,
@@ -143,53 +144,39 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
   const unlabelled = Array.from(labels).flatMap((y, r) => (y < 0 ? [r] : []));
   const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
   const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
-  const posterior = new Float64Array(cat.N * K);
+  const requestedPrior = o.allelePrior ?? DEFAULT_ALLELE_PRIOR;
+  /** The prior for a training set's counts ('auto': chosen by leave-one-out within it). */
+  const priorFor = (counts: AlleleCounts, rows: number[]): AllelePrior =>
+    requestedPrior === 'auto' ? chooseAllelePrior(data, labels, counts, rows) : requestedPrior;
+  // Counts of every labelled individual and their prior: the final allele model (unlabelled
+  // individuals, exclusion) and the exact leave-one-out.
+  const allCounts = alleleCounts(data, labels, K, labelledRows);
+  const allelePrior = variables === 'alleles' ? priorFor(allCounts, labelledRows) : undefined;
   let evaluation: Evaluation;
-  let allelePrior: AllelePrior | undefined;
+  if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed);
+  else if (o.folds === 'loo')
+    evaluation = crossValidateRows(labels, K, 1, o.seed, (_, test) =>
+      leaveOneOutPosteriors(data, labels, allCounts, allelePrior!, test),
+    );
+  else
+    evaluation = crossValidateRows(labels, K, folds, o.seed, (trainRows, test) => {
+      const counts = alleleCounts(data, labels, K, trainRows);
+      return allelePosteriors(data, alleleModel(counts, priorFor(counts, trainRows), data.ploidy), test);
+    });
+  const posterior = Float64Array.from(evaluation.posterior);
   let exclusion: Float64Array | undefined;
-  if (variables === 'alleles') {
-    const weightFor = (rows: number[]): AllelePrior => {
-      const w = o.allelePrior ?? DEFAULT_ALLELE_PRIOR;
-      return w === 'auto' ? chooseAllelePrior(data, labels, alleleCounts(data, labels, K, rows), rows) : w;
-    };
-    if (o.folds === 'loo') {
-      // Exact leave-one-out from the counts of every labelled individual.
-      const counts = alleleCounts(data, labels, K, labelledRows);
-      const w = weightFor(labelledRows);
-      const post = leaveOneOutPosteriors(data, labels, counts, w, labelledRows);
-      evaluation = crossValidateRows(labels, K, 1, o.seed, () => post);
-    } else {
-      evaluation = crossValidateRows(labels, K, folds, o.seed, (trainRows, test) =>
-        allelePosteriors(
-          data,
-          alleleModel(alleleCounts(data, labels, K, trainRows), weightFor(trainRows), data.ploidy),
-          test,
-        ),
-      );
-    }
-    allelePrior = weightFor(labelledRows);
-    if (unlabelled.length > 0) {
-      const model = alleleModel(alleleCounts(data, labels, K, labelledRows), allelePrior, data.ploidy);
-      posterior.set(evaluation.posterior);
+  if (unlabelled.length > 0) {
+    const model = alleleModel(allCounts, allelePrior ?? DEFAULT_ALLELE_PRIOR, data.ploidy);
+    if (variables === 'alleles') {
       const post = allelePosteriors(data, model, unlabelled);
       unlabelled.forEach((r, k) => posterior.set(post.subarray(k * K, (k + 1) * K), r * K));
+    } else {
+      const post = predict(cat, train(cat, o.classifier));
+      for (const r of unlabelled) posterior.set(post.subarray(r * K, (r + 1) * K), r * K);
     }
-  } else {
-    evaluation = crossValidate(cat, o.classifier, folds, o.seed);
-  }
-  if (variables === 'genotypes' || unlabelled.length === 0) posterior.set(evaluation.posterior);
-  if (variables === 'genotypes' && unlabelled.length > 0) {
-    const post = predict(cat, train(cat, o.classifier));
-    for (const r of unlabelled) posterior.set(post.subarray(r * K, (r + 1) * K), r * K);
-  }
-  const draws = o.exclusionDraws ?? DEFAULT_EXCLUSION_DRAWS;
-  if (unlabelled.length > 0 && draws > 0) {
-    const model = alleleModel(
-      alleleCounts(data, labels, K, labelledRows),
-      allelePrior ?? DEFAULT_ALLELE_PRIOR,
-      data.ploidy,
-    );
-    exclusion = exclusionProbabilities(data, model, unlabelled, draws, createRng(deriveSeed(o.seed, 0x6578, 0)));
+    const draws = o.exclusionDraws ?? DEFAULT_EXCLUSION_DRAWS;
+    if (draws > 0)
+      exclusion = exclusionProbabilities(data, model, unlabelled, draws, createRng(deriveSeed(o.seed, 0x6578, 0)));
   }
   const sizes = o.curveSizes ?? [];
   const raw =

@@ -107,6 +107,12 @@ export const VARIABLES = choices({
 });
 export type Variables = (typeof VARIABLES.values)[number];
 
+/**
+ * Exclusion probability below which an individual without a label is reported as from none of the
+ * sampled populations (the CLI's excluded_from_all column and the Assign view's flag).
+ */
+export const EXCLUSION_LEVEL = 0.01;
+
 /** How panels of the accuracy-against-panel-size curve are chosen. */
 export const PANEL_METHOD = choices({ mi: 'mutual information', fst: 'per-locus F_ST', random: 'random' });
 export type PanelMethod = (typeof PANEL_METHOD.values)[number];

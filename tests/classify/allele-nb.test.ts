@@ -10,7 +10,7 @@ import {
 import { categoricalFromGenotypes } from '../../engine/classify/categorical.ts';
 import { assignIndividuals } from '../../engine/service/assign.ts';
 import { createRng } from '../../engine/util/rng.ts';
-import { makeData, multiAllelicPopulations } from '../model/synthetic.ts';
+import { bayesOptimalAccuracy, makeData, multiAllelicPopulations } from '../model/synthetic.ts';
 import type { GenotypeData } from '../../engine/data/genotype-data.ts';
 
 const NB = { structure: 'nb', k: 2, learning: 'generative', alpha: 'auto' } as const;
@@ -95,22 +95,6 @@ test('self-assignment: leave-one-out posteriors equal a refit without each indiv
 });
 
 test('allele naive Bayes on 15 simulated populations (30 loci, 10–20 alleles): within 1 point of the Bayes-optimal accuracy at F_ST 0.1, far above genotype variables at F_ST 0.02', () => {
-  const bayes = (data: GenotypeData, freqs: number[][][], perPop: number) => {
-    const N = data.individuals.length;
-    let correct = 0;
-    for (let i = 0; i < N; i++) {
-      let best = -1;
-      let bestV = -Infinity;
-      for (let c = 0; c < freqs[0]!.length; c++) {
-        let v = 0;
-        for (let l = 0; l < freqs.length; l++)
-          for (let p = 0; p < 2; p++) v += Math.log(freqs[l]![c]![data.calls[(l * N + i) * 2 + p]!]!);
-        if (v > bestV) [bestV, best] = [v, c];
-      }
-      if (best === Math.floor(i / perPop)) correct++;
-    }
-    return correct / N;
-  };
   const strong = multiAllelicPopulations(1, {
     pops: 15,
     perPop: 50,
@@ -121,7 +105,10 @@ test('allele naive Bayes on 15 simulated populations (30 loci, 10–20 alleles):
   });
   const a = assignIndividuals(strong.data, { by: 'population', classifier: NB, folds: 10, seed: 1 });
   assert.equal(a.variables, 'alleles', 'auto chooses alleles for multi-allelic markers');
-  assert.ok(a.evaluation.accuracy >= bayes(strong.data, strong.freqs, 50) - 0.01, `${a.evaluation.accuracy}`);
+  assert.ok(
+    a.evaluation.accuracy >= bayesOptimalAccuracy(strong.data, strong.freqs, 50) - 0.01,
+    `${a.evaluation.accuracy}`,
+  );
   const weak = multiAllelicPopulations(1, {
     pops: 15,
     perPop: 100,
@@ -138,7 +125,7 @@ test('allele naive Bayes on 15 simulated populations (30 loci, 10–20 alleles):
     seed: 1,
     variables: 'genotypes',
   });
-  const optimum = bayes(weak.data, weak.freqs, 100);
+  const optimum = bayesOptimalAccuracy(weak.data, weak.freqs, 100);
   assert.ok(optimum > 0.9 && optimum < 0.99, `Bayes-optimal ${optimum}`);
   assert.ok(alleles.evaluation.accuracy > genotypes.evaluation.accuracy + 0.15);
   assert.ok(alleles.evaluation.accuracy > optimum - 0.12);

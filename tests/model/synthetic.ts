@@ -307,3 +307,21 @@ export function multiAllelicPopulations(
     for (let i = 0; i < N; i++) for (let p = 0; p < 2; p++) calls.push(draw(freqs[l]![Math.floor(i / o.perPop)]!, rng));
   return { data: makeData(N, o.loci, 2, alleles, (l, i, p) => calls[(l * N + i) * 2 + p]!, pops), freqs };
 }
+
+/** Accuracy of assigning every individual of `multiAllelicPopulations` with the true frequencies (the Bayes-optimal classifier). */
+export function bayesOptimalAccuracy(data: GenotypeData, freqs: number[][][], perPop: number): number {
+  const N = data.individuals.length;
+  let correct = 0;
+  for (let i = 0; i < N; i++) {
+    let best = -1;
+    let bestV = -Infinity;
+    for (let c = 0; c < freqs[0]!.length; c++) {
+      let v = 0;
+      for (let l = 0; l < freqs.length; l++)
+        for (let p = 0; p < 2; p++) v += Math.log(freqs[l]![c]![data.calls[(l * N + i) * 2 + p]!]!);
+      if (v > bestV) [bestV, best] = [v, c];
+    }
+    if (best === Math.floor(i / perPop)) correct++;
+  }
+  return correct / N;
+}

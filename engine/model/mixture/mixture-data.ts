@@ -1,4 +1,4 @@
-import type { AlleleCalls, GenotypeData } from '../../data/genotype-data.ts';
+import { alleleOffsets, type AlleleCalls, type GenotypeData } from '../../data/genotype-data.ts';
 
 /**
  * What the clustering loops read: the calls in the data model's locus-major layout plus the
@@ -32,12 +32,8 @@ export function mixtureData(data: GenotypeData): MixtureData {
   const L = data.loci.length;
   const N = data.individuals.length;
   const P = data.ploidy;
-  const alleles = new Int32Array(L);
-  const offsets = new Int32Array(L + 1);
-  for (let i = 0; i < L; i++) {
-    alleles[i] = Math.max(1, data.loci[i]!.alleles.length);
-    offsets[i + 1] = offsets[i]! + alleles[i]!;
-  }
+  const offsets = alleleOffsets(data);
+  const alleles = Int32Array.from({ length: L }, (_, i) => offsets[i + 1]! - offsets[i]!);
   const codes = new Int32Array(L * N);
   const genotypeOffsets = new Int32Array(L + 1);
   const table: number[] = [];
