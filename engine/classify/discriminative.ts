@@ -1,3 +1,4 @@
+import { maximizeLbfgs, type LbfgsOptions } from '../util/lbfgs.ts';
 import type { CategoricalData } from './categorical.ts';
 import { configOf, logJoint, normalizers, type Classifier } from './classifier.ts';
 
@@ -95,13 +96,8 @@ export function cllGradient(
   return { value, grad };
 }
 
-export interface DiscriminativeOptions {
-  readonly maxIterations: number;
-  /** Stop when an iteration raises the objective by less than this fraction. */
-  readonly tolerance: number;
+export interface DiscriminativeOptions extends LbfgsOptions {
   readonly l2: number;
-  /** L-BFGS memory. */
-  readonly memory: number;
 }
 
 export const DEFAULT_DISCRIMINATIVE: DiscriminativeOptions = {
@@ -111,16 +107,10 @@ export const DEFAULT_DISCRIMINATIVE: DiscriminativeOptions = {
   memory: 7,
 };
 
-const dot = (a: Float64Array, b: Float64Array) => {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
-  return s;
-};
-
 /**
  * Discriminative parameters: maximises the (lightly L2-anchored) conditional log-likelihood by
- * L-BFGS from the given (generative) parameters, with a backtracking line search that only ever
- * accepts ascent, so the objective never decreases along the iterations (`trace`).
+ * L-BFGS from the given (generative) parameters; the objective never decreases along the
+ * iterations (`trace`).
  */
 export function fitDiscriminative(
   d: CategoricalData,
@@ -128,70 +118,6 @@ export function fitDiscriminative(
   o: DiscriminativeOptions = DEFAULT_DISCRIMINATIVE,
 ): { classifier: Classifier; trace: number[] } {
   const anchor = pack(start);
-  let x = Float64Array.from(anchor);
-  let cur = cllGradient(d, start, anchor, o.l2);
-  const trace = [cur.value];
-  const S: Float64Array[] = [];
-  const Y: Float64Array[] = [];
-  for (let it = 0; it < o.maxIterations; it++) {
-    // Two-loop recursion for the ascent direction H·g.
-    const q = Float64Array.from(cur.grad);
-    const alphas: number[] = [];
-    for (let k = S.length - 1; k >= 0; k--) {
-      const rho = 1 / dot(Y[k]!, S[k]!);
-      const a = rho * dot(S[k]!, q);
-      alphas[k] = a;
-      for (let j = 0; j < q.length; j++) q[j]! -= a * Y[k]![j]!;
-    }
-    if (S.length > 0) {
-      const last = S.length - 1;
-      const gamma = dot(S[last]!, Y[last]!) / dot(Y[last]!, Y[last]!);
-      for (let j = 0; j < q.length; j++) q[j]! *= gamma;
-    } else {
-      const norm = Math.sqrt(dot(q, q)) || 1;
-      for (let j = 0; j < q.length; j++) q[j]! /= norm;
-    }
-    for (let k = 0; k < S.length; k++) {
-      const rho = 1 / dot(Y[k]!, S[k]!);
-      const b = rho * dot(Y[k]!, q);
-      for (let j = 0; j < q.length; j++) q[j]! += S[k]![j]! * (alphas[k]! - b);
-    }
-    // For a maximisation with Y = g_new − g_old (negative curvature), q is an ascent direction.
-    let slope = dot(q, cur.grad);
-    if (!(slope > 0)) {
-      q.set(cur.grad);
-      slope = dot(q, q);
-      S.length = 0;
-      Y.length = 0;
-    }
-    let step = 1;
-    let next: { value: number; grad: Float64Array } | undefined;
-    let xNew = x;
-    for (let ls = 0; ls < 40; ls++) {
-      xNew = Float64Array.from(x, (v, j) => v + step * q[j]!);
-      const cand = cllGradient(d, unpack(start, xNew), anchor, o.l2);
-      if (cand.value >= cur.value + 1e-4 * step * slope) {
-        next = cand;
-        break;
-      }
-      step /= 2;
-    }
-    if (!next) break;
-    const s = Float64Array.from(xNew, (v, j) => v - x[j]!);
-    const y = Float64Array.from(cur.grad, (g, j) => g - next!.grad[j]!);
-    if (dot(s, y) > 1e-12) {
-      S.push(s);
-      Y.push(y);
-      if (S.length > o.memory) {
-        S.shift();
-        Y.shift();
-      }
-    }
-    const gain = next.value - cur.value;
-    x = xNew;
-    cur = next;
-    trace.push(cur.value);
-    if (gain <= o.tolerance * Math.max(1, Math.abs(cur.value))) break;
-  }
+  const { x, trace } = maximizeLbfgs(anchor, (v) => cllGradient(d, unpack(start, v), anchor, o.l2), o);
   return { classifier: unpack(start, x), trace };
 }

@@ -19,6 +19,7 @@ import {
   exclusionProbabilities,
   leaveOneOutPosteriors,
 } from '../classify/allele-nb.ts';
+import { alleleRows, plugInPosteriors, trainDiscriminativeAlleles } from '../classify/allele-discriminative.ts';
 import { PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 
@@ -87,16 +88,17 @@ function resolveVariables(
   o: ClassifierOptions,
 ): { variables: 'alleles' | 'genotypes'; reason: string } {
   const mean = data.loci.reduce((s, l) => s + l.alleles.length, 0) / Math.max(1, data.loci.length);
+  const alleleClassifier = o.structure === 'nb' && o.learning !== 'acll';
   if (v === 'alleles') {
-    if (o.structure !== 'nb' || o.learning !== 'generative')
+    if (!alleleClassifier)
       throw new RangeError(
-        `allele variables are for naive Bayes with generative learning (Rannala & Mountain); ${o.structure} with ${o.learning} learning uses genotype variables (--variables genotypes)`,
+        `allele variables are for naive Bayes with generative, gradient or TM learning; ${o.structure} with ${o.learning} learning uses genotype variables (--variables genotypes)`,
       );
     return { variables: 'alleles', reason: 'chosen' };
   }
   if (v === 'genotypes') return { variables: 'genotypes', reason: 'chosen' };
   const many = mean > ALLELE_VARIABLES_ABOVE;
-  if (many && o.structure === 'nb' && o.learning === 'generative')
+  if (many && alleleClassifier)
     return {
       variables: 'alleles',
       reason: `markers have ${mean.toFixed(1)} alleles on average (more than ${ALLELE_VARIABLES_ABOVE})`,
@@ -152,23 +154,35 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
   // individuals, exclusion) and the exact leave-one-out.
   const allCounts = alleleCounts(data, labels, K, labelledRows);
   const allelePrior = variables === 'alleles' ? priorFor(allCounts, labelledRows) : undefined;
+  const learning = o.classifier.learning;
+  const countsOf = (rows: number[]) => alleleCounts(data, labels, K, rows);
+  const x = variables === 'alleles' && learning !== 'generative' ? alleleRows(data) : undefined;
+  /** Posteriors of `test` from an allele classifier trained on `trainRows` (counts and prior given). */
+  const allelePredict = (counts: AlleleCounts, prior: AllelePrior, trainRows: number[], test: readonly number[]) =>
+    x && (learning === 'gradient' || learning === 'tm')
+      ? plugInPosteriors(
+          x,
+          trainDiscriminativeAlleles(x, labels, trainRows, counts, countsOf, prior, learning, o.classifier.l2 ?? 'auto'),
+          test,
+        )
+      : allelePosteriors(data, alleleModel(counts, prior, data.ploidy), test);
   let evaluation: Evaluation;
   if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed);
-  else if (o.folds === 'loo')
+  else if (o.folds === 'loo' && learning === 'generative')
     evaluation = crossValidateRows(labels, K, 1, o.seed, (_, test) =>
       leaveOneOutPosteriors(data, labels, allCounts, allelePrior!, test),
     );
   else
     evaluation = crossValidateRows(labels, K, folds, o.seed, (trainRows, test) => {
-      const counts = alleleCounts(data, labels, K, trainRows);
-      return allelePosteriors(data, alleleModel(counts, priorFor(counts, trainRows), data.ploidy), test);
+      const counts = countsOf(trainRows);
+      return allelePredict(counts, priorFor(counts, trainRows), trainRows, test);
     });
   const posterior = Float64Array.from(evaluation.posterior);
   let exclusion: Float64Array | undefined;
   if (unlabelled.length > 0) {
     const model = alleleModel(allCounts, allelePrior ?? DEFAULT_ALLELE_PRIOR, data.ploidy);
     if (variables === 'alleles') {
-      const post = allelePosteriors(data, model, unlabelled);
+      const post = allelePredict(allCounts, allelePrior!, labelledRows, unlabelled);
       unlabelled.forEach((r, k) => posterior.set(post.subarray(k * K, (k + 1) * K), r * K));
     } else {
       const post = predict(cat, train(cat, o.classifier));

@@ -131,7 +131,7 @@ test('allele naive Bayes on 15 simulated populations (30 loci, 10–20 alleles):
   assert.ok(alleles.evaluation.accuracy > optimum - 0.12);
 });
 
-test('auto variables: genotypes for SNPs; allele variables refuse TAN and discriminative learning with a message', () => {
+test('auto variables: genotypes for SNPs; allele variables refuse TAN with a message', () => {
   const snp = makeData(
     40,
     5,
