@@ -54,7 +54,13 @@ export function alleleRows(data: GenotypeData): AlleleRows {
     }
     start[i + 1] = allele.length;
   }
-  return { offsets, start, allele: Int32Array.from(allele), locus: Int32Array.from(locus), count: Float64Array.from(count) };
+  return {
+    offsets,
+    start,
+    allele: Int32Array.from(allele),
+    locus: Int32Array.from(locus),
+    count: Float64Array.from(count),
+  };
 }
 
 /** Point-frequency allele model: logTheta shape (T, K), class biases b (K). */
@@ -359,6 +365,8 @@ export function trainDiscriminativeAlleles(
 ): PlugInAlleleModel {
   if (learning === 'tm') return fitAlleleTM(x, labels, rows, counts, { ...DEFAULT_ALLELE_TM, prior }).model;
   const strength = l2 === 'auto' ? chooseAlleleL2(x, labels, rows, countsOf, prior) : l2;
-  return fitAlleleGradient(x, labels, rows, generativePlugIn(counts, prior), { ...DEFAULT_ALLELE_GRADIENT, l2: strength })
-    .model;
+  return fitAlleleGradient(x, labels, rows, generativePlugIn(counts, prior), {
+    ...DEFAULT_ALLELE_GRADIENT,
+    l2: strength,
+  }).model;
 }

@@ -2,12 +2,13 @@ import type { Score } from '../util/choices.ts';
 import { logGamma } from '../util/log-math.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
-import { tanParents, type Parents } from './structure.ts';
+import { classMI, tanParents, type Parents } from './structure.ts';
 
 /**
- * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), and
- * the approximate conditional log-likelihood with its closed-form parameters (âCLL, seed 000
- * equation 28; the class term is common to every structure and left out).
+ * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
+ * approximate conditional log-likelihood with its closed-form parameters (âCLL, seed 000
+ * equation 28; the class term is common to every structure and left out), and ACL with its three
+ * parameter settings (seed 004).
  */
 export type { Score };
 
@@ -18,6 +19,7 @@ export type { Score };
  */
 export function localScore(d: CategoricalData, i: number, parents: readonly number[], score: Score): number {
   if (score === 'acll') return acllLocalScore(d, i, parents);
+  if (score === 'acl' || score === 'acl-mid' || score === 'acl-max') return aclLocalScore(d, i, parents, score);
   const r = d.states[i]!;
   let configs = d.classes.length;
   for (const p of parents) configs *= d.states[p]! + 1;
@@ -99,7 +101,29 @@ function acllLocalScore(d: CategoricalData, i: number, parents: readonly number[
   const beta = acllBetaCached(K);
   const alpha = 1 + beta;
   const r = d.states[i]!;
-  // Counts per parent configuration (without the class), then per class and state.
+  let s = 0;
+  for (const t of classTables(d, i, parents).values()) {
+    for (let c = 0; c < K; c++) {
+      const w = new Float64Array(r);
+      const plus = new Float64Array(r);
+      let sum = 0;
+      for (let x = 0; x < r; x++) {
+        let others = 0;
+        for (let c2 = 0; c2 < K; c2++) if (c2 !== c) others += t[c2 * r + x]!;
+        w[x] = alpha * t[c * r + x]! + beta * others;
+        plus[x] = Math.max(pseudo, w[x]!);
+        sum += plus[x]!;
+      }
+      for (let x = 0; x < r; x++) if (w[x] !== 0) s += w[x]! * Math.log(plus[x]! / sum);
+    }
+  }
+  return s;
+}
+
+/** Counts per parent configuration (without the class), each a (class, state) table K · r. */
+function classTables(d: CategoricalData, i: number, parents: readonly number[]): Map<number, Float64Array> {
+  const K = d.classes.length;
+  const r = d.states[i]!;
   const rows = new Map<number, Float64Array>();
   for (let row = 0; row < d.N; row++) {
     const y = d.labels[row]!;
@@ -114,20 +138,71 @@ function acllLocalScore(d: CategoricalData, i: number, parents: readonly number[
     if (!t) rows.set(q, (t = new Float64Array(K * r)));
     t[y * r + x]!++;
   }
+  return rows;
+}
+
+/** Laplacian smoothing constant e of the ACL parameters. */
+export const ACL_SMOOTHING = 1;
+
+/**
+ * ACL (approximate conditional likelihood; Burge & Lane 2005, seed 004) of feature i, one versus
+ * the rest: class c's network is rewarded for its own data and penalised for the other classes'
+ * data, ln PACL_c = Σ_{q,k} (N_cqk − N̄_cqk) ln θ^c_qk, summed over classes. The extra-class counts
+ * are weighted to the class's size, N̄_cqk = (n_c / n_¬c) Σ_{c'≠c} N_c'qk: with two classes of equal
+ * size (the paper's experiments) exactly the paper's score; without the weight, six other classes
+ * would outweigh a class six to one and ACL-Max would set almost every parameter to e. Parameters
+ * (e = {@link ACL_SMOOTHING}, each row normalised):
+ *   acl      ML: θ_k ∝ N_cqk + e (ACL-ML);
+ *   acl-max  θ_k ∝ N_cqk − N̄_cqk + e where N_cqk > N̄_cqk, e elsewhere (ACL-Max, the paper's eq. 7);
+ *   acl-mid  θ_k ∝ N_cqk − N̄_cqk − min_k'(N_cqk' − N̄_cqk') + e (ACL-Mid, eq. 8: only the state most
+ *            over-represented in the extra-class data falls to e, the others keep their order).
+ */
+function aclLocalScore(
+  d: CategoricalData,
+  i: number,
+  parents: readonly number[],
+  score: 'acl' | 'acl-mid' | 'acl-max',
+): number {
+  const K = d.classes.length;
+  const r = d.states[i]!;
+  const classSize = new Float64Array(K);
+  let labelled = 0;
+  for (let row = 0; row < d.N; row++)
+    if (d.labels[row]! >= 0 && d.values[row * d.n + i]! >= 0) {
+      classSize[d.labels[row]!]!++;
+      labelled++;
+    }
+  const own = new Float64Array(r);
+  const extra = new Float64Array(r);
+  const theta = new Float64Array(r);
   let s = 0;
-  for (const t of rows.values()) {
+  for (const t of classTables(d, i, parents).values()) {
     for (let c = 0; c < K; c++) {
-      const w = new Float64Array(r);
-      const plus = new Float64Array(r);
-      let sum = 0;
+      const rest = labelled - classSize[c]!;
+      const weight = rest > 0 ? classSize[c]! / rest : 0;
+      let minDiff = Infinity;
       for (let x = 0; x < r; x++) {
+        own[x] = t[c * r + x]!;
         let others = 0;
         for (let c2 = 0; c2 < K; c2++) if (c2 !== c) others += t[c2 * r + x]!;
-        w[x] = alpha * t[c * r + x]! + beta * others;
-        plus[x] = Math.max(pseudo, w[x]!);
-        sum += plus[x]!;
+        extra[x] = weight * others;
+        minDiff = Math.min(minDiff, own[x]! - extra[x]!);
       }
-      for (let x = 0; x < r; x++) if (w[x] !== 0) s += w[x]! * Math.log(plus[x]! / sum);
+      let sum = 0;
+      for (let x = 0; x < r; x++) {
+        const diff = own[x]! - extra[x]!;
+        theta[x] =
+          score === 'acl'
+            ? own[x]! + ACL_SMOOTHING
+            : score === 'acl-max'
+              ? Math.max(diff, 0) + ACL_SMOOTHING
+              : diff - minDiff + ACL_SMOOTHING;
+        sum += theta[x]!;
+      }
+      for (let x = 0; x < r; x++) {
+        const w = own[x]! - extra[x]!;
+        if (w !== 0) s += w * Math.log(theta[x]! / sum);
+      }
     }
   }
   return s;
@@ -192,6 +267,38 @@ export function bckgParents(d: CategoricalData, k: number, score: Score): Parent
     };
     visit(0, []);
     parents[i] = Int32Array.from(best);
+  });
+  return parents;
+}
+
+/**
+ * kDB with a structure score: features in Sahami's order (decreasing I(X_i; C)); each takes, one
+ * at a time, the earlier feature that raises its local score φ_i(S ∪ {C}) most, until it has k
+ * parents or no candidate raises it (Sahami's kDB ranks candidates by I(X_i; X_j | C) instead).
+ */
+export function kdbParentsByScore(d: CategoricalData, k: number, score: Score): Parents {
+  const mi = Array.from({ length: d.n }, (_, i) => classMI(d, i));
+  const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
+  const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
+  order.forEach((i, pos) => {
+    const chosen: number[] = [];
+    let current = localScore(d, i, chosen, score);
+    while (chosen.length < k) {
+      let best = -1;
+      let bestScore = current;
+      for (const j of order.slice(0, pos)) {
+        if (chosen.includes(j)) continue;
+        const s = localScore(d, i, [...chosen, j], score);
+        if (s > bestScore + 1e-12) {
+          bestScore = s;
+          best = j;
+        }
+      }
+      if (best < 0) break;
+      chosen.push(best);
+      current = bestScore;
+    }
+    parents[i] = Int32Array.from(chosen);
   });
   return parents;
 }

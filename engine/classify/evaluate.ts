@@ -24,7 +24,7 @@ export interface ClassifierOptions {
   readonly alpha: number | 'auto';
   /** α is the prior weight of a whole CPT row (α/r per cell) rather than of each cell. */
   readonly alphaPerRow?: boolean;
-  /** BCkG's structure score (default BIC). */
+  /** Structure score of BCkG (default BIC) and kDB (default: Sahami's conditional mutual information). */
   readonly score?: Score;
   /**
    * L2 anchor of the gradient learner: a number, or 'auto' (default) to pick it from
@@ -84,7 +84,7 @@ export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, le
 
 /** Learns structure and parameters from the labelled rows of `d`. */
 export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
-  const parents = learnStructure(d, o.structure, o.k, o.score ?? 'bic');
+  const parents = learnStructure(d, o.structure, o.k, o.score);
   if (o.learning === 'acll') return fitAcll(d, parents);
   const perRow = o.alphaPerRow ?? false;
   const alpha = o.alpha === 'auto' ? chooseAlpha(d, parents, perRow) : o.alpha;

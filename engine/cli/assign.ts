@@ -51,7 +51,13 @@ export function registerAssign(program: Command): void {
     )
     .option('--classifier <name>', choiceHelp('classifier', CLASSIFIER), 'nb')
     .option('--kdb-k <k>', 'kDB and BCkG: feature parents per feature', '2')
-    .option('--score <name>', choiceHelp('BCkG structure score', SCORE), 'bic')
+    .option(
+      '--score <name>',
+      choiceHelp(
+        "structure score of BCkG (default bic) and kDB (default: Sahami's conditional mutual information)",
+        SCORE,
+      ),
+    )
     .option('--learning <name>', choiceHelp('parameter learning', LEARNING), 'generative')
     .option(
       '--alpha <a>',
@@ -77,7 +83,7 @@ export function registerAssign(program: Command): void {
         k: positiveInt(o['kdbK'], '--kdb-k'),
         learning: choice(o['learning'], '--learning', LEARNING.values),
         alpha: o['alpha'] === 'auto' ? 'auto' : numberIn(o['alpha'], '--alpha', 1e-6, 1e6),
-        score: choice(o['score'], '--score', SCORE.values),
+        ...(o['score'] !== undefined ? { score: choice(o['score'], '--score', SCORE.values) } : {}),
       };
       const folds = o['cv'] === 'loo' ? 'loo' : positiveInt(o['cv'], '--cv');
       const variables = choice(o['variables'], '--variables', VARIABLES.values);

@@ -162,7 +162,16 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
     x && (learning === 'gradient' || learning === 'tm')
       ? plugInPosteriors(
           x,
-          trainDiscriminativeAlleles(x, labels, trainRows, counts, countsOf, prior, learning, o.classifier.l2 ?? 'auto'),
+          trainDiscriminativeAlleles(
+            x,
+            labels,
+            trainRows,
+            counts,
+            countsOf,
+            prior,
+            learning,
+            o.classifier.l2 ?? 'auto',
+          ),
           test,
         )
       : allelePosteriors(data, alleleModel(counts, prior, data.ploidy), test);

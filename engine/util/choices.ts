@@ -92,6 +92,9 @@ export const SCORE = choices({
   bic: 'BIC/MDL',
   k2: 'K2 (Bayesian Dirichlet)',
   acll: 'approximate CLL',
+  acl: 'ACL (approximate conditional likelihood, ML parameters)',
+  'acl-mid': 'ACL with ACL-Mid parameters',
+  'acl-max': 'ACL with ACL-Max parameters',
 });
 export type Score = (typeof SCORE.values)[number];
 

@@ -123,7 +123,14 @@ test('discriminative allele learners undo double counting of linked loci (held-o
 });
 
 test('TM over alleles reaches a stationary point: expected allele counts match the observed ones', () => {
-  const { data } = multiAllelicPopulations(5, { pops: 3, perPop: 15, loci: 5, minAlleles: 3, maxAlleles: 5, fst: 0.05 });
+  const { data } = multiAllelicPopulations(5, {
+    pops: 3,
+    perPop: 15,
+    loci: 5,
+    minAlleles: 3,
+    maxAlleles: 5,
+    fst: 0.05,
+  });
   const labels = categoricalFromGenotypes(data).labels;
   const rows = Array.from({ length: data.individuals.length }, (_, i) => i);
   const counts = alleleCounts(data, labels, 3, rows);
@@ -143,7 +150,14 @@ test('TM over alleles reaches a stationary point: expected allele counts match t
 });
 
 test('assign: allele variables with gradient and TM learning run end to end', () => {
-  const { data, freqs } = multiAllelicPopulations(7, { pops: 4, perPop: 20, loci: 8, minAlleles: 5, maxAlleles: 8, fst: 0.1 });
+  const { data, freqs } = multiAllelicPopulations(7, {
+    pops: 4,
+    perPop: 20,
+    loci: 8,
+    minAlleles: 5,
+    maxAlleles: 8,
+    fst: 0.1,
+  });
   const optimal = bayesOptimalAccuracy(data, freqs, 20);
   for (const learning of ['gradient', 'tm'] as const) {
     const a = assignIndividuals(data, {

@@ -172,7 +172,7 @@ test('BCkG: score(BCkG) ≥ score(TAN) ≥ score(NB) for LL, BIC and K2; BCkG is
   for (const seed of [31, 32, 33]) {
     const d = randomData(seed, 250, 6, 3, 2, 0.02);
     const nb = Array.from({ length: d.n }, () => new Int32Array(0));
-    for (const score of ['ll', 'bic', 'k2', 'acll'] as const) {
+    for (const score of ['ll', 'bic', 'k2', 'acll', 'acl', 'acl-mid', 'acl-max'] as const) {
       const tan = tanForScore(d, score);
       const bckg = bckgParents(d, 2, score);
       const sNb = structureScore(d, nb, score);
