@@ -134,7 +134,10 @@ export const DEFAULT_ALLELE_GRADIENT: AlleleGradientOptions = {
   maxIterations: 200,
   tolerance: 1e-7,
   memory: 7,
-  l2: 0.1,
+  // The default anchor: measured (5-fold CV) on nancycats (accuracy 67.1 / 68.4 / 68.8 / 68.4 % for
+  // 0.01 / 0.1 / 1 / 10), eHGDP regions (97.6 % for each) and linked loci (tests: 0.93 up to 1);
+  // the inner-CV choice ('auto') refits 12 times per fold, 40 s each on eHGDP populations.
+  l2: 1,
 };
 
 /**

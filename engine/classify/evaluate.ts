@@ -27,8 +27,9 @@ export interface ClassifierOptions {
   /** Structure score of BCkG (default BIC) and kDB (default: Sahami's conditional mutual information). */
   readonly score?: Score;
   /**
-   * L2 anchor of the gradient learner: a number, or 'auto' (default) to pick it from
-   * 0.01, 0.1, 1, 10 by the held-out conditional log-likelihood of an inner 3-fold CV.
+   * L2 anchor of the gradient learner: a number, or 'auto' to pick it from 0.01, 0.1, 1, 10 by the
+   * held-out conditional log-likelihood of an inner 3-fold CV (the default for genotype variables;
+   * allele variables default to 1, see DEFAULT_ALLELE_GRADIENT).
    */
   readonly l2?: number | 'auto';
 }

@@ -64,6 +64,10 @@ export function registerAssign(program: Command): void {
       "genotype variables: Dirichlet pseudo-count per table cell, a number or 'auto' (chosen by inner cross-validation from 0.01, 0.1, 0.5, 1)",
       'auto',
     )
+    .option(
+      '--l2 <strength>',
+      "gradient learning: L2 anchor to the generative start, a number or 'auto' (inner 3-fold CV from 0.01, 0.1, 1, 10); default auto for genotype variables, 1 for allele variables",
+    )
     .option('--cv <folds>', "cross-validation folds, or 'loo' (leave-one-out: self-assignment)", '10')
     .option('--seed <s>', 'fold seed', '1')
     .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
@@ -83,6 +87,7 @@ export function registerAssign(program: Command): void {
         k: positiveInt(o['kdbK'], '--kdb-k'),
         learning: choice(o['learning'], '--learning', LEARNING.values),
         alpha: o['alpha'] === 'auto' ? 'auto' : numberIn(o['alpha'], '--alpha', 1e-6, 1e6),
+        ...(o['l2'] !== undefined ? { l2: o['l2'] === 'auto' ? 'auto' : numberIn(o['l2'], '--l2', 0, 1e6) } : {}),
         ...(o['score'] !== undefined ? { score: choice(o['score'], '--score', SCORE.values) } : {}),
       };
       const folds = o['cv'] === 'loo' ? 'loo' : positiveInt(o['cv'], '--cv');

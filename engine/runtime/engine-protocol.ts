@@ -8,7 +8,7 @@ import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
 import type { MarkerSelection } from '../service/select-markers.ts';
-import type { AssignBy, ExportFormat, Learning, StructureKind, Variables } from '../util/choices.ts';
+import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables } from '../util/choices.ts';
 
 export type { FilterOptions, Removed } from '../data/filters.ts';
 export type { MarkerRow } from '../service/select-markers.ts';
@@ -100,6 +100,8 @@ export interface AssignRequest {
   readonly curveSizes: readonly number[];
   /** The classifier's variables (absent: 'auto'). */
   readonly variables?: Variables;
+  /** Structure score of BCkG and kDB (absent: BIC for BCkG, conditional mutual information for kDB). */
+  readonly score?: Score;
 }
 
 export interface AssignInfo {

@@ -176,7 +176,13 @@ export class EngineServer {
         return selectMarkers(data, md, chooseModel(md, fittedRuns(runs), K).run, pRel, pRed);
       },
       assign: async (req: AssignRequest) => {
-        const classifier = { structure: req.classifier, k: 2, learning: req.learning, alpha: 'auto' } as const;
+        const classifier = {
+          structure: req.classifier,
+          k: 2,
+          learning: req.learning,
+          alpha: 'auto',
+          ...(req.score ? { score: req.score } : {}),
+        } as const;
         const a = assignIndividuals(this.dataset(req.datasetId), {
           by: req.by,
           classifier,

@@ -19,7 +19,12 @@ import {
   exclusionProbabilities,
   leaveOneOutPosteriors,
 } from '../classify/allele-nb.ts';
-import { alleleRows, plugInPosteriors, trainDiscriminativeAlleles } from '../classify/allele-discriminative.ts';
+import {
+  alleleRows,
+  DEFAULT_ALLELE_GRADIENT,
+  plugInPosteriors,
+  trainDiscriminativeAlleles,
+} from '../classify/allele-discriminative.ts';
 import { PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 

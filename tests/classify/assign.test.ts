@@ -153,6 +153,20 @@ test('stratify assign on nancycats: CV accuracy, confusion matrix, posteriors fo
   };
   assert.equal(json.folds, 237);
   assert.equal(json.leaveOneOut, true);
+  // Discriminative allele learning and the ACL score reach the CLI; a bad --l2 is refused.
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), 'assign', dataPath('nancycats.str'), ...args], {
+      encoding: 'utf8',
+    });
+  const tm = cli('--learning', 'tm', '--cv', '5', '--out', join(out, 'tm'));
+  assert.equal(tm.status, 0, tm.stderr);
+  assert.match(tm.stdout, /^alleles variables/);
+  const acl = cli('--classifier', 'kdb', '--score', 'acl-mid', '--cv', '3', '--out', join(out, 'acl'));
+  assert.equal(acl.status, 0, acl.stderr);
+  assert.match(acl.stdout, /^genotypes variables \(kdb with generative learning works on genotype variables\)/);
+  const bad = cli('--learning', 'gradient', '--l2', 'much', '--out', join(out, 'bad'));
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /--l2/);
 });
 
 test("eHGDP regions: the pseudo-count chosen by inner CV ('auto') beats Laplace's 1 on genotype states, most of all for the smallest region", async () => {
