@@ -64,7 +64,7 @@ export function registerSelect(program: Command): void {
       const out = String(o['out']);
       ensureWritableDir(out);
       const ranking = [
-        'rank\tlocus\tchrom\tpos\tmutual_information\tstatistic\tdf\tp_value\tinformative_w\treynolds_distance\trelevant\tselected',
+        'rank\tlocus\tchrom\tpos\tmutual_information\tstatistic\tdf\tp_value\tinformative_w\tfst_theta\treynolds_distance\trelevant\tselected',
       ];
       sel.rows.forEach((r, k) => {
         ranking.push(
@@ -78,6 +78,7 @@ export function registerSelect(program: Command): void {
             r.df,
             r.p.toPrecision(4),
             r.informative.toPrecision(4),
+            r.fstTheta.toPrecision(4),
             r.fst.toPrecision(4),
             r.relevant ? 'yes' : 'no',
             r.selected ? 'yes' : 'no',

@@ -18,8 +18,10 @@ export interface MarkerRow {
   readonly p: number;
   /** w_i: posterior probability that the marker is informative. */
   readonly informative: number;
-  /** Per-locus Reynolds distance −ln(1 − θ_i) of the model (docs/algorithms.md §8). */
+  /** Per-locus Reynolds distance −ln(1 − θ_i) of the model (docs/algorithms.md §8); unbounded. */
   readonly fst: number;
+  /** Per-locus F_ST as Weir & Cockerham's θ_i = 1 − exp(−distance), in [0, 1). */
+  readonly fstTheta: number;
   readonly relevant: boolean;
   readonly selected: boolean;
 }
@@ -56,6 +58,7 @@ export function selectMarkers(
       p: r.p,
       informative: run.informative[r.locus]!,
       fst: perLocusFst[r.locus]!,
+      fstTheta: 1 - Math.exp(-perLocusFst[r.locus]!),
       relevant: r.relevant,
       selected: r.selected,
     };

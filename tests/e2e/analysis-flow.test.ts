@@ -98,6 +98,24 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
     /Panel: \d+ of 9/.test(document.querySelector('[data-testid=panel-size]')?.textContent ?? ''),
   );
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'markers-nancycats.png'), fullPage: true });
+  // The per-marker F_ST is θ (0–1), labelled so; the CSV keeps Reynolds' distance −ln(1 − θ) beside it.
+  assert.match((await page.locator('[data-testid=marker-table] thead').textContent()) ?? '', /FST \(θ\)/);
+  const [ranking] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export ranking (CSV)' }).click(),
+  ]);
+  const rankingPath = join(ROOT, 'test-results', 'marker-ranking.csv');
+  await ranking.saveAs(rankingPath);
+  const [head, ...body] = readFileSync(rankingPath, 'utf8').trim().split('\n');
+  const cols = head!.split(',');
+  assert.ok(cols.includes('fst_theta') && cols.includes('reynolds_distance'), head);
+  for (const line of body) {
+    const v = line.split(',');
+    const theta = Number(v[cols.indexOf('fst_theta')]);
+    const distance = Number(v[cols.indexOf('reynolds_distance')]);
+    assert.ok(theta >= 0 && theta < 1, `θ ${theta}`);
+    assert.ok(Math.abs(theta - (1 - Math.exp(-distance))) < 1e-9, `θ ${theta} against distance ${distance}`);
+  }
   assert.deepEqual(errors, []);
 });
 
