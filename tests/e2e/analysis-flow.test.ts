@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launch, openApp } from './browser.ts';
+import type { Browser } from 'playwright-core';
+import { launch, openApp, runClustering } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
@@ -14,15 +14,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-async function runClustering(page: Page, kFrom: number, kTo: number, starts: number, replicates: number) {
-  await page.getByRole('button', { name: 'Run', exact: true }).first().click();
-  await page.getByTestId('k-from').fill(String(kFrom));
-  await page.getByTestId('k-to').fill(String(kTo));
-  await page.getByTestId('starts').fill(String(starts));
-  await page.getByTestId('replicates').fill(String(replicates));
-  await page.getByTestId('run').click();
-}
 
 /** PNG width and height from its IHDR chunk. */
 function pngSize(path: string): { width: number; height: number } {

@@ -34,3 +34,13 @@ export async function openApp(
   await page.goto(BASE);
   return { page, errors };
 }
+
+/** Starts a clustering sweep from the Run view with the given K range, starts and replicates. */
+export async function runClustering(page: Page, kFrom: number, kTo: number, starts: number, replicates: number) {
+  await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+  await page.getByTestId('k-from').fill(String(kFrom));
+  await page.getByTestId('k-to').fill(String(kTo));
+  await page.getByTestId('starts').fill(String(starts));
+  await page.getByTestId('replicates').fill(String(replicates));
+  await page.getByTestId('run').click();
+}

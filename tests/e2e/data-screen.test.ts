@@ -1,8 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp } from './browser.ts';
+import { launch, openApp, runClustering } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
@@ -60,4 +61,51 @@ test('filters remove what they report; reading options re-read the file', async 
   await page.getByTestId('reread').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=n-populations]')?.textContent === '0');
   assert.equal(await page.getByTestId('n-individuals').textContent(), '237');
+});
+
+test('a population file chosen after the data is applied; re-reading and filters ask before clearing results', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  assert.equal(await page.getByTestId('n-populations').textContent(), '17');
+  // Two populations by halves of the file's individuals (ids from the labels file shipped with the data).
+  const ids = readFileSync(dataPath('nancycats.labels.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t')[0]!);
+  const pops = 'id\tpop\n' + ids.map((id, k) => `${id}\t${k < ids.length / 2 ? 'west' : 'east'}`).join('\n') + '\n';
+  await page
+    .getByTestId('pop-input')
+    .setInputFiles({ name: 'halves.tsv', mimeType: 'text/plain', buffer: Buffer.from(pops) });
+  await page.waitForFunction(() => document.querySelector('[data-testid=n-populations]')?.textContent === '2');
+  assert.match((await page.getByRole('button', { name: /Populations: halves\.tsv/ }).textContent()) ?? '', /halves/);
+
+  // With results, a filter asks first; declining keeps the results, accepting clears them.
+  await runClustering(page, 2, 2, 2, 1);
+  await page.getByTestId('run-done').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Data' }).click();
+  const dialogs: string[] = [];
+  page.once('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.getByTestId('filter-ind').fill('10');
+  await page.getByTestId('apply-filters').click();
+  assert.match(
+    dialogs[0] ?? '',
+    /Applying filters starts a new analysis: the clustering results \(1 run\) will be cleared/,
+  );
+  await page.waitForTimeout(1000); // a filter that went through would show its removals by now
+  assert.equal(await page.getByTestId('removed').count(), 0, 'declined: nothing filtered');
+  await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+  await page.getByTestId('run-done').waitFor();
+  await page.getByRole('button', { name: 'Data' }).click();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('filter-ind').fill('10');
+  await page.getByTestId('apply-filters').click();
+  await page.getByTestId('removed').waitFor();
+  await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+  assert.equal(await page.getByTestId('run-done').count(), 0, 'accepted: the results are cleared');
+  assert.deepEqual(errors, []);
 });

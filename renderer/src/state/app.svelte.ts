@@ -80,6 +80,17 @@ export async function applyFilters(app: AppState, filters: FilterOptions): Promi
   }
 }
 
+/**
+ * Asks before an action that starts over from the data (re-reading it, filtering it) and so clears
+ * the clustering results; true when there are none or the user agrees.
+ */
+export function confirmStartOver(results: number, action: string): boolean {
+  if (results === 0) return true;
+  return window.confirm(
+    `${action} starts a new analysis: the clustering results (${results} run${results === 1 ? '' : 's'}) will be cleared. Continue?`,
+  );
+}
+
 export function toShownError(title: string, e: unknown): ShownError {
   if (e instanceof EngineError) return { title, message: e.message, file: e.file, line: e.line, column: e.column };
   return { title, message: e instanceof Error ? e.message : String(e) };
