@@ -68,5 +68,15 @@ test('Assign view: individuals without a label are assigned, with exclusion prob
   await page.getByTestId('variables').selectOption('genotypes');
   await page.getByTestId('assign-run').click();
   await page.getByText('genotypes variables').waitFor({ timeout: 60_000 });
+  // Reloading offers the autosaved session; restoring it brings the Assign result and settings back.
+  const summary = await page.getByTestId('assign-accuracy').textContent();
+  const unknowns = await page.locator('[data-testid=unknowns] tbody').textContent();
+  await page.waitForTimeout(1200);
+  await page.reload();
+  await page.getByTestId('restore').click();
+  await page.getByTestId('assign-accuracy').waitFor({ timeout: 30_000 });
+  assert.equal(await page.getByTestId('assign-accuracy').textContent(), summary);
+  assert.equal(await page.locator('[data-testid=unknowns] tbody').textContent(), unknowns);
+  assert.equal(await page.getByTestId('variables').inputValue(), 'genotypes');
   assert.deepEqual(errors, []);
 });

@@ -1,5 +1,6 @@
 import type { Model } from '../../../engine/util/choices.ts';
-import type { FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { AssignInfo, FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { AssignSettings } from './assign.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { View } from './app.svelte.ts';
 import type { Algorithm, RankBy } from '../../../engine/util/choices.ts';
@@ -49,6 +50,57 @@ export interface ProjectDoc {
     model?: Model;
     cvError?: number;
   }[];
+  /** Absent in projects saved before the Assign view was saved. */
+  readonly assign?: {
+    settings: AssignSettings;
+    result?: EncodedAssign;
+    resultFolds?: number;
+    resultBy?: AssignSettings['by'];
+  };
+}
+
+/** An assignment result as plain JSON (typed arrays as number arrays). */
+export type EncodedAssign = Omit<AssignInfo, 'confusion' | 'posterior' | 'labels' | 'exclusion'> & {
+  confusion: number[];
+  posterior: number[];
+  labels: number[];
+  exclusion?: number[];
+};
+
+export function encodeAssign(a: AssignInfo): EncodedAssign {
+  const { confusion, posterior, labels, exclusion, ...rest } = a;
+  return {
+    ...rest,
+    confusion: Array.from(confusion),
+    posterior: Array.from(posterior),
+    labels: Array.from(labels),
+    ...(exclusion ? { exclusion: Array.from(exclusion) } : {}),
+  };
+}
+
+/** Decodes a saved assignment, checking that its tables fit `individuals`; throws a readable error if not. */
+export function decodeAssign(e: EncodedAssign, individuals: number): AssignInfo {
+  const K = Array.isArray(e.classes) ? e.classes.length : 0;
+  if (
+    K < 2 ||
+    !Array.isArray(e.confusion) ||
+    e.confusion.length !== K * K ||
+    !Array.isArray(e.posterior) ||
+    e.posterior.length !== individuals * K ||
+    !Array.isArray(e.labels) ||
+    e.labels.length !== individuals ||
+    !Array.isArray(e.unlabelled) ||
+    (e.exclusion !== undefined && e.exclusion.length !== e.unlabelled.length * K)
+  )
+    throw new Error('the saved assignment does not fit the dataset');
+  const { confusion, posterior, labels, exclusion, ...rest } = e;
+  return {
+    ...rest,
+    confusion: Int32Array.from(confusion),
+    posterior: Float64Array.from(posterior),
+    labels: Int32Array.from(labels),
+    ...(exclusion ? { exclusion: Float64Array.from(exclusion) } : {}),
+  };
 }
 
 export function toBase64(bytes: Uint8Array): string {

@@ -2,11 +2,15 @@ import type { AppState } from './app.svelte.ts';
 import { applyFilters, toShownError } from './app.svelte.ts';
 import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
+import type { AssignSettings, AssignState } from './assign.svelte.ts';
+import { ASSIGN_BY, CLASSIFIER, LEARNING, SCORE, VARIABLES } from '../../../engine/util/choices.ts';
 import {
   autosave,
   checkProject,
+  decodeAssign,
   decodeFile,
   decodeRuns,
+  encodeAssign,
   encodeFile,
   encodeRuns,
   loadAutosave,
@@ -14,6 +18,21 @@ import {
 } from './project.ts';
 import { saveFile } from '../export/save.ts';
 import type { OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
+
+/** The saved Assign settings, each checked against its list of allowed values. */
+function checkAssignSettings(s: AssignSettings): AssignSettings {
+  const ok =
+    ASSIGN_BY.values.includes(s.by) &&
+    CLASSIFIER.values.includes(s.classifier) &&
+    LEARNING.values.includes(s.learning) &&
+    (s.score === '' || SCORE.values.includes(s.score)) &&
+    VARIABLES.values.includes(s.variables) &&
+    Number.isInteger(s.folds) &&
+    s.folds >= 2 &&
+    typeof s.curve === 'boolean';
+  if (!ok) throw new Error('the saved Assign settings are not valid');
+  return s;
+}
 
 function withoutPopulationFile(o: OpenOptions): Omit<OpenOptions, 'populationFile'> {
   const { populationFile: _file, ...rest } = o;
@@ -30,10 +49,11 @@ export class ProjectState {
     private readonly app: AppState,
     private readonly run: RunState,
     private readonly plot: PlotState,
+    private readonly assign: AssignState,
   ) {}
 
   build(): ProjectDoc | null {
-    const { app, run, plot } = this;
+    const { app, run, plot, assign } = this;
     if (!app.dataset || app.files.length === 0) return null;
     return {
       version: 1,
@@ -65,6 +85,20 @@ export class ProjectState {
         barHeight: plot.barHeight,
       },
       runs: run.running ? [] : encodeRuns(run.runs),
+      assign: {
+        settings: {
+          by: assign.by,
+          classifier: assign.classifier,
+          learning: assign.learning,
+          score: assign.score,
+          folds: assign.folds,
+          variables: assign.variables,
+          curve: assign.curve,
+        },
+        ...(assign.result
+          ? { result: encodeAssign(assign.result), resultFolds: assign.resultFolds, resultBy: assign.resultBy }
+          : {}),
+      },
     };
   }
 
@@ -98,7 +132,7 @@ export class ProjectState {
   }
 
   async restore(doc: ProjectDoc): Promise<void> {
-    const { app, run, plot } = this;
+    const { app, run, plot, assign } = this;
     await app.open(doc.files.map(decodeFile), {
       ...(doc.openOptions ?? {}),
       ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}),
@@ -116,6 +150,18 @@ export class ProjectState {
       run.runs = runs;
       run.analysis = await app.client.call('analyzeSweep', [sweepId]).result;
       plot.shownK = [...doc.plot.shownK];
+    }
+    if (doc.assign) {
+      try {
+        const settings = checkAssignSettings(doc.assign.settings);
+        const result = doc.assign.result ? decodeAssign(doc.assign.result, app.dataset.individuals.length) : null;
+        Object.assign(assign, settings);
+        assign.result = result;
+        assign.resultFolds = doc.assign.resultFolds ?? settings.folds;
+        assign.resultBy = doc.assign.resultBy ?? settings.by;
+      } catch (e) {
+        app.error = toShownError('Could not restore the Assign view', e);
+      }
     }
     app.view = doc.view;
     this.restorable = null;

@@ -1,0 +1,29 @@
+import type { AssignInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { AssignBy, Learning, Score, StructureKind, Variables } from '../../../engine/util/choices.ts';
+
+/** The Assign view's settings and its last result (kept here so projects and autosave restore them). */
+export class AssignState {
+  by = $state<AssignBy>('population');
+  classifier = $state<StructureKind>('nb');
+  learning = $state<Learning>('generative');
+  /** Structure score of BCkG and kDB ('': the classifier's own default). */
+  score = $state<Score | ''>('');
+  folds = $state(5);
+  variables = $state<Variables>('auto');
+  curve = $state(true);
+  result = $state.raw<AssignInfo | null>(null);
+  /** The folds and classes the result was computed with. */
+  resultFolds = $state(5);
+  resultBy = $state<AssignBy>('population');
+
+  /** Forgets the result (a new dataset was opened). */
+  reset(): void {
+    this.result = null;
+  }
+}
+
+/** The settings as saved in a project. */
+export type AssignSettings = Pick<
+  AssignState,
+  'by' | 'classifier' | 'learning' | 'score' | 'folds' | 'variables' | 'curve'
+>;
