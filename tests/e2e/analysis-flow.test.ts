@@ -180,3 +180,15 @@ test('Markers: the panel follows the p_red slider live (it changed only after sw
   assert.ok((await sizeAt('0.2')) > 1, 'a larger p_red keeps more');
   assert.deepEqual(errors, []);
 });
+
+test('K from 3 to 2 runs K = 2..3 and the fields say so (they kept 3 and 2)', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  await runClustering(page, 3, 2, 2, 1);
+  await page.getByTestId('run-done').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('k-from').inputValue(), '2');
+  assert.equal(await page.getByTestId('k-to').inputValue(), '3');
+  assert.equal(await page.locator('[data-testid=progress] progress').count(), 2);
+  assert.deepEqual(errors, []);
+});

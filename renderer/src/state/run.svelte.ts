@@ -62,6 +62,8 @@ export class RunState {
       this.error = problem;
       return;
     }
+    // "K from 5 to 2" means 2..5: the fields are put in order so that they show what runs.
+    if (this.kFrom > this.kTo) [this.kFrom, this.kTo] = [this.kTo, this.kFrom];
     this.error = null;
     this.running = true;
     this.cancelled = false;
