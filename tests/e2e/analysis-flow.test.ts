@@ -65,6 +65,11 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await pngDownload.saveAs(pngPath);
   assert.equal(pngSize(pngPath).width, Math.round((100 / 25.4) * 150));
   assert.ok(statSync(pngPath).size > 1000);
+  // The PNG says its resolution (pHYs right after IHDR: pixels per metre for 150 DPI, unit metre).
+  const png = readFileSync(pngPath);
+  assert.equal(png.toString('latin1', 37, 41), 'pHYs');
+  assert.equal(png.readUInt32BE(41), Math.round(150 / 0.0254));
+  assert.equal(png[49], 1);
 
   const [pdfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-pdf').click()]);
   const pdfPath = join(ROOT, 'test-results', 'structure.pdf');

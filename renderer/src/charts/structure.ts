@@ -132,18 +132,25 @@ export function structureSvg(
 ): string {
   const left = 40;
   const gap = 8;
-  const labelSpace = 110;
+  // Population labels are rotated by 60°: the space below the plot is what the longest one needs
+  // (Helvetica's mean glyph width ≈ 0.55 em at 9 px), not a fixed margin.
+  const longest = Math.max(0, ...layout.segments.map((seg) => seg.label.length));
+  const labelSpace = Math.ceil(10 + longest * 9 * 0.55 * Math.sin(Math.PI / 3));
   const plotW = o.width - left - 10;
   const n = layout.order.length;
   const w = plotW / Math.max(1, n);
-  const height = (o.title ? 24 : 6) + rows.length * (o.barHeight + gap) + labelSpace;
-  const top0 = o.title ? 24 : 6;
+  // The title wraps at word boundaries to the figure's width (13 px, ≈ 0.55 em per glyph).
+  const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (13 * 0.55)))) : [];
+  const top0 = titleLines.length ? 8 + 16 * titleLines.length : 6;
+  const height = top0 + rows.length * (o.barHeight + gap) + labelSpace;
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
   );
   parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
-  if (o.title) parts.push(`<text x="${left}" y="16" font-size="13">${escapeXml(o.title)}</text>`);
+  titleLines.forEach((line, k) =>
+    parts.push(`<text class="title" x="${left}" y="${16 + 16 * k}" font-size="13">${escapeXml(line)}</text>`),
+  );
   rows.forEach((row, r) => {
     const top = top0 + r * (o.barHeight + gap);
     const K = row.K;
@@ -155,11 +162,18 @@ export function structureSvg(
       let y = top;
       const x = left + pos * w;
       parts.push(`<g class="individual" data-id="${escapeXml(individuals[i]!.id)}">`);
+      // Seams: anti-aliased edges of abutting rects let the background through. Each rect reaches
+      // under its right and lower neighbours (drawn later, on top); the last bar and the lowest
+      // segment stop exactly at the plot's edge, so nothing spills below or beside the row.
+      const widthDrawn = pos < n - 1 ? w + Math.min(0.5, w) : w;
+      let last = K - 1;
+      while (last > 0 && !(row.Q[i * K + last]! > 0)) last--;
       for (let c = 0; c < K; c++) {
         const h = row.Q[i * K + c]! * o.barHeight;
+        const hDrawn = c < last ? Math.min(h + 0.5, top + o.barHeight - y) : h;
         if (h > 0)
           parts.push(
-            `<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${(w + 0.05).toFixed(3)}" height="${h.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`,
+            `<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${widthDrawn.toFixed(3)}" height="${hDrawn.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`,
           );
         y += h;
       }
@@ -180,4 +194,18 @@ export function structureSvg(
   }
   parts.push('</svg>');
   return parts.join('');
+}
+
+/** Splits text into lines of at most `max` characters at spaces (a longer word stays whole). */
+export function wrapWords(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
 }

@@ -1,3 +1,5 @@
+import { withDpi } from './png.ts';
+
 /** Saves a file: through the desktop's save dialog in Electron, as a download in a browser. */
 export async function saveFile(name: string, data: Blob | string, type = 'application/octet-stream'): Promise<void> {
   if (window.stratify?.isDesktop) {
@@ -16,8 +18,11 @@ export async function saveFile(name: string, data: Blob | string, type = 'applic
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Renders an SVG string to a PNG of the given pixel width (height follows the aspect ratio). */
-export async function svgToPng(svg: string, pixelWidth: number): Promise<Blob> {
+/**
+ * Renders an SVG string to a PNG of the given pixel width (height follows the aspect ratio),
+ * with its resolution recorded (pHYs) when `dpi` is given.
+ */
+export async function svgToPng(svg: string, pixelWidth: number, dpi?: number): Promise<Blob> {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
@@ -29,9 +34,11 @@ export async function svgToPng(svg: string, pixelWidth: number): Promise<Blob> {
     canvas.height = Math.round(img.height * scale);
     const ctx = canvas.getContext('2d')!;
     ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-    return await new Promise<Blob>((resolve, reject) =>
+    const blob = await new Promise<Blob>((resolve, reject) =>
       canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'),
     );
+    if (dpi === undefined) return blob;
+    return new Blob([withDpi(new Uint8Array(await blob.arrayBuffer()), dpi)], { type: 'image/png' });
   } finally {
     URL.revokeObjectURL(url);
   }
