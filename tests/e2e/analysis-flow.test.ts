@@ -160,6 +160,25 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   );
   assert.ok(draw1! + layout1! < 200 && draw2! + layout2! < 200);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-ehgdp.png'), fullPage: true });
+  // Grouped by region (the default): seven region labels over the plot and in the SVG export, and
+  // the rule that hides crowded population labels is stated.
+  assert.deepEqual(await page.getByTestId('k-label').allTextContents(), ['K=2', 'K=3', 'K=4', 'K=5']);
+  const regions = await page.getByTestId('region-label').allTextContents();
+  assert.equal(regions.length, 7, regions.join(', '));
+  assert.ok(regions.includes('AFRICA') && regions.includes('OCEANIA'));
+  assert.match(
+    (await page.getByTestId('label-rule').textContent()) ?? '',
+    /population labels hidden: populations narrower than \d+ individuals/,
+  );
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const svgPath = join(ROOT, 'test-results', 'structure-ehgdp.svg');
+  await svgDownload.saveAs(svgPath);
+  const svg = readFileSync(svgPath, 'utf8');
+  assert.equal((svg.match(/<g class="region">/g) ?? []).length, 7);
+  assert.ok(svg.includes('>AFRICA</text>'));
+  // Without grouping the regions disappear.
+  await page.getByLabel('group populations by region').uncheck();
+  assert.equal(await page.getByTestId('region-label').count(), 0);
 });
 
 test('Markers: the panel follows the p_red slider live (it changed only after switching K)', async () => {

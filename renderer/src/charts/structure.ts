@@ -25,6 +25,8 @@ export interface Layout {
   readonly order: readonly number[];
   /** Consecutive runs of one population (in plot positions). */
   readonly segments: readonly Segment[];
+  /** Consecutive runs of one higher group (region) when grouping by region; empty otherwise. */
+  readonly groups: readonly Segment[];
 }
 
 const UNLABELLED = '(no population)';
@@ -73,7 +75,20 @@ export function layoutIndividuals(
     if (last && last.label === label) (last as { end: number }).end = pos + 1;
     else segments.push({ label, group: individuals[i]!.group, start: pos, end: pos + 1 });
   });
-  return { order, segments };
+  const groups: Segment[] = [];
+  if (byGroup && individuals.some((ind) => ind.group))
+    order.forEach((i, pos) => {
+      const label = individuals[i]!.group ?? '';
+      const last = groups[groups.length - 1];
+      if (last && last.label === label) (last as { end: number }).end = pos + 1;
+      else groups.push({ label, start: pos, end: pos + 1 });
+    });
+  return { order, segments, groups };
+}
+
+/** Plot positions where a new region starts (a wider separator than between populations). */
+function groupStarts(layout: Layout): Set<number> {
+  return new Set(layout.groups.slice(1).map((g) => g.start));
 }
 
 /** Draws the rows (one per K) of a bar plot on a canvas; each individual is one bar. */
@@ -105,7 +120,11 @@ export function drawStructure(
       }
     }
     ctx.fillStyle = '#ffffff';
-    for (const s of layout.segments.slice(1)) ctx.fillRect(Math.floor(s.start * w), top, 1, barHeight);
+    const regionStarts = groupStarts(layout);
+    for (const s of layout.segments.slice(1))
+      if (!regionStarts.has(s.start)) ctx.fillRect(Math.floor(s.start * w), top, 1, barHeight);
+    ctx.fillStyle = '#222222';
+    for (const start of regionStarts) ctx.fillRect(Math.floor(start * w) - 1, top, 2, barHeight);
   });
 }
 
@@ -141,7 +160,9 @@ export function structureSvg(
   const w = plotW / Math.max(1, n);
   // The title wraps at word boundaries to the figure's width (13 px, ≈ 0.55 em per glyph).
   const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (13 * 0.55)))) : [];
-  const top0 = titleLines.length ? 8 + 16 * titleLines.length : 6;
+  // Region labels above the first row, each over a line spanning its populations.
+  const regionSpace = layout.groups.length ? 20 : 0;
+  const top0 = (titleLines.length ? 8 + 16 * titleLines.length : 6) + regionSpace;
   const height = top0 + rows.length * (o.barHeight + gap) + labelSpace;
   const parts: string[] = [];
   parts.push(
@@ -151,6 +172,15 @@ export function structureSvg(
   titleLines.forEach((line, k) =>
     parts.push(`<text class="title" x="${left}" y="${16 + 16 * k}" font-size="13">${escapeXml(line)}</text>`),
   );
+  for (const g of layout.groups) {
+    const x0 = left + g.start * w + 1;
+    const x1 = left + g.end * w - 1;
+    const cx = (x0 + x1) / 2;
+    parts.push(
+      `<g class="region"><text x="${cx.toFixed(2)}" y="${top0 - 9}" font-size="9" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${top0 - 5}" y2="${top0 - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
+    );
+  }
+  const regionStarts = groupStarts(layout);
   rows.forEach((row, r) => {
     const top = top0 + r * (o.barHeight + gap);
     const K = row.K;
@@ -179,10 +209,12 @@ export function structureSvg(
       }
       parts.push('</g>');
     }
-    for (const s of layout.segments.slice(1))
+    for (const s of layout.segments.slice(1)) {
+      const region = regionStarts.has(s.start);
       parts.push(
-        `<line x1="${(left + s.start * w).toFixed(3)}" x2="${(left + s.start * w).toFixed(3)}" y1="${top}" y2="${top + o.barHeight}" stroke="#ffffff" stroke-width="0.8"/>`,
+        `<line x1="${(left + s.start * w).toFixed(3)}" x2="${(left + s.start * w).toFixed(3)}" y1="${top}" y2="${top + o.barHeight}" stroke="${region ? '#222222' : '#ffffff'}" stroke-width="${region ? 1.6 : 0.8}"/>`,
       );
+    }
     parts.push('</g>');
   });
   const labelTop = top0 + rows.length * (o.barHeight + gap);
