@@ -60,7 +60,18 @@ export async function detectFormat(source: ByteSource): Promise<FormatName> {
   const firstData = head.find((l) => l.trim() !== '')!;
   if (/[,\t;]/.test(firstData) && head.slice(1).some((l) => /[ACGTacgt0-9]+\s*[/|]\s*[ACGTacgt0-9]+/.test(l)))
     return 'table';
-  if (/\d/.test(head.slice(1).join(' '))) return 'structure';
+  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(head.join('')))
+    throw new FormatError(
+      source.name,
+      1,
+      1,
+      'this is a binary file, not genotype text',
+      'STRUCTURE, GENEPOP, VCF, PLINK (.ped/.map or .bed/.bim/.fam) or a genotype table (CSV/TSV)',
+    );
+  if (/\d/.test(head.slice(1).join(' '))) {
+    notProse(source.name, head);
+    return 'structure';
+  }
   throw new FormatError(
     source.name,
     1,
@@ -68,6 +79,31 @@ export async function detectFormat(source: ByteSource): Promise<FormatName> {
     'unknown format',
     'STRUCTURE, GENEPOP, VCF, PLINK (.ped/.map or .bed/.bim/.fam) or a genotype table (CSV/TSV)',
   );
+}
+
+/**
+ * A file that falls through to STRUCTURE must look like it: rows of mostly whole-number allele
+ * codes after a label and a population column. Prose, JSON or scripts (a README, package.json)
+ * are refused here, with the first line that shows it, instead of failing deep in the STRUCTURE
+ * reader with a message about its layout.
+ */
+function notProse(file: string, head: readonly string[]): void {
+  const rows = head.map((text, k) => ({ text, line: k + 1 })).filter((r, k) => k > 0 && r.text.trim() !== '');
+  const share = (text: string) => {
+    const tokens = text.trim().split(/\s+/);
+    return tokens.filter((t) => /^-?\d+$/.test(t)).length / tokens.length;
+  };
+  const numeric = rows.filter((r) => share(r.text) >= 0.5).length;
+  if (rows.length > 0 && numeric < rows.length / 2) {
+    const first = rows.find((r) => share(r.text) < 0.5)!;
+    throw new FormatError(
+      file,
+      first.line,
+      1,
+      `this does not look like genotype data: ${rows.length - numeric} of the first ${rows.length} rows are mostly words, not allele codes`,
+      'STRUCTURE (rows of whole-number allele codes), GENEPOP, VCF, PLINK or a genotype table (CSV/TSV)',
+    );
+  }
 }
 
 function companion(files: DatasetFiles, ext: string): ByteSource {

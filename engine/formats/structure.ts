@@ -335,7 +335,7 @@ export async function detectStructureLayout(
       data[0]!.line,
       1,
       `cannot split ${dataCount} values per row into ${metaCount(layout)} leading columns and loci of ${vpr} value(s)`,
-      'a STRUCTURE layout; set ploidy, label, popData, oneRowPerIndividual or extraColumns explicitly',
+      'a STRUCTURE layout: set the ploidy, rows per individual, label column or population column under Reading options (CLI: --ploidy, --one-row or --multi-row, --label, --pop-column, --extra-cols)',
     );
   }
   assumptions.push(`missing allele value ${missing}`);

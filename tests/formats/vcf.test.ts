@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { bytesSource, FormatError, readDataset, textSource } from '../../engine/index.ts';
 import { genotype, parseText } from '../helpers.ts';
 
@@ -59,11 +59,20 @@ test('VCF.gz and multi-member (BGZF-like) gzip stream, read in small chunks with
   assert.ok(reports.length >= 1 && reports[reports.length - 1] === gz.length);
 });
 
-test('VCF: a truncated gzip file is a FormatError, not a crash', async () => {
+test('VCF: a truncated gzip file is a FormatError naming where the text breaks off, not 0:0', async () => {
   const gz = gzipSync(HEAD + BODY.repeat(50));
+  const cut = gz.subarray(0, gz.length - 20);
+  // Independently: what zlib can still decompress from the cut file, and the line it ends on.
+  const prefix = gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+  const line = prefix.split('\n').length;
   await assert.rejects(
-    readDataset({ main: bytesSource('t.vcf.gz', gz.subarray(0, gz.length - 20)) }),
-    (e: unknown) => e instanceof FormatError && /truncated or corrupt/.test(e.message),
+    readDataset({ main: bytesSource('t.vcf.gz', cut) }),
+    (e: unknown) =>
+      e instanceof FormatError &&
+      /truncated or corrupt/.test(e.message) &&
+      e.line === line &&
+      e.column === prefix.length - prefix.lastIndexOf('\n') &&
+      new RegExp(`after ${cut.length.toLocaleString('en')} compressed bytes`).test(e.message),
   );
 });
 
