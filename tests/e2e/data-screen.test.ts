@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp, runClustering } from './browser.ts';
@@ -108,4 +109,28 @@ test('a population file chosen after the data is applied; re-reading and filters
   await page.getByRole('button', { name: 'Run', exact: true }).first().click();
   assert.equal(await page.getByTestId('run-done').count(), 0, 'accepted: the results are cleared');
   assert.deepEqual(errors, []);
+});
+
+test('a truncated .vcf.gz names where it breaks off; a text that is not genotype data says so', async () => {
+  const { page } = await openApp(browser);
+  const vcf = readFileSync(join(ROOT, 'resources', 'examples', 'snp-three-populations.vcf'));
+  const gz = gzipSync(vcf);
+  const cut = gz.subarray(0, gz.length >> 1);
+  const prefix = gunzipSync(cut, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+  const line = prefix.split('\n').length;
+  await page.getByTestId('file-input').setInputFiles({ name: 'cut.vcf.gz', mimeType: 'application/gzip', buffer: cut });
+  const error = page.getByTestId('error');
+  await error.waitFor();
+  const text = (await error.textContent()) ?? '';
+  assert.match(text, new RegExp(`cut\\.vcf\\.gz, line ${line}, column \\d+`));
+  assert.match(text, /truncated or corrupt/);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('# Field notes\n\nWe sampled 237 cats in 17 colonies in 1996.\nThey lie 2 to 40 km apart.\n'),
+  });
+  await page.waitForFunction(() => /notes\.txt/.test(document.querySelector('[data-testid=error]')?.textContent ?? ''));
+  const garbage = (await error.textContent()) ?? '';
+  assert.match(garbage, /does not look like genotype data/);
+  assert.doesNotMatch(garbage, /popData|oneRowPerIndividual|extraColumns/);
 });
