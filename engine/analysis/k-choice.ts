@@ -15,6 +15,14 @@ export interface KSummary {
   readonly fstSd: number;
   readonly logLikMean: number;
   readonly logLikSd: number;
+  /** Log-likelihood of each replicate, in replicate order. */
+  readonly logLiks: readonly number[];
+  /**
+   * Evanno's ΔK = |L(K + 1) − 2 L(K) + L(K − 1)| / sd L(K) (Evanno, Regnaut & Goudet 2005), L the
+   * mean log-likelihood over replicates; absent at the ends of the K range, with fewer than two
+   * replicates or when the replicates agree exactly (sd 0).
+   */
+  readonly deltaK?: number;
   /**
    * BIC = −2 ln L + k ln N, mean over replicates; k = (K − 1) + K Σ_i (r_i − 1) for the mixture
    * model and N (K − 1) + K Σ_i (r_i − 1) for the admixture model (every individual's proportions).
@@ -97,6 +105,7 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
       fstSd,
       logLikMean,
       logLikSd,
+      logLiks: lls,
       bicMean: meanSd(lls.map((ll) => -2 * ll + k * Math.log(data.N)))[0],
       negligibleMean: meanSd(counts.map((c) => c.negligible))[0],
       effectiveMean: meanSd(counts.map((c) => c.effective))[0],
@@ -107,6 +116,20 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
     });
     previousFst = fst;
   }
+  const withDelta = withEvannoDeltaK(perK);
   const representatives = alignment.map((a) => ({ K: a.K, Q: a.modes[0]!.meanQ }));
-  return { perK, alignment, colours: coloursAcrossK(representatives, data.N) };
+  return { perK: withDelta, alignment, colours: coloursAcrossK(representatives, data.N) };
+}
+
+/** Evanno's ΔK for each K whose neighbours K − 1 and K + 1 were both run (see {@link KSummary.deltaK}). */
+export function withEvannoDeltaK<T extends { K: number; logLikMean: number; logLikSd: number; replicates: number }>(
+  perK: readonly T[],
+): (T & { deltaK?: number })[] {
+  const byK = new Map(perK.map((k) => [k.K, k]));
+  return perK.map((k) => {
+    const below = byK.get(k.K - 1);
+    const above = byK.get(k.K + 1);
+    if (!below || !above || k.replicates < 2 || !(k.logLikSd > 0)) return k;
+    return { ...k, deltaK: Math.abs(above.logLikMean - 2 * k.logLikMean + below.logLikMean) / k.logLikSd };
+  });
 }

@@ -83,6 +83,12 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('k-table').waitFor();
   assert.equal(await page.locator('[data-testid=k-table] tbody tr').count(), 3);
+  // Evanno's ΔK exists only where both neighbours were run (K = 3 of 2..4), with its chart and advice.
+  assert.equal(await page.getByTestId('delta-2').textContent(), '—');
+  assert.equal(await page.getByTestId('delta-4').textContent(), '—');
+  assert.ok(Number(await page.getByTestId('delta-3').textContent()) >= 0);
+  await page.getByTestId('delta-chart').waitFor();
+  assert.match((await page.getByTestId('delta-advice').textContent()) ?? '', /K = 3/);
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-csv').click()]);
   const csvPath = join(ROOT, 'test-results', 'fst-by-k.csv');
   await csv.saveAs(csvPath);

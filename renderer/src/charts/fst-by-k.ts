@@ -17,14 +17,9 @@ export function drawFstByK(
   width: number,
   height: number,
   label = 'F_ST',
+  /** The K of the x axis (default: those of `data`); charts of one sweep share it so their K line up. */
+  ks: readonly number[] = data.map((d) => d.K),
 ): void {
-  const m = { top: 12, right: 16, bottom: 30, left: 56 };
-  const root = select(svg).attr('viewBox', `0 0 ${width} ${height}`);
-  root.selectAll('*').remove();
-  const x = scalePoint<number>()
-    .domain(data.map((d) => d.K))
-    .range([m.left, width - m.right])
-    .padding(0.5);
   const all = data.flatMap((d) => [...d.fst, d.mean - d.sd, d.mean + d.sd]);
   // Zoomed to the values (F_ST differences between K are often in the third decimal); the
   // ticks say where the axis starts.
@@ -34,8 +29,18 @@ export function drawFstByK(
   const y = scaleLinear()
     .domain([lo - pad, hi + pad])
     .nice()
-    .range([height - m.bottom, m.top]);
+    .range([height - 30, 12]);
   const tickFormat = y.tickFormat(4);
+  // The left margin fits the widest tick label (log-likelihoods run to −2,700,000) and the axis
+  // title; at least 96 px, so the charts of one sweep (F_ST, ln L, ΔK) put each K at the same x.
+  const widest = Math.max(...y.ticks(4).map((t) => tickFormat(t).length));
+  const m = { top: 12, right: 16, bottom: 30, left: Math.max(96, 30 + widest * 6) };
+  const root = select(svg).attr('viewBox', `0 0 ${width} ${height}`);
+  root.selectAll('*').remove();
+  const x = scalePoint<number>()
+    .domain([...ks])
+    .range([m.left, width - m.right])
+    .padding(0.5);
   const g = root.append('g');
   g.selectAll('line.grid')
     .data(y.ticks(4))
