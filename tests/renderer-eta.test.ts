@@ -3,7 +3,7 @@
 // moment the K's first start finished.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { etaSeconds } from '../renderer/src/state/eta.ts';
+import { etaSeconds, formatDuration, sweepEtaSeconds } from '../renderer/src/state/eta.ts';
 
 test('time left: rate × starts left; none before the clock passes the first finished start', () => {
   // 4 of 10 starts in 8 s: 2 s a start, 6 left → 12 s.
@@ -13,4 +13,20 @@ test('time left: rate × starts left; none before the clock passes the first fin
   assert.equal(etaSeconds({ K: 3, done: 1, total: 10, startedAt: 5000 }, 5000), undefined);
   assert.equal(etaSeconds({ K: 3, done: 10, total: 10, startedAt: 5000 }, 9000), undefined);
   assert.equal(etaSeconds({ K: 3, done: 0, total: 10 }, 9000), undefined);
+});
+
+test('time left for the whole sweep: work weighted by K, elapsed scaled by work left over work done', () => {
+  const progress = [
+    { K: 2, done: 10, total: 10 },
+    { K: 3, done: 5, total: 10 },
+    { K: 4, done: 0, total: 10 },
+  ];
+  // Work done 2·10 + 3·5 = 35 of 2·10 + 3·10 + 4·10 = 90 in 70 s: 2 s per unit, 55 units left → 110 s.
+  assert.equal(sweepEtaSeconds(progress, 0, 70_000), 110);
+  assert.equal(sweepEtaSeconds(progress.map((p) => ({ ...p, done: 0 })), 0, 70_000), undefined);
+  assert.equal(sweepEtaSeconds(progress.map((p) => ({ ...p, done: p.total })), 0, 70_000), undefined);
+  assert.equal(sweepEtaSeconds(progress, 70_000, 70_000), undefined, 'no time has passed');
+  assert.equal(formatDuration(42.4), '42 s');
+  assert.equal(formatDuration(185), '3 min 05 s');
+  assert.equal(formatDuration(3720), '1 h 02 min');
 });

@@ -31,6 +31,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   assert.equal(await bars.count(), 3);
   await page.getByTestId('run-done').waitFor({ timeout: 120_000 });
   for (let k = 0; k < 3; k++) assert.equal(await bars.nth(k).getAttribute('value'), '24');
+  assert.match((await page.getByTestId('sweep-time').textContent()) ?? '', /Sweep: 72 of 72 starts, \d+ s elapsed\./);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'run-nancycats.png') });
 
   await page.getByRole('button', { name: 'Structure' }).click();

@@ -18,3 +18,28 @@ export function etaSeconds(p: KProgress, now: number): number | undefined {
   if (!(elapsed > 0)) return undefined;
   return ((elapsed / p.done) * (p.total - p.done)) / 1000;
 }
+
+/**
+ * Seconds left for a whole sweep: the elapsed time since it began, scaled by the work left over
+ * the work done, where a start at K costs K (an iteration's E step and counts are linear in K).
+ * Undefined before the first start finishes and once everything is done.
+ */
+export function sweepEtaSeconds(progress: readonly KProgress[], startedAt: number, now: number): number | undefined {
+  let done = 0;
+  let total = 0;
+  for (const p of progress) {
+    done += p.K * p.done;
+    total += p.K * p.total;
+  }
+  const elapsed = now - startedAt;
+  if (done === 0 || done >= total || !(elapsed > 0)) return undefined;
+  return ((elapsed / done) * (total - done)) / 1000;
+}
+
+/** "42 s", "3 min 05 s", "1 h 02 min". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}

@@ -22,6 +22,9 @@ export class RunState {
   seed = $state<number>(CLUSTER_DEFAULTS.seed);
   threads = $state(Math.max(1, Math.min(8, typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2)));
   running = $state(false);
+  /** When the running (or last) sweep began and, once over, ended (ms since the epoch). */
+  sweepStartedAt = $state(0);
+  sweepEndedAt = $state(0);
   cancelled = $state(false);
   progress = $state<KProgress[]>([]);
   runs = $state.raw<RunInfo[]>([]);
@@ -69,6 +72,8 @@ export class RunState {
     this.cancelled = false;
     this.runs = [];
     this.analysis = null;
+    this.sweepStartedAt = Date.now();
+    this.sweepEndedAt = 0;
     const ks = this.kValues;
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     const call = client.call(
@@ -111,6 +116,7 @@ export class RunState {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
       this.running = false;
+      this.sweepEndedAt = Date.now();
       this.call = null;
     }
   }
