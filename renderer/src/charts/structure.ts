@@ -27,6 +27,33 @@ export interface Layout {
   readonly segments: readonly Segment[];
   /** Consecutive runs of one higher group (region) when grouping by region; empty otherwise. */
   readonly groups: readonly Segment[];
+  /**
+   * Per row (K), its own order: within each population by that row's dominant cluster (the
+   * populations keep their places). Absent: every row in `order`.
+   */
+  readonly rowOrders?: readonly (readonly number[])[];
+}
+
+/** The order of row r: its own when the layout sorts each row, else the shared one. */
+export function rowOrder(layout: Layout, r: number): readonly number[] {
+  return layout.rowOrders?.[r] ?? layout.order;
+}
+
+/**
+ * The layout with each row sorted within populations by its own dominant cluster (pophelper's
+ * and distruct's default reading: admixed populations read cleanly in every row).
+ */
+export function withRowOrders(
+  layout: Layout,
+  individuals: readonly PlotIndividual[],
+  populationOrder: readonly string[],
+  rows: readonly PlotRow[],
+  byGroup: boolean,
+): Layout {
+  return {
+    ...layout,
+    rowOrders: rows.map((row) => layoutIndividuals(individuals, populationOrder, row, byGroup).order),
+  };
 }
 
 const UNLABELLED = '(no population)';
@@ -107,8 +134,9 @@ export function drawStructure(
   rows.forEach((row, r) => {
     const top = r * (barHeight + gap);
     const K = row.K;
+    const order = rowOrder(layout, r);
     for (let pos = 0; pos < n; pos++) {
-      const i = layout.order[pos]!;
+      const i = order[pos]!;
       let y = top;
       const x0 = Math.floor(pos * w);
       const x1 = Math.floor((pos + 1) * w);
@@ -187,8 +215,9 @@ export function structureSvg(
     parts.push(
       `<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="11" text-anchor="end" dominant-baseline="middle">K=${K}</text>`,
     );
+    const order = rowOrder(layout, r);
     for (let pos = 0; pos < n; pos++) {
-      const i = layout.order[pos]!;
+      const i = order[pos]!;
       let y = top;
       const x = left + pos * w;
       parts.push(`<g class="individual" data-id="${escapeXml(individuals[i]!.id)}">`);

@@ -28,6 +28,8 @@ export class PlotState {
   populationOrder = $state<string[]>([]);
   shownK = $state<number[]>([]);
   groupByRegion = $state(true);
+  /** Sort each row (K) within populations by its own dominant cluster; false: one order for all rows. */
+  sortEachRow = $state(true);
   barHeight = $state(90);
 
   setPopulations(pops: string[]): void {

@@ -34,6 +34,8 @@ export interface ProjectDoc {
     populationOrder: string[];
     shownK: number[];
     groupByRegion: boolean;
+    /** Absent in projects saved before per-row sorting: one order for all rows. */
+    sortEachRow?: boolean;
     barHeight: number;
   };
   readonly runs: readonly {

@@ -82,6 +82,7 @@ export class ProjectState {
         populationOrder: [...plot.populationOrder],
         shownK: [...plot.shownK],
         groupByRegion: plot.groupByRegion,
+        sortEachRow: plot.sortEachRow,
         barHeight: plot.barHeight,
       },
       runs: run.running ? [] : encodeRuns(run.runs),
@@ -143,6 +144,7 @@ export class ProjectState {
     plot.palette = [...doc.plot.palette];
     plot.populationOrder = [...doc.plot.populationOrder];
     plot.groupByRegion = doc.plot.groupByRegion;
+    plot.sortEachRow = doc.plot.sortEachRow ?? false;
     plot.barHeight = doc.plot.barHeight;
     if (doc.runs.length > 0) {
       const runs = decodeRuns(doc.runs);
