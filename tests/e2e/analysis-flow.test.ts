@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
 import { launch, openApp, runClustering } from './browser.ts';
 import { ROOT } from '../helpers.ts';
@@ -71,6 +72,27 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   assert.equal(png.toString('latin1', 37, 41), 'pHYs');
   assert.equal(png.readUInt32BE(41), Math.round(150 / 0.0254));
   assert.equal(png[49], 1);
+
+  // Every replicate's Q file in one zip (CLUMPAK/pong input): 3 K × 3 replicates, rows summing to 1.
+  const [qDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-q').click()]);
+  const qPath = join(ROOT, 'test-results', 'q-files.zip');
+  await qDownload.saveAs(qPath);
+  const zip = unzipSync(readFileSync(qPath));
+  const qNames = Object.keys(zip)
+    .filter((n) => n.endsWith('.Q'))
+    .sort();
+  assert.deepEqual(qNames, [2, 3, 4].flatMap((K) => [1, 2, 3].map((r) => `nancycats.K${K}.r${r}.Q`)).sort());
+  for (const name of qNames) {
+    const K = Number(/K(\d+)/.exec(name)![1]);
+    const rows = strFromU8(zip[name]!).trim().split('\n');
+    assert.equal(rows.length, 237);
+    for (const row of rows) {
+      const q = row.split(' ').map(Number);
+      assert.equal(q.length, K);
+      assert.ok(Math.abs(q.reduce((a, b) => a + b, 0) - 1) < 1e-4);
+    }
+  }
+  assert.equal(strFromU8(zip['populations.txt']!).trim().split('\n').length, 237);
 
   const [pdfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-pdf').click()]);
   const pdfPath = join(ROOT, 'test-results', 'structure.pdf');
