@@ -28,6 +28,11 @@ export function fittedRuns(runs: readonly SweepRun[]): FittedRun[] {
 export interface KAnalysis extends KSummary {
   /** The major mode's mean aligned memberships, shape (N, K). */
   readonly Q: Float64Array;
+  /**
+   * Every mode (largest first; the first is `Q`'s): its mean memberships with columns aligned to
+   * the major mode (so colours hold across modes) and the replicates (numbers from 0) in it.
+   */
+  readonly modeQs: readonly { readonly Q: Float64Array; readonly replicates: readonly number[] }[];
   /** Palette index of each column of Q, consistent across K. */
   readonly colours: readonly number[];
   /** The replicate with the highest F_ST at this K (the dissertation's choice of model for a K). */
@@ -67,6 +72,10 @@ export function analyzeSweep(data: GenotypeData | MixtureData, runs: readonly Sw
     return {
       ...k,
       Q: summary.alignment[idx]!.modes[0]!.meanQ,
+      modeQs: summary.alignment[idx]!.modes.map((m) => ({
+        Q: m.meanQ,
+        replicates: m.members.map((r) => reps[r]?.replicate ?? r),
+      })),
       colours: Array.from(summary.colours[idx]!),
       bestReplicate: reps[best]?.replicate ?? 0,
     };

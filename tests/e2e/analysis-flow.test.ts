@@ -205,6 +205,17 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   const svg = readFileSync(svgPath, 'utf8');
   assert.equal((svg.match(/<g class="region">/g) ?? []).length, 7);
   assert.ok(svg.includes('>AFRICA</text>'));
+  // K = 5's replicates fall into two modes here: the view lists them and switches between them.
+  const major = await page.getByTestId('mode-replicates-5').textContent();
+  await page.getByTestId('mode-5').selectOption('1');
+  const minor = await page.getByTestId('mode-replicates-5').textContent();
+  assert.notEqual(minor, major);
+  assert.deepEqual(
+    [...`${major}, ${minor}`.split(', ')].map(Number).sort(),
+    [1, 2],
+    'each replicate in exactly one mode',
+  );
+  assert.match((await page.getByTestId('mode-5').textContent()) ?? '', /major \(1 of 2\).*minor 1 \(1 of 2\)/);
   // Without grouping the regions disappear.
   await page.getByLabel('group populations by region').uncheck();
   assert.equal(await page.getByTestId('region-label').count(), 0);
