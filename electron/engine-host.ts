@@ -1,6 +1,6 @@
 import { utilityProcess, MessageChannelMain, type UtilityProcess, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { Channels } from './ipc-schema.ts';
+import { ENGINE_CHANNELS, EVENT_CHANNELS } from './ipc-schema.ts';
 
 /**
  * The engine's utility process: started on demand, connected to a window by a MessagePort, and
@@ -29,11 +29,11 @@ export class EngineHost {
   /** Gives `contents` a fresh port to the engine. */
   connect(contents: WebContents): void {
     const child = this.ensure((reason) => {
-      if (!contents.isDestroyed()) contents.send(Channels.engineCrashed, reason);
+      if (!contents.isDestroyed()) contents.send(EVENT_CHANNELS.engineCrashed, reason);
     });
     const { port1, port2 } = new MessageChannelMain();
     child.postMessage({ type: 'connect' }, [port1]);
-    contents.postMessage(Channels.enginePort, null, [port2]);
+    contents.postMessage(ENGINE_CHANNELS.port, null, [port2]);
   }
 
   dispose(): void {

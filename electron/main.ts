@@ -10,6 +10,7 @@ import {
   protocol,
   screen,
   session,
+  type IpcMainEvent,
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
@@ -17,8 +18,15 @@ import { readFile } from 'node:fs/promises';
 import { basename, join, normalize, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EngineHost } from './engine-host.ts';
-import { addRecent, readJson, writeFileAtomic } from './files.ts';
-import { Channels, isTrustedSender, validateFileData, validateFileName, validateProject } from './ipc-schema.ts';
+import { addRecent, filesForOpening, genotypePathsIn, readJson, writeFileAtomic } from './files.ts';
+import {
+  ENGINE_CHANNELS,
+  EVENT_CHANNELS,
+  isTrustedSender,
+  registerInvokeHandlers,
+  type EventContract,
+  type MenuCommand,
+} from './ipc-schema.ts';
 import { DEFAULT_WINDOW, restoreWindowState, type WindowState } from './window-state.ts';
 
 const HERE = __dirname;
@@ -35,12 +43,39 @@ protocol.registerSchemesAsPrivileged([
 const engine = new EngineHost(HERE);
 let mainWindow: BrowserWindow | undefined;
 
-function guard<A extends unknown[], R>(handler: (e: IpcMainInvokeEvent, ...args: A) => Promise<R>) {
-  return (e: IpcMainInvokeEvent, ...args: unknown[]): Promise<R> => {
-    if (!isTrustedSender(e.senderFrame?.url ?? '', e.senderFrame === e.sender.mainFrame))
-      throw new Error('IPC from an untrusted frame was refused');
-    return handler(e, ...(args as A));
-  };
+/** Calls only from the app's own main frame. */
+function trusted(e: IpcMainInvokeEvent | IpcMainEvent): boolean {
+  return isTrustedSender(e.senderFrame?.url ?? '', e.senderFrame === e.sender.mainFrame);
+}
+
+/** Sends an event of the contract to the page. */
+function sendEvent<K extends keyof EventContract>(key: K, payload: EventContract[K]): void {
+  mainWindow?.webContents.send(EVENT_CHANNELS[key], payload);
+}
+
+/** Paths asked to open before the window was ready (macOS open-file, argv). */
+const pendingPaths: string[] = [];
+
+/** Opens files by path in the page (with PLINK companions) and remembers them as recent. */
+async function openPaths(paths: readonly string[]): Promise<void> {
+  if (!mainWindow || mainWindow.webContents.isLoading()) {
+    pendingPaths.push(...paths);
+    return;
+  }
+  for (const p of paths) {
+    try {
+      sendEvent('openFiles', await filesForOpening(p));
+      await rememberRecent(p);
+    } catch (e) {
+      dialog.showErrorBox('Could not open the file', `${p}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+async function rememberRecent(path: string): Promise<void> {
+  const recent = await readJson<string[]>(RECENT_FILE(), []);
+  await writeFileAtomic(RECENT_FILE(), JSON.stringify(addRecent(recent, path)));
+  void buildMenu();
 }
 
 async function createWindow(): Promise<void> {
@@ -75,12 +110,13 @@ async function createWindow(): Promise<void> {
   win.webContents.on('will-navigate', (e, url) => {
     if (!url.startsWith('app://stratify/')) e.preventDefault();
   });
-  await win.loadURL('app://stratify/index.html');
   mainWindow = win;
+  await win.loadURL('app://stratify/index.html');
+  if (pendingPaths.length) void openPaths(pendingPaths.splice(0));
 }
 
-function sendMenu(command: string): void {
-  mainWindow?.webContents.send(Channels.menuCommand, command);
+function sendMenu(command: MenuCommand): void {
+  sendEvent('menuCommand', command);
 }
 
 async function buildMenu(): Promise<void> {
@@ -93,7 +129,7 @@ async function buildMenu(): Promise<void> {
         {
           label: 'Open Recent',
           submenu: recent.length
-            ? recent.map((p) => ({ label: p, click: () => sendMenu(`open-path:${p}`) }))
+            ? recent.map((p) => ({ label: p, click: () => void openPaths([p]) }))
             : [{ label: 'No recent files', enabled: false }],
         },
         { type: 'separator' },
@@ -128,65 +164,36 @@ async function buildMenu(): Promise<void> {
 }
 
 function registerIpc(): void {
-  ipcMain.on(Channels.connectEngine, (e) => {
-    if (!isTrustedSender(e.senderFrame?.url ?? '', e.senderFrame === e.sender.mainFrame)) return;
-    engine.connect(e.sender);
+  ipcMain.on(ENGINE_CHANNELS.connect, (e) => {
+    if (trusted(e)) engine.connect(e.sender);
   });
-  ipcMain.handle(
-    Channels.openDialog,
-    guard(async () => {
-      const r = await dialog.showOpenDialog({
-        properties: ['openFile', 'multiSelections'],
-        filters: [
-          {
-            name: 'Genotype files',
-            extensions: ['str', 'stru', 'txt', 'gen', 'vcf', 'gz', 'ped', 'map', 'bed', 'bim', 'fam', 'csv', 'tsv'],
-          },
-        ],
-      });
-      if (r.canceled) return null;
-      const recent = await readJson<string[]>(RECENT_FILE(), []);
-      await writeFileAtomic(RECENT_FILE(), JSON.stringify(addRecent(recent, r.filePaths[0]!)));
-      void buildMenu();
-      return Promise.all(
-        r.filePaths.map(async (p) => ({ name: basename(p), bytes: new Uint8Array(await readFile(p)) })),
-      );
-    }),
-  );
-  ipcMain.handle(
-    Channels.saveFile,
-    guard(async (_e, name: unknown, data: unknown) => {
-      const fileName = validateFileName(name);
-      const content = validateFileData(data);
-      const r = await dialog.showSaveDialog({ defaultPath: fileName });
-      if (r.canceled || !r.filePath) return null;
-      await writeFileAtomic(r.filePath, content);
-      return r.filePath;
-    }),
-  );
-  ipcMain.handle(
-    Channels.saveProject,
-    guard(async (_e, project: unknown) => {
-      const doc = validateProject(project);
-      const r = await dialog.showSaveDialog({
-        defaultPath: 'analysis.stratify.json',
-        filters: [{ name: 'Stratify project', extensions: ['json'] }],
-      });
-      if (r.canceled || !r.filePath) return null;
-      await writeFileAtomic(r.filePath, JSON.stringify(doc));
-      return r.filePath;
-    }),
-  );
-  ipcMain.handle(
-    Channels.loadProject,
-    guard(async () => {
-      const r = await dialog.showOpenDialog({
-        properties: ['openFile'],
-        filters: [{ name: 'Stratify project', extensions: ['json'] }],
-      });
-      if (r.canceled || !r.filePaths[0]) return null;
-      return validateProject(JSON.parse(await readFile(r.filePaths[0], 'utf8')));
-    }),
+  registerInvokeHandlers(
+    ipcMain,
+    {
+      openDialog: async () => {
+        const r = await dialog.showOpenDialog({
+          properties: ['openFile', 'multiSelections'],
+          filters: [
+            {
+              name: 'Genotype files',
+              extensions: ['str', 'stru', 'txt', 'gen', 'vcf', 'gz', 'ped', 'map', 'bed', 'bim', 'fam', 'csv', 'tsv'],
+            },
+          ],
+        });
+        if (r.canceled) return null;
+        await rememberRecent(r.filePaths[0]!);
+        return Promise.all(
+          r.filePaths.map(async (p) => ({ name: basename(p), bytes: new Uint8Array(await readFile(p)) })),
+        );
+      },
+      saveFile: async (fileName, content) => {
+        const r = await dialog.showSaveDialog({ defaultPath: fileName });
+        if (r.canceled || !r.filePath) return null;
+        await writeFileAtomic(r.filePath, content);
+        return r.filePath;
+      },
+    },
+    trusted,
   );
 }
 
@@ -206,11 +213,19 @@ function serveApp(): void {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  // File associations: macOS sends open-file; Windows and Linux start us (or a second instance)
+  // with the path among the arguments.
+  app.on('open-file', (e, path) => {
+    e.preventDefault();
+    void openPaths([path]);
+  });
+  pendingPaths.push(...genotypePathsIn(process.argv.slice(1)));
+  app.on('second-instance', (_e, argv) => {
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();
     }
+    void openPaths(genotypePathsIn(argv.slice(1)));
   });
   app.whenReady().then(async () => {
     serveApp();

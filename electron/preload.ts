@@ -1,31 +1,23 @@
-// The sandboxed preload: a short allow-list of typed calls, no logic, no Node in the page.
+// The sandboxed preload: the contract's API (electron/ipc-schema.ts) over ipcRenderer, no logic,
+// no Node in the page.
 import { contextBridge, ipcRenderer } from 'electron';
-import { Channels } from './ipc-schema.ts';
+import { desktopApi, ENGINE_CHANNELS } from './ipc-schema.ts';
 
-ipcRenderer.on(Channels.enginePort, (event) => {
+ipcRenderer.on(ENGINE_CHANNELS.port, (event) => {
   // MessagePorts cannot cross the context bridge; hand them to the page with postMessage.
-  window.postMessage({ type: Channels.enginePort }, '*', event.ports);
+  window.postMessage({ type: ENGINE_CHANNELS.port }, '*', event.ports);
 });
 
-contextBridge.exposeInMainWorld('stratify', {
-  isDesktop: true,
-  connectEngine: () =>
-    new Promise<MessagePort>((resolve) => {
-      const onMessage = (e: MessageEvent) => {
-        if (e.source === window && (e.data as { type?: string })?.type === Channels.enginePort && e.ports[0]) {
-          window.removeEventListener('message', onMessage);
-          resolve(e.ports[0]);
-        }
-      };
-      window.addEventListener('message', onMessage);
-      ipcRenderer.send(Channels.connectEngine);
-    }),
-  openFileDialog: () => ipcRenderer.invoke(Channels.openDialog),
-  saveFile: (name: string, data: Uint8Array | string) => ipcRenderer.invoke(Channels.saveFile, name, data),
-  saveProject: (project: unknown) => ipcRenderer.invoke(Channels.saveProject, project),
-  loadProject: () => ipcRenderer.invoke(Channels.loadProject),
-  onEngineCrashed: (handler: (reason: string) => void) =>
-    ipcRenderer.on(Channels.engineCrashed, (_e, reason: string) => handler(String(reason))),
-  onMenuCommand: (handler: (command: string) => void) =>
-    ipcRenderer.on(Channels.menuCommand, (_e, command: string) => handler(String(command))),
-});
+const connectEngine = () =>
+  new Promise<MessagePort>((resolve) => {
+    const onMessage = (e: MessageEvent) => {
+      if (e.source === window && (e.data as { type?: string })?.type === ENGINE_CHANNELS.port && e.ports[0]) {
+        window.removeEventListener('message', onMessage);
+        resolve(e.ports[0]);
+      }
+    };
+    window.addEventListener('message', onMessage);
+    ipcRenderer.send(ENGINE_CHANNELS.connect);
+  });
+
+contextBridge.exposeInMainWorld('stratify', desktopApi(ipcRenderer, connectEngine));

@@ -19,5 +19,8 @@ test("Evanno's ΔK: |L(K+1) − 2L(K) + L(K−1)| / sd L(K), absent at the ends,
   assert.equal(d[4]!.deltaK, undefined, 'K = 6 was not run');
   assert.equal(d[5]!.deltaK, undefined, 'the last K');
   const single = withEvannoDeltaK(perK.map((k) => ({ ...k, replicates: 1 })));
-  assert.ok(single.every((k) => k.deltaK === undefined), 'one replicate has no spread');
+  assert.ok(
+    single.every((k) => k.deltaK === undefined),
+    'one replicate has no spread',
+  );
 });

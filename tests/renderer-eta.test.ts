@@ -23,8 +23,22 @@ test('time left for the whole sweep: work weighted by K, elapsed scaled by work 
   ];
   // Work done 2·10 + 3·5 = 35 of 2·10 + 3·10 + 4·10 = 90 in 70 s: 2 s per unit, 55 units left → 110 s.
   assert.equal(sweepEtaSeconds(progress, 0, 70_000), 110);
-  assert.equal(sweepEtaSeconds(progress.map((p) => ({ ...p, done: 0 })), 0, 70_000), undefined);
-  assert.equal(sweepEtaSeconds(progress.map((p) => ({ ...p, done: p.total })), 0, 70_000), undefined);
+  assert.equal(
+    sweepEtaSeconds(
+      progress.map((p) => ({ ...p, done: 0 })),
+      0,
+      70_000,
+    ),
+    undefined,
+  );
+  assert.equal(
+    sweepEtaSeconds(
+      progress.map((p) => ({ ...p, done: p.total })),
+      0,
+      70_000,
+    ),
+    undefined,
+  );
   assert.equal(sweepEtaSeconds(progress, 70_000, 70_000), undefined, 'no time has passed');
   assert.equal(formatDuration(42.4), '42 s');
   assert.equal(formatDuration(185), '3 min 05 s');

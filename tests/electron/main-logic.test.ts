@@ -3,17 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  IpcValidationError,
-  isTrustedSender,
-  validateFileData,
-  validateFileName,
-  validateProject,
-} from '../../electron/ipc-schema.ts';
+import { IpcValidationError, isTrustedSender, validateFileData, validateFileName } from '../../electron/ipc-schema.ts';
 import { addRecent, readJson, writeFileAtomic } from '../../electron/files.ts';
 import { DEFAULT_WINDOW, restoreWindowState } from '../../electron/window-state.ts';
 
-test('IPC validation: file names, file data, projects, senders', () => {
+test('IPC validation: file names, file data, senders', () => {
   assert.equal(validateFileName('plot.svg'), 'plot.svg');
   for (const bad of ['', '../etc/passwd', 'a/b.svg', 'a\\b', 'x\u0000y', 'x'.repeat(300), 42, null]) {
     assert.throws(() => validateFileName(bad), IpcValidationError, String(bad));
@@ -21,9 +15,6 @@ test('IPC validation: file names, file data, projects, senders', () => {
   assert.equal(validateFileData('text'), 'text');
   assert.ok(validateFileData(new Uint8Array(3)) instanceof Uint8Array);
   assert.throws(() => validateFileData({ length: 3 }), IpcValidationError);
-  assert.deepEqual(validateProject({ version: 1, app: 'stratify' }), { version: 1, app: 'stratify' });
-  for (const bad of [null, [], { version: 0 }, { version: '1' }, 'x'])
-    assert.throws(() => validateProject(bad), IpcValidationError);
   assert.equal(isTrustedSender('app://stratify/index.html', true), true);
   assert.equal(isTrustedSender('app://stratify/index.html', false), false, 'subframes are refused');
   assert.equal(isTrustedSender('https://evil.example/', true), false);

@@ -1,20 +1,11 @@
 import { EngineClient } from '../../../engine/runtime/engine-client.ts';
 import { messagePortPort, workerPort } from './ports.ts';
-
-/** What the Electron preload exposes (see electron/preload.ts). */
-export interface StratifyDesktop {
-  readonly isDesktop: true;
-  /** Resolves with a MessagePort connected to the engine utility process. */
-  connectEngine(): Promise<MessagePort>;
-  openFileDialog(): Promise<{ name: string; bytes: Uint8Array }[] | null>;
-  saveFile(suggestedName: string, data: Uint8Array | string): Promise<string | null>;
-  onEngineCrashed(handler: (reason: string) => void): void;
-  onMenuCommand(handler: (command: string) => void): void;
-}
+import type { DesktopApi } from '../../../electron/ipc-schema.ts';
 
 declare global {
   interface Window {
-    stratify?: StratifyDesktop;
+    /** The Electron preload's API (electron/ipc-schema.ts); absent in a browser. */
+    stratify?: DesktopApi;
   }
 }
 

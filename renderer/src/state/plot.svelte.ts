@@ -30,6 +30,8 @@ export class PlotState {
   groupByRegion = $state(true);
   /** Sort each row (K) within populations by its own dominant cluster; false: one order for all rows. */
   sortEachRow = $state(true);
+  /** Bumped by the menu's Export Plot…: the Structure view then exports the figure (SVG). */
+  exportRequests = $state(0);
   barHeight = $state(90);
 
   setPopulations(pops: string[]): void {

@@ -1,0 +1,134 @@
+// The IPC contract (electron/ipc-schema.ts) without Electron: main's handlers and the preload's
+// API are built over fakes of ipcMain and ipcRenderer; the renderer's callers are found in its source.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  desktopApi,
+  EVENT_CHANNELS,
+  INVOKE_CHANNELS,
+  IpcValidationError,
+  MENU_COMMANDS,
+  registerInvokeHandlers,
+  type DesktopApi,
+} from '../../electron/ipc-schema.ts';
+import { filesForOpening, genotypePathsIn } from '../../electron/files.ts';
+import { ROOT } from '../helpers.ts';
+
+type Listener = (event: { trusted: boolean }, ...args: unknown[]) => Promise<unknown>;
+
+function fakeMain() {
+  const handlers = new Map<string, Listener>();
+  const calls: { key: string; args: unknown[] }[] = [];
+  registerInvokeHandlers<{ trusted: boolean }>(
+    { handle: (channel, listener) => handlers.set(channel, listener) },
+    {
+      openDialog: async () => {
+        calls.push({ key: 'openDialog', args: [] });
+        return null;
+      },
+      saveFile: async (name, data) => {
+        calls.push({ key: 'saveFile', args: [name, data] });
+        return `/tmp/${name}`;
+      },
+    },
+    (e) => e.trusted,
+  );
+  return { handlers, calls };
+}
+
+test('main: every invoke channel has a handler; wrong payloads and untrusted frames are refused before it runs', async () => {
+  const { handlers, calls } = fakeMain();
+  assert.deepEqual([...handlers.keys()].sort(), Object.values(INVOKE_CHANNELS).sort());
+  const save = handlers.get(INVOKE_CHANNELS.saveFile)!;
+  const ok = { trusted: true };
+  assert.equal(await save(ok, 'plot.svg', '<svg/>'), '/tmp/plot.svg');
+  for (const bad of [[42, 'x'], ['../x.svg', 'x'], ['a.svg', { length: 3 }], ['a.svg'], ['a.svg', 'x', 'extra']])
+    await assert.rejects(save(ok, ...bad), IpcValidationError, JSON.stringify(bad));
+  await assert.rejects(save({ trusted: false }, 'plot.svg', 'x'), /untrusted/);
+  const open = handlers.get(INVOKE_CHANNELS.openDialog)!;
+  await assert.rejects(open(ok, 'surprise'), IpcValidationError);
+  assert.equal(await open(ok), null);
+  assert.deepEqual(
+    calls.map((c) => c.key),
+    ['saveFile', 'openDialog'],
+    'only the valid calls reached the implementation',
+  );
+});
+
+test('preload: each API call goes to its channel; events are validated before the page sees them', async () => {
+  const invoked: { channel: string; args: unknown[] }[] = [];
+  const listeners = new Map<string, (e: unknown, payload: unknown) => void>();
+  const api: DesktopApi = desktopApi(
+    {
+      invoke: async (channel, ...args) => {
+        invoked.push({ channel, args });
+        return null;
+      },
+      on: (channel, listener) => listeners.set(channel, listener),
+    },
+    async () => ({}) as MessagePort,
+  );
+  await api.openFileDialog();
+  await api.saveFile('a.svg', 'x');
+  assert.deepEqual(
+    invoked.map((c) => c.channel),
+    [INVOKE_CHANNELS.openDialog, INVOKE_CHANNELS.saveFile],
+  );
+  const got: unknown[] = [];
+  api.onMenuCommand((c) => got.push(c));
+  api.onOpenFiles((f) => got.push(f[0]!.name));
+  api.onEngineCrashed((r) => got.push(r));
+  assert.deepEqual([...listeners.keys()].sort(), Object.values(EVENT_CHANNELS).sort(), 'every event has a listener');
+  listeners.get(EVENT_CHANNELS.menuCommand)!(null, 'run');
+  assert.throws(() => listeners.get(EVENT_CHANNELS.menuCommand)!(null, 'open-path:/etc/passwd'), IpcValidationError);
+  listeners.get(EVENT_CHANNELS.openFiles)!(null, [{ name: 'x.vcf', bytes: new Uint8Array(2) }]);
+  assert.throws(() => listeners.get(EVENT_CHANNELS.openFiles)!(null, [{ name: 'x.vcf' }]), IpcValidationError);
+  listeners.get(EVENT_CHANNELS.engineCrashed)!(null, 'oom');
+  assert.deepEqual(got, ['run', 'x.vcf', 'oom']);
+});
+
+/** Every file under a folder (recursively). */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : [readFileSync(p, 'utf8')];
+  });
+}
+
+test('renderer: every API method has a caller and every menu command a handler; main sends every event', () => {
+  const renderer = sources(join(ROOT, 'renderer', 'src')).join('\n');
+  const methods: (keyof DesktopApi)[] = [
+    'connectEngine',
+    'openFileDialog',
+    'saveFile',
+    'onEngineCrashed',
+    'onMenuCommand',
+    'onOpenFiles',
+  ];
+  for (const m of methods) assert.match(renderer, new RegExp(`(stratify|desktop)\\??\\.${m}\\(`), `${m} is called`);
+  const app = readFileSync(join(ROOT, 'renderer', 'src', 'App.svelte'), 'utf8');
+  for (const c of MENU_COMMANDS) assert.ok(app.includes(`command === '${c}'`), `menu command ${c} is handled`);
+  const main =
+    readFileSync(join(ROOT, 'electron', 'main.ts'), 'utf8') +
+    readFileSync(join(ROOT, 'electron', 'engine-host.ts'), 'utf8');
+  for (const key of Object.keys(EVENT_CHANNELS))
+    assert.match(main, new RegExp(`sendEvent\\('${key}'|EVENT_CHANNELS\\.${key}`), `main sends ${key}`);
+  for (const c of MENU_COMMANDS) assert.ok(main.includes(`sendMenu('${c}')`), `the menu sends ${c}`);
+});
+
+test('opening by path: PLINK companions come along; command-line genotype paths are recognised', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-open-'));
+  for (const f of ['d.bed', 'd.bim', 'd.fam', 'x.vcf']) writeFileSync(join(dir, f), f);
+  assert.deepEqual(
+    (await filesForOpening(join(dir, 'd.bed'))).map((f) => f.name),
+    ['d.bed', 'd.bim', 'd.fam'],
+  );
+  assert.deepEqual(
+    (await filesForOpening(join(dir, 'x.vcf'))).map((f) => f.name),
+    ['x.vcf'],
+  );
+  assert.deepEqual(genotypePathsIn(['--inspect', '/a/b.VCF.gz', 'c.str', 'notes.pdf', '.']), ['/a/b.VCF.gz', 'c.str']);
+});
