@@ -32,7 +32,7 @@ export class EngineHost {
       if (!contents.isDestroyed()) contents.send(EVENT_CHANNELS.engineCrashed, reason);
     });
     const { port1, port2 } = new MessageChannelMain();
-    child.postMessage({ type: 'connect' }, [port1]);
+    child.postMessage({ type: 'connect', window: contents.id }, [port1]);
     contents.postMessage(ENGINE_CHANNELS.port, null, [port2]);
   }
 

@@ -142,7 +142,10 @@ export interface EngineApi {
     format: ExportFormat,
     loci?: readonly number[],
   ): Promise<{ text: string; notes: readonly string[] }>;
+  /** Frees a dataset and every sweep on it. */
   closeDataset(datasetId: number): Promise<void>;
+  /** What the engine holds (datasets, sweeps), for memory checks. */
+  held(): Promise<{ datasets: number; sweeps: number }>;
 }
 
 export type EngineMethod = keyof EngineApi;
@@ -175,4 +178,5 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'assign',
   'exportDataset',
   'closeDataset',
+  'held',
 ];

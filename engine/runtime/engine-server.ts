@@ -68,11 +68,23 @@ export class EngineServer {
   private readonly sweeps = new Map<number, { datasetId: number; runs: readonly SweepRun[] }>();
   private nextSweep = 1;
 
+  private readonly unsubscribe: () => void;
+
   constructor(
     private readonly port: Port,
     private readonly pool: (threads?: number) => StartPool,
   ) {
-    port.onMessage((m) => void this.handle(m as ToEngine));
+    this.unsubscribe = port.onMessage((m) => void this.handle(m as ToEngine));
+  }
+
+  /** Ends this server: running calls are cancelled, datasets and sweeps freed, the port closed. */
+  dispose(): void {
+    for (const a of this.aborts.values()) a.abort();
+    this.aborts.clear();
+    this.datasets.clear();
+    this.sweeps.clear();
+    this.unsubscribe();
+    this.port.close();
   }
 
   private send(m: FromEngine): void {
@@ -213,7 +225,9 @@ export class EngineServer {
       },
       closeDataset: async (datasetId: number) => {
         this.datasets.delete(datasetId);
+        for (const [id, sw] of this.sweeps) if (sw.datasetId === datasetId) this.sweeps.delete(id);
       },
+      held: async () => ({ datasets: this.datasets.size, sweeps: this.sweeps.size }),
     };
   }
 

@@ -58,6 +58,7 @@ export class StartPool implements StartRunner {
         if (!aborted && !failed && next < tasks.length) return;
         for (const u of unsubscribe) u();
         signal?.removeEventListener('abort', onAbort);
+        for (const w of this.workers) w.postMessage({ op: 'drop', datasetId } satisfies ToStartWorker);
         if (failed) reject(failed);
         else resolve({ results, cancelled: aborted });
       };
@@ -92,6 +93,7 @@ export class StartPool implements StartRunner {
         unsubscribe.push(
           port.onMessage((raw) => {
             const msg = raw as FromStartWorker;
+            if (msg.op === 'held') return;
             const slot = inFlight.get(msg.taskId);
             if (!slot) return;
             const task = tasks[slot.position]!;

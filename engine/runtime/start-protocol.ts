@@ -15,11 +15,16 @@ export type ToStartWorker =
       readonly task: StartTask;
       readonly options: FitOptions;
     }
-  | { readonly op: 'cancel'; readonly taskId: number };
+  | { readonly op: 'cancel'; readonly taskId: number }
+  /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */
+  | { readonly op: 'drop'; readonly datasetId: number }
+  /** Asks how many datasets the worker holds (answered with 'held'; for tests and diagnostics). */
+  | { readonly op: 'held' };
 
 /** Messages from a start worker to the pool. */
 export type FromStartWorker =
   | { readonly op: 'iteration'; readonly taskId: number; readonly iteration: number; readonly logLik: number }
   | { readonly op: 'done'; readonly taskId: number; readonly result: StartResult }
   | { readonly op: 'cancelled'; readonly taskId: number }
-  | { readonly op: 'error'; readonly taskId: number; readonly name: string; readonly message: string };
+  | { readonly op: 'error'; readonly taskId: number; readonly name: string; readonly message: string }
+  | { readonly op: 'held'; readonly datasets: number };

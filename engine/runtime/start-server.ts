@@ -86,6 +86,12 @@ export function serveStarts(port: Port): void {
       case 'cancel':
         cancelled.add(msg.taskId);
         break;
+      case 'drop':
+        datasets.delete(msg.datasetId);
+        break;
+      case 'held':
+        send({ op: 'held', datasets: datasets.size });
+        break;
     }
   });
 }

@@ -42,7 +42,9 @@ export class AppState {
         if (p.kind === 'parse' && p.totalBytes) this.parseFraction = p.bytesRead / p.totalBytes;
       });
       const info = await call.result;
-      if (this.dataset) void this.client.call('closeDataset', [this.dataset.datasetId]).result;
+      // The new dataset replaces the open one and its filtered version (and their sweeps).
+      for (const old of new Set([this.dataset?.datasetId, this.unfiltered?.datasetId]))
+        if (old !== undefined) void this.client.call('closeDataset', [old]).result;
       this.dataset = info;
       this.unfiltered = info;
       this.fileNames = files.map((f) => f.name);
@@ -64,17 +66,24 @@ export class AppState {
 export async function applyFilters(app: AppState, filters: FilterOptions): Promise<void> {
   if (!app.client || !app.unfiltered) return;
   const active = Object.values(filters).some((v) => v !== undefined && v !== false);
+  // A filtered dataset lives until the next filter change replaces it (the unfiltered one stays).
+  const previous = app.dataset && app.dataset !== app.unfiltered ? app.dataset.datasetId : undefined;
+  const closePrevious = () => {
+    if (previous !== undefined) void app.client!.call('closeDataset', [previous]).result;
+  };
   try {
     if (!active) {
       app.dataset = app.unfiltered;
       app.filters = {};
       app.removed = null;
+      closePrevious();
       return;
     }
     const r = await app.client.call('filterDataset', [app.unfiltered.datasetId, filters]).result;
     app.dataset = r;
     app.filters = filters;
     app.removed = { individuals: r.removedIndividuals, loci: r.removedLoci };
+    closePrevious();
   } catch (e) {
     app.error = toShownError('Could not apply the filters', e);
   }
