@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeAssign, encodeAssign } from '../renderer/src/state/project.ts';
+import { checkProject, decodeAssign, decodeRuns, encodeAssign } from '../renderer/src/state/project.ts';
 import type { AssignInfo } from '../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
@@ -29,4 +29,51 @@ test('a saved assignment that does not fit the dataset is refused with a message
   assert.throws(() => decodeAssign(enc, 5), /does not fit the dataset/);
   assert.throws(() => decodeAssign({ ...enc, confusion: [1, 2, 3] }, 4), /does not fit the dataset/);
   assert.throws(() => decodeAssign({ ...enc, exclusion: [0.1] }, 4), /does not fit the dataset/);
+});
+
+const project = () => ({
+  version: 1,
+  app: 'stratify',
+  savedAt: '2026-11-23T00:00:00Z',
+  files: [{ name: 'x.str', base64: 'QUJD' }],
+  view: 'structure',
+  run: { algorithm: 'ema', kFrom: 2, kTo: 3, starts: 5, replicates: 2, epsilon: 0.05, seed: 1 },
+  plot: { palette: ['#112233'], populationOrder: ['a'], shownK: [2], groupByRegion: true, barHeight: 90 },
+  runs: [
+    {
+      K: 2,
+      replicate: 0,
+      logLik: -10,
+      completedStarts: 5,
+      Q: [0.5, 0.5, 1, 0],
+      weights: [0.5, 0.5],
+      informative: [1],
+      independence: [0],
+      theta: [0.1],
+    },
+  ],
+});
+
+test('a whole project passes; each damaged field is refused by name before anything is restored', () => {
+  assert.doesNotThrow(() => checkProject(project()));
+  const damage: [(d: ReturnType<typeof project>) => void, RegExp][] = [
+    [(d) => (d.view = 'nowhere'), /view/],
+    [(d) => ((d.run as Record<string, unknown>)['algorithm'] = 'magic'), /run\.algorithm/],
+    [(d) => (d.run.kFrom = 0), /run\.kFrom/],
+    [(d) => (d.run.epsilon = 2), /run\.epsilon/],
+    [(d) => (d.plot.palette = ['red']), /plot\.palette/],
+    [(d) => ((d.plot as Record<string, unknown>)['groupByRegion'] = 'yes'), /plot\.groupByRegion/],
+    [(d) => (d.runs[0]!.Q = [0.5, 0.5, 1]), /runs\[0\] has tables that do not fit its K/],
+    [(d) => ((d.runs[0] as Record<string, unknown>)['theta'] = 'x'), /runs\[0\]\.theta/],
+    [(d) => (d.files[0]!.base64 = 'not base64!'), /files\[0\]/],
+  ];
+  for (const [edit, why] of damage) {
+    const d = project();
+    edit(d);
+    assert.throws(() => checkProject(d), why, String(why));
+  }
+  assert.throws(() => checkProject({ app: 'other' }), /not a Stratify project/);
+  // Runs must have one row per individual of the dataset they are restored onto.
+  assert.equal(decodeRuns(checkProject(project()).runs, 2).length, 1);
+  assert.throws(() => decodeRuns(checkProject(project()).runs, 3), /do not belong to this data/);
 });

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp } from './browser.ts';
@@ -49,6 +49,41 @@ test('save a project, reopen it in a fresh browser and find every view restored;
   assert.equal(await fresh.page.getByTestId('k-table').textContent(), table);
   await fresh.page.getByRole('button', { name: 'Structure' }).click();
   assert.equal(await fresh.page.getByTestId('colour-1').inputValue(), '#123456');
+
+  // Tampered copies are refused with a reason and change nothing: the fresh page keeps its views.
+  const tampered = (edit: (d: Record<string, unknown>) => void, name: string) => {
+    const d = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    edit(d);
+    const p = join(ROOT, 'test-results', name);
+    writeFileSync(p, JSON.stringify(d));
+    return p;
+  };
+  const cases: [string, RegExp][] = [
+    [
+      tampered((d) => {
+        const runs = d['runs'] as { Q: number[] }[];
+        runs[0]!.Q = runs[0]!.Q.slice(0, runs[0]!.Q.length - 2);
+      }, 'short-q.stratify.json'),
+      /do not belong to this data/,
+    ],
+    [
+      tampered((d) => ((d['run'] as Record<string, unknown>)['algorithm'] = 'magic'), 'algo.stratify.json'),
+      /run\.algorithm/,
+    ],
+    [
+      tampered((d) => ((d['plot'] as Record<string, unknown>)['palette'] = ['red']), 'palette.stratify.json'),
+      /plot\.palette/,
+    ],
+  ];
+  for (const [file, why] of cases) {
+    await fresh.page.getByTestId('project-input').setInputFiles(file);
+    await fresh.page.waitForFunction(
+      (source) => new RegExp(source).test(document.querySelector('[data-testid=error]')?.textContent ?? ''),
+      why.source,
+    );
+    await fresh.page.getByRole('button', { name: 'Choose K' }).click();
+    assert.equal(await fresh.page.getByTestId('k-table').textContent(), table, 'nothing half-restored');
+  }
 
   // The first page autosaved: reloading it offers to restore.
   await page.waitForTimeout(1200);

@@ -38,27 +38,35 @@ export class AppState {
     this.parseFraction = 0;
     this.error = null;
     try {
-      const call = this.client.call('openDataset', [files, options], (p) => {
-        if (p.kind === 'parse' && p.totalBytes) this.parseFraction = p.bytesRead / p.totalBytes;
-      });
-      const info = await call.result;
-      // The new dataset replaces the open one and its filtered version (and their sweeps).
-      for (const old of new Set([this.dataset?.datasetId, this.unfiltered?.datasetId]))
-        if (old !== undefined) void this.client.call('closeDataset', [old]).result;
-      this.dataset = info;
-      this.unfiltered = info;
-      this.fileNames = files.map((f) => f.name);
-      this.files = files;
-      this.populationFile = options.populationFile ?? null;
-      this.openOptions = options;
-      this.filters = {};
-      this.removed = null;
-      this.view = 'data';
+      this.adopt(await this.read(files, options), files, options);
     } catch (e) {
       this.error = toShownError('Could not read the file', e);
     } finally {
       this.loading = false;
     }
+  }
+
+  /** Reads files into the engine without changing what the app shows (progress aside). */
+  async read(files: FileBytes[], options: OpenOptions): Promise<DatasetInfo> {
+    const call = this.client!.call('openDataset', [files, options], (p) => {
+      if (p.kind === 'parse' && p.totalBytes) this.parseFraction = p.bytesRead / p.totalBytes;
+    });
+    return call.result;
+  }
+
+  /** Shows a dataset the engine has read, replacing (and closing) the open one and its filtered version. */
+  adopt(info: DatasetInfo, files: FileBytes[], options: OpenOptions): void {
+    for (const old of new Set([this.dataset?.datasetId, this.unfiltered?.datasetId]))
+      if (old !== undefined && old !== info.datasetId) void this.client?.call('closeDataset', [old]).result;
+    this.dataset = info;
+    this.unfiltered = info;
+    this.fileNames = files.map((f) => f.name);
+    this.files = files;
+    this.populationFile = options.populationFile ?? null;
+    this.openOptions = options;
+    this.filters = {};
+    this.removed = null;
+    this.view = 'data';
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Model } from '../../../engine/util/choices.ts';
+import { ALGORITHM, MODEL, RANK_BY, type Model } from '../../../engine/util/choices.ts';
 import type { AssignInfo, FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
 import type { AssignSettings } from './assign.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
@@ -143,7 +143,14 @@ export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
   }));
 }
 
-export function decodeRuns(runs: ProjectDoc['runs']): RunInfo[] {
+/** The saved runs as the engine takes them; each must have one row of Q per individual (`individuals`). */
+export function decodeRuns(runs: ProjectDoc['runs'], individuals: number): RunInfo[] {
+  runs.forEach((r, k) => {
+    if (r.Q.length !== individuals * r.K)
+      throw new Error(
+        `the project's runs[${k}] has ${r.Q.length / r.K} individuals, the dataset ${individuals}: the results do not belong to this data`,
+      );
+  });
   return runs.map((r) => ({
     ...r,
     Q: Float64Array.from(r.Q),
@@ -155,12 +162,73 @@ export function decodeRuns(runs: ProjectDoc['runs']): RunInfo[] {
   }));
 }
 
-/** Checks that a parsed JSON document is a Stratify project; throws a readable error if not. */
+/** The views a project can reopen on. */
+const VIEWS: readonly View[] = ['data', 'run', 'structure', 'k', 'markers', 'assign'];
+
+/** A readable refusal: what is wrong and where in the project file. */
+function bad(where: string, what: string): never {
+  throw new Error(`the project file is damaged or from another version: ${where} ${what}`);
+}
+const isInt = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
+const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const numbers = (v: unknown) => Array.isArray(v) && v.every(isNum);
+
+function checkFile(f: unknown, where: string): void {
+  const x = f as { name?: unknown; base64?: unknown } | null;
+  if (!x || typeof x.name !== 'string' || typeof x.base64 !== 'string') bad(where, 'is not a file');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(x.base64 as string)) bad(where, 'is not base64');
+}
+
+/**
+ * Checks that a parsed JSON document is a whole Stratify project, field by field (types, allowed
+ * values, table shapes), so that a tampered or foreign file is refused with a readable error
+ * before anything is restored.
+ */
 export function checkProject(doc: unknown): ProjectDoc {
   const d = doc as Partial<ProjectDoc> | null;
-  if (!d || d.app !== 'stratify' || d.version !== 1) throw new Error('not a Stratify project (version 1) file');
+  if (!d || typeof d !== 'object' || d.app !== 'stratify' || d.version !== 1)
+    throw new Error('not a Stratify project (version 1) file');
   if (!Array.isArray(d.files) || d.files.length === 0) throw new Error('the project holds no dataset');
-  if (!Array.isArray(d.runs) || !d.run || !d.plot) throw new Error('the project is incomplete');
+  d.files.forEach((f, k) => checkFile(f, `files[${k}]`));
+  if (d.populationFile !== undefined) checkFile(d.populationFile, 'populationFile');
+  if (!VIEWS.includes(d.view as View)) bad('view', `"${String(d.view)}" is not a view`);
+  const r = d.run as Record<string, unknown> | undefined;
+  if (!r || typeof r !== 'object') bad('run', 'is missing');
+  if (!ALGORITHM.values.includes(r.algorithm as Algorithm)) bad('run.algorithm', 'is not an algorithm');
+  for (const k of ['kFrom', 'kTo', 'starts', 'replicates'] as const)
+    if (!isInt(r[k], 1)) bad(`run.${k}`, 'is not a positive whole number');
+  if (!(isNum(r.epsilon) && (r.epsilon as number) > 0 && (r.epsilon as number) < 1))
+    bad('run.epsilon', 'is not between 0 and 1');
+  if (!isNum(r.seed)) bad('run.seed', 'is not a number');
+  if (r.rankBy !== undefined && !RANK_BY.values.includes(r.rankBy as RankBy)) bad('run.rankBy', 'is not a ranking');
+  if (r.model !== undefined && !MODEL.values.includes(r.model as Model)) bad('run.model', 'is not a model');
+  if (r.tolerance !== undefined && !(isNum(r.tolerance) && (r.tolerance as number) > 0))
+    bad('run.tolerance', 'is not positive');
+  if (r.cvFolds !== undefined && !isInt(r.cvFolds, 0)) bad('run.cvFolds', 'is not a whole number');
+  const p = d.plot as Record<string, unknown> | undefined;
+  if (!p || typeof p !== 'object') bad('plot', 'is missing');
+  if (!Array.isArray(p.palette) || !p.palette.every((c) => typeof c === 'string' && /^#[0-9a-fA-F]{6}$/.test(c)))
+    bad('plot.palette', 'is not a list of colours');
+  if (!Array.isArray(p.populationOrder) || !p.populationOrder.every((x) => typeof x === 'string'))
+    bad('plot.populationOrder', 'is not a list of names');
+  if (!Array.isArray(p.shownK) || !p.shownK.every((k) => isInt(k, 1))) bad('plot.shownK', 'is not a list of K');
+  if (typeof p.groupByRegion !== 'boolean') bad('plot.groupByRegion', 'is not true or false');
+  if (p.sortEachRow !== undefined && typeof p.sortEachRow !== 'boolean')
+    bad('plot.sortEachRow', 'is not true or false');
+  if (!(isNum(p.barHeight) && (p.barHeight as number) >= 10 && (p.barHeight as number) <= 1000))
+    bad('plot.barHeight', 'is out of range');
+  if (!Array.isArray(d.runs)) bad('runs', 'is not a list');
+  d.runs.forEach((run, k) => {
+    const x = run as unknown as Record<string, unknown>;
+    const where = `runs[${k}]`;
+    if (!isInt(x.K, 1) || !isInt(x.replicate, 0) || !isNum(x.logLik) || !isInt(x.completedStarts, 0))
+      bad(where, 'lacks K, replicate, log-likelihood or starts');
+    for (const t of ['Q', 'weights', 'informative', 'independence', 'theta'])
+      if (!numbers(x[t])) bad(`${where}.${t}`, 'is not a list of numbers');
+    if ((x.Q as number[]).length % (x.K as number) !== 0 || (x.weights as number[]).length !== x.K)
+      bad(where, 'has tables that do not fit its K');
+    if (x.model !== undefined && !MODEL.values.includes(x.model as Model)) bad(`${where}.model`, 'is not a model');
+  });
   return d as ProjectDoc;
 }
 

@@ -1,5 +1,6 @@
 import type { AppState } from './app.svelte.ts';
-import { applyFilters, toShownError } from './app.svelte.ts';
+import { toShownError } from './app.svelte.ts';
+import { tick } from 'svelte';
 import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
 import type { AssignSettings, AssignState } from './assign.svelte.ts';
@@ -132,40 +133,72 @@ export class ProjectState {
     }
   }
 
+  /**
+   * Restores a project: everything is read, filtered, checked and analysed in the engine first,
+   * and only then shown, so a project that does not fit its data changes nothing (the datasets
+   * read for it are closed and the error says why).
+   */
   async restore(doc: ProjectDoc): Promise<void> {
     const { app, run, plot, assign } = this;
-    await app.open(doc.files.map(decodeFile), {
-      ...(doc.openOptions ?? {}),
-      ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}),
-    });
-    if (!app.dataset || !app.client) return;
-    if (doc.filters && Object.keys(doc.filters).length > 0) await applyFilters(app, doc.filters);
-    Object.assign(run, doc.run);
-    plot.palette = [...doc.plot.palette];
-    plot.populationOrder = [...doc.plot.populationOrder];
-    plot.groupByRegion = doc.plot.groupByRegion;
-    plot.sortEachRow = doc.plot.sortEachRow ?? false;
-    plot.barHeight = doc.plot.barHeight;
-    if (doc.runs.length > 0) {
-      const runs = decodeRuns(doc.runs);
-      const { sweepId } = await app.client.call('importSweep', [app.dataset.datasetId, runs]).result;
-      run.runs = runs;
-      run.analysis = await app.client.call('analyzeSweep', [sweepId]).result;
-      plot.shownK = [...doc.plot.shownK];
-    }
-    if (doc.assign) {
-      try {
-        const settings = checkAssignSettings(doc.assign.settings);
-        const result = doc.assign.result ? decodeAssign(doc.assign.result, app.dataset.individuals.length) : null;
-        Object.assign(assign, settings);
-        assign.result = result;
-        assign.resultFolds = doc.assign.resultFolds ?? settings.folds;
-        assign.resultBy = doc.assign.resultBy ?? settings.by;
-      } catch (e) {
-        app.error = toShownError('Could not restore the Assign view', e);
+    const client = app.client;
+    if (!client) return;
+    const read: number[] = [];
+    app.loading = true;
+    try {
+      const files = doc.files.map(decodeFile);
+      const options = {
+        ...(doc.openOptions ?? {}),
+        ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}),
+      };
+      const settings = doc.assign ? checkAssignSettings(doc.assign.settings) : undefined;
+      const info = await app.read(files, options);
+      read.push(info.datasetId);
+      const filtered =
+        doc.filters && Object.keys(doc.filters).length > 0
+          ? await client.call('filterDataset', [info.datasetId, doc.filters]).result
+          : undefined;
+      if (filtered) read.push(filtered.datasetId);
+      const shown = filtered ?? info;
+      const N = shown.individuals.length;
+      const runs = decodeRuns(doc.runs, N);
+      const assignResult = doc.assign?.result ? decodeAssign(doc.assign.result, N) : null;
+      let analysis = null;
+      if (runs.length > 0) {
+        const { sweepId } = await client.call('importSweep', [shown.datasetId, runs]).result;
+        analysis = await client.call('analyzeSweep', [sweepId]).result;
       }
+      // Everything fits: show it. The dataset first (its change clears the views' results), then those.
+      app.adopt(info, files, options);
+      if (filtered) {
+        app.dataset = filtered;
+        app.filters = doc.filters!;
+        app.removed = { individuals: filtered.removedIndividuals, loci: filtered.removedLoci };
+      }
+      await tick();
+      Object.assign(run, doc.run);
+      plot.palette = [...doc.plot.palette];
+      plot.populationOrder = [...doc.plot.populationOrder];
+      plot.groupByRegion = doc.plot.groupByRegion;
+      plot.sortEachRow = doc.plot.sortEachRow ?? false;
+      plot.barHeight = doc.plot.barHeight;
+      if (analysis) {
+        run.runs = runs;
+        run.analysis = analysis;
+        plot.shownK = [...doc.plot.shownK];
+      }
+      if (settings) {
+        Object.assign(assign, settings);
+        assign.result = assignResult;
+        assign.resultFolds = doc.assign!.resultFolds ?? settings.folds;
+        assign.resultBy = doc.assign!.resultBy ?? settings.by;
+      }
+      app.view = doc.view;
+      this.restorable = null;
+    } catch (e) {
+      for (const id of read) void client.call('closeDataset', [id]).result;
+      app.error = toShownError('Could not restore the project', e);
+    } finally {
+      app.loading = false;
     }
-    app.view = doc.view;
-    this.restorable = null;
   }
 }
