@@ -205,6 +205,10 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   const svg = readFileSync(svgPath, 'utf8');
   assert.equal((svg.match(/<g class="region">/g) ?? []).length, 7);
   assert.ok(svg.includes('>AFRICA</text>'));
+  // Population labels too close to read are left out of the figure, and the figure says so.
+  const shownLabels = (svg.match(/class="population"/g) ?? []).length;
+  const note = /(\d+) of 79 population labels omitted/.exec(svg);
+  assert.ok(note && shownLabels + Number(note[1]) === 79, `${shownLabels} shown, note ${note?.[0]}`);
   // K = 5's replicates fall into two modes here: the view lists them and switches between them.
   const major = await page.getByTestId('mode-replicates-5').textContent();
   await page.getByTestId('mode-5').selectOption('1');

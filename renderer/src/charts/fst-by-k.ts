@@ -107,12 +107,15 @@ export function drawFstByK(
     .attr('fill', 'var(--text)')
     .attr('fill-opacity', 0.55)
     .append('title')
-    .text((p) => `replicate ${p.r + 1}: ${label} ${p.f.toFixed(4)}`);
-  root
+    .text((p) => `replicate ${p.r + 1}: ${label.replace('_', '')} ${p.f.toFixed(4)}`);
+  const title = root
     .append('text')
     .attr('transform', `translate(14,${height / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
     .attr('font-size', 11)
-    .attr('fill', 'var(--muted)')
-    .text(label);
+    .attr('fill', 'var(--muted)');
+  // "X_AB" is written with a subscript (F_ST as F with ST below the line).
+  const [main, sub] = label.split('_');
+  title.append('tspan').text(main!);
+  if (sub) title.append('tspan').attr('baseline-shift', 'sub').attr('font-size', 8).text(sub);
 }

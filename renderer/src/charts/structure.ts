@@ -182,14 +182,25 @@ export function structureSvg(
   // Population labels are rotated by 60°: the space below the plot is what the longest one needs
   // (Helvetica's mean glyph width ≈ 0.55 em at 9 px), not a fixed margin.
   const longest = Math.max(0, ...layout.segments.map((seg) => seg.label.length));
-  const labelSpace = Math.ceil(10 + longest * 9 * 0.55 * Math.sin(Math.PI / 3));
+  const labelSpace = Math.ceil(22 + longest * 9 * 0.55 * Math.sin(Math.PI / 3));
   const plotW = o.width - left - 10;
   const n = layout.order.length;
   const w = plotW / Math.max(1, n);
   // The title wraps at word boundaries to the figure's width (13 px, ≈ 0.55 em per glyph).
   const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (13 * 0.55)))) : [];
-  // Region labels above the first row, each over a line spanning its populations.
-  const regionSpace = layout.groups.length ? 20 : 0;
+  // Region labels above the first row, each over a line spanning its populations; a label that
+  // would run into its left neighbour moves up a line (staggered), as distruct does.
+  const regionW = plotW / Math.max(1, layout.order.length);
+  const regionLevels: number[] = [];
+  let lastEnd = [-Infinity, -Infinity];
+  for (const g of layout.groups) {
+    const cx = left + ((g.start + g.end) / 2) * regionW;
+    const half = (g.label.length * 9 * 0.6) / 2;
+    const level = cx - half < lastEnd[0]! + 4 ? 1 : 0;
+    regionLevels.push(level);
+    lastEnd = level === 0 ? [cx + half, lastEnd[1]!] : [lastEnd[0]!, cx + half];
+  }
+  const regionSpace = layout.groups.length ? (regionLevels.includes(1) ? 31 : 20) : 0;
   const top0 = (titleLines.length ? 8 + 16 * titleLines.length : 6) + regionSpace;
   const height = top0 + rows.length * (o.barHeight + gap) + labelSpace;
   const parts: string[] = [];
@@ -200,14 +211,15 @@ export function structureSvg(
   titleLines.forEach((line, k) =>
     parts.push(`<text class="title" x="${left}" y="${16 + 16 * k}" font-size="13">${escapeXml(line)}</text>`),
   );
-  for (const g of layout.groups) {
+  layout.groups.forEach((g, k) => {
     const x0 = left + g.start * w + 1;
     const x1 = left + g.end * w - 1;
     const cx = (x0 + x1) / 2;
+    const y = top0 - 9 - 11 * regionLevels[k]!;
     parts.push(
-      `<g class="region"><text x="${cx.toFixed(2)}" y="${top0 - 9}" font-size="9" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${top0 - 5}" y2="${top0 - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
+      `<g class="region"><text x="${cx.toFixed(2)}" y="${y}" font-size="9" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${top0 - 5}" y2="${top0 - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
     );
-  }
+  });
   const regionStarts = groupStarts(layout);
   rows.forEach((row, r) => {
     const top = top0 + r * (o.barHeight + gap);
@@ -247,12 +259,26 @@ export function structureSvg(
     parts.push('</g>');
   });
   const labelTop = top0 + rows.length * (o.barHeight + gap);
+  // Rotated 9-px labels need ≈ 9 / sin 60° ≈ 10.4 px between anchors; narrower neighbours are
+  // left out (left to right), and a note under the plot says how many.
+  const minGap = 9 / Math.sin(Math.PI / 3);
+  let lastX = -Infinity;
+  let omitted = 0;
   for (const s of layout.segments) {
     const cx = left + ((s.start + s.end) / 2) * w;
+    if (cx - lastX < minGap) {
+      omitted++;
+      continue;
+    }
+    lastX = cx;
     parts.push(
       `<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="9" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`,
     );
   }
+  if (omitted > 0)
+    parts.push(
+      `<text class="label-note" x="${left}" y="${height - 4}" font-size="8" fill="#555555">${omitted} of ${layout.segments.length} population labels omitted: too narrow at this width</text>`,
+    );
   parts.push('</svg>');
   return parts.join('');
 }
