@@ -260,3 +260,33 @@ test('K from 3 to 2 runs K = 2..3 and the fields say so (they kept 3 and 2)', as
   assert.equal(await page.locator('[data-testid=progress] progress').count(), 2);
   assert.deepEqual(errors, []);
 });
+
+test('Markers opens on the K that Choose K recommends, for each new dataset (it kept the previous one)', async () => {
+  const { page, errors } = await openApp(browser);
+  const recommended = async () => {
+    await page.getByRole('button', { name: 'Choose K' }).click();
+    const text = (await page.locator('section[aria-label="Choose K"] p').first().textContent()) ?? '';
+    return /K = (\d+)/.exec(text)![1];
+  };
+  for (const [example, n, kFrom, kTo] of [
+    [/nancycats \(STRUCTURE/, '237', 2, 4],
+    [/3 simulated populations/, '90', 2, 5],
+  ] as const) {
+    await page.getByRole('button', { name: 'Data', exact: true }).click();
+    await page.getByRole('button', { name: example }).click();
+    await page.waitForFunction(
+      (want) => document.querySelector('[data-testid=n-individuals]')?.textContent === want,
+      n,
+    );
+    await runClustering(page, kFrom, kTo, 3, 2);
+    await page.getByTestId('run-done').waitFor({ timeout: 60_000 });
+    const want = await recommended();
+    await page.getByRole('button', { name: 'Markers' }).click();
+    await page.getByTestId('marker-table').waitFor();
+    assert.equal(await page.getByTestId('markers-k').inputValue(), want, `${example}`);
+    // Move away from it, so that the next dataset must reset it.
+    const other = String(want === String(kFrom) ? kFrom + 1 : kFrom);
+    await page.getByTestId('markers-k').selectOption(other);
+  }
+  assert.deepEqual(errors, []);
+});
