@@ -1,7 +1,7 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { maximizeLbfgs, type LbfgsOptions } from '../util/lbfgs.ts';
-import { softmaxInPlace, type AlleleCounts, type AllelePrior } from './allele-nb.ts';
-import { L2_GRID, stratifiedFolds } from './evaluate.ts';
+import { priorWeight, softmaxInPlace, type AlleleCounts, type AllelePrior } from './allele-nb.ts';
+import { chooseByInnerFolds, L2_GRID } from './evaluate.ts';
 
 /**
  * Discriminative parameters for naive Bayes over alleles (the allele model of allele-nb.ts with
@@ -106,7 +106,7 @@ function logFrequencies(offsets: Int32Array, K: number, counts: Float64Array, pr
   for (let l = 0; l < L; l++) {
     const lo = offsets[l]!;
     const r = offsets[l + 1]! - lo;
-    const pseudo = (prior === 'laplace' ? r : prior) / r;
+    const pseudo = priorWeight(prior, r) / r;
     for (let c = 0; c < K; c++) {
       let A = 0;
       for (let a = lo; a < lo + r; a++) A += counts[a * K + c]! + pseudo;
@@ -274,8 +274,7 @@ export function fitAlleleTM(
   const minPseudo = new Float64Array(n0.length);
   for (let l = 0; l < L; l++) {
     const r = offsets[l + 1]! - offsets[l]!;
-    const pseudo = (o.prior === 'laplace' ? r : o.prior) / r;
-    minPseudo.fill(pseudo, offsets[l]! * K, offsets[l + 1]! * K);
+    minPseudo.fill(priorWeight(o.prior, r) / r, offsets[l]! * K, offsets[l + 1]! * K);
   }
   let cls = Float64Array.from(cls0);
   let n = Float64Array.from(n0);
@@ -324,25 +323,15 @@ export function chooseAlleleL2(
   prior: AllelePrior,
   seed = 7,
 ): number {
-  const inner = stratifiedFolds(subsetLabels(labels, rows), 3, seed).filter((f) => f.length > 0);
-  if (inner.length < 2) return DEFAULT_ALLELE_GRADIENT.l2;
-  let best = L2_GRID[0]!;
-  let bestScore = -Infinity;
-  for (const l2 of L2_GRID) {
-    let score = 0;
-    for (const test of inner) {
-      const held = new Set(test);
-      const trainRows = rows.filter((i) => !held.has(i));
-      const start = generativePlugIn(countsOf(trainRows), prior);
-      const { model } = fitAlleleGradient(x, labels, trainRows, start, { ...DEFAULT_ALLELE_GRADIENT, l2 });
-      score += alleleCll(x, model, labels, test);
-    }
-    if (score > bestScore) {
-      bestScore = score;
-      best = l2;
-    }
-  }
-  return best;
+  // The training rows keep the caller's order (the gradient's sums follow it).
+  const heldOut = (_inner: number[], test: number[], l2: number) => {
+    const held = new Set(test);
+    const trainRows = rows.filter((i) => !held.has(i));
+    const start = generativePlugIn(countsOf(trainRows), prior);
+    const { model } = fitAlleleGradient(x, labels, trainRows, start, { ...DEFAULT_ALLELE_GRADIENT, l2 });
+    return alleleCll(x, model, labels, test);
+  };
+  return chooseByInnerFolds(subsetLabels(labels, rows), L2_GRID, heldOut, seed) ?? DEFAULT_ALLELE_GRADIENT.l2;
 }
 
 /** Labels with every row outside `rows` set to −1 (unlabelled), so folds deal only `rows`. */

@@ -65,7 +65,7 @@ export function alleleCounts(data: GenotypeData, labels: Int32Array, K: number, 
 export type AllelePrior = number | 'laplace';
 
 /** The prior weight of a locus with r alleles. */
-function priorWeight(prior: AllelePrior, r: number): number {
+export function priorWeight(prior: AllelePrior, r: number): number {
   return prior === 'laplace' ? r : prior;
 }
 

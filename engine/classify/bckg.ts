@@ -2,7 +2,7 @@ import type { Score } from '../util/choices.ts';
 import { logGamma } from '../util/log-math.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
-import { classMI, tanParents, type Parents } from './structure.ts';
+import { sahamiOrder, tanParents, type Parents } from './structure.ts';
 
 /**
  * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
@@ -277,8 +277,7 @@ export function bckgParents(d: CategoricalData, k: number, score: Score): Parent
  * parents or no candidate raises it (Sahami's kDB ranks candidates by I(X_i; X_j | C) instead).
  */
 export function kdbParentsByScore(d: CategoricalData, k: number, score: Score): Parents {
-  const mi = Array.from({ length: d.n }, (_, i) => classMI(d, i));
-  const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
+  const order = sahamiOrder(d);
   const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
   order.forEach((i, pos) => {
     const chosen: number[] = [];

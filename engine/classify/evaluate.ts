@@ -41,25 +41,29 @@ export const L2_GRID = [0.01, 0.1, 1, 10];
 export const ALPHA_GRID = [0.01, 0.1, 0.5, 1];
 
 /**
- * Picks a parameter setting by inner cross-validation on the labelled rows of `d`: the candidate
- * whose models, trained on two thirds, give the highest conditional log-likelihood on the third
- * left out (summed over 3 stratified folds; ties to the earlier candidate).
+ * Picks a setting by inner cross-validation over the labelled entries of `labels`: the candidate
+ * whose held-out scores, summed over 3 stratified folds, are highest (ties to the earlier);
+ * undefined with fewer than two non-empty folds. `heldOut(trainRows, testRows, candidate)` trains
+ * on one fold's complement and scores its test rows.
  */
-function chooseByInnerCV<T extends number>(
-  d: CategoricalData,
+export function chooseByInnerFolds<T extends number>(
+  labels: Int32Array,
   candidates: readonly T[],
-  fitOn: (train: CategoricalData, candidate: T) => Classifier,
+  heldOut: (trainRows: number[], testRows: number[], candidate: T) => number,
   seed = 7,
 ): T | undefined {
-  const folds = stratifiedFolds(d.labels, 3, seed).filter((f) => f.length > 0);
+  const folds = stratifiedFolds(labels, 3, seed).filter((f) => f.length > 0);
   if (folds.length < 2) return undefined;
   let best = candidates[0]!;
   let bestScore = -Infinity;
   for (const candidate of candidates) {
     let score = 0;
     folds.forEach((test, f) => {
-      const trainRows = folds.flatMap((rows, g) => (g === f ? [] : rows));
-      score += conditionalLogLik(subsetRows(d, test), fitOn(subsetRows(d, trainRows), candidate));
+      score += heldOut(
+        folds.flatMap((rows, g) => (g === f ? [] : rows)),
+        test,
+        candidate,
+      );
     });
     if (score > bestScore) {
       bestScore = score;
@@ -67,6 +71,25 @@ function chooseByInnerCV<T extends number>(
     }
   }
   return best;
+}
+
+/**
+ * Picks a parameter setting by inner cross-validation on the labelled rows of `d`: the candidate
+ * whose models, trained on two thirds, give the highest conditional log-likelihood on the third
+ * left out.
+ */
+function chooseByInnerCV<T extends number>(
+  d: CategoricalData,
+  candidates: readonly T[],
+  fitOn: (train: CategoricalData, candidate: T) => Classifier,
+  seed = 7,
+): T | undefined {
+  return chooseByInnerFolds(
+    d.labels,
+    candidates,
+    (trainRows, test, candidate) => conditionalLogLik(subsetRows(d, test), fitOn(subsetRows(d, trainRows), candidate)),
+    seed,
+  );
 }
 
 /** Picks the generative pseudo-count by inner cross-validation (fixed structure). */

@@ -110,8 +110,7 @@ export function tanParents(
  * features with the highest I(X_i; X_j | C).
  */
 export function kdbParents(d: CategoricalData, k: number): Parents {
-  const mi = Array.from({ length: d.n }, (_, i) => classMI(d, i));
-  const order = Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
+  const order = sahamiOrder(d);
   const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
   order.forEach((i, pos) => {
     const earlier = order
@@ -121,4 +120,10 @@ export function kdbParents(d: CategoricalData, k: number): Parents {
     parents[i] = Int32Array.from(earlier.slice(0, k).map((e) => e.j));
   });
   return parents;
+}
+
+/** kDB's feature order (Sahami 1996): decreasing I(X_i; C), ties to the lower index. */
+export function sahamiOrder(d: CategoricalData): number[] {
+  const mi = Array.from({ length: d.n }, (_, i) => classMI(d, i));
+  return Array.from({ length: d.n }, (_, i) => i).sort((a, b) => mi[b]! - mi[a]! || a - b);
 }
