@@ -175,7 +175,7 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
             countsOf,
             prior,
             learning,
-            o.classifier.l2 ?? 'auto',
+            o.classifier.l2 ?? DEFAULT_ALLELE_GRADIENT.l2,
           ),
           test,
         )

@@ -171,4 +171,14 @@ test('assign: allele variables with gradient and TM learning run end to end', ()
     // model by much; they must stay close to the Bayes-optimal accuracy of the true frequencies.
     assert.ok(a.evaluation.accuracy > optimal - 0.15, `${learning}: ${a.evaluation.accuracy} (optimal ${optimal})`);
   }
+  // Allele variables default to the documented L2 anchor of 1, not the inner-CV choice ('auto').
+  const withL2 = (l2?: number | 'auto') =>
+    assignIndividuals(data, {
+      by: 'population',
+      classifier: { structure: 'nb', k: 2, learning: 'gradient', alpha: 1, ...(l2 !== undefined ? { l2 } : {}) },
+      folds: 5,
+      seed: 1,
+    }).evaluation.posterior;
+  assert.deepEqual(withL2(), withL2(1));
+  assert.notDeepEqual(withL2(), withL2(0.01));
 });
