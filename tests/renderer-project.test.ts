@@ -66,6 +66,23 @@ test('a whole project passes; each damaged field is refused by name before anyth
     [(d) => (d.runs[0]!.Q = [0.5, 0.5, 1]), /runs\[0\] has tables that do not fit its K/],
     [(d) => ((d.runs[0] as Record<string, unknown>)['theta'] = 'x'), /runs\[0\]\.theta/],
     [(d) => (d.files[0]!.base64 = 'not base64!'), /files\[0\]/],
+    [
+      (d) =>
+        Object.assign(d, {
+          assign: {
+            settings: {
+              by: 'population',
+              classifier: 'svm',
+              learning: 'generative',
+              score: '',
+              folds: 5,
+              variables: 'auto',
+              curve: true,
+            },
+          },
+        }),
+      /assign\.settings/,
+    ],
   ];
   for (const [edit, why] of damage) {
     const d = project();

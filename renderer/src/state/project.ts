@@ -1,4 +1,14 @@
-import { ALGORITHM, MODEL, RANK_BY, type Model } from '../../../engine/util/choices.ts';
+import {
+  ALGORITHM,
+  ASSIGN_BY,
+  CLASSIFIER,
+  LEARNING,
+  MODEL,
+  RANK_BY,
+  SCORE,
+  VARIABLES,
+  type Model,
+} from '../../../engine/util/choices.ts';
 import type { AssignInfo, FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
 import type { AssignSettings } from './assign.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
@@ -229,6 +239,19 @@ export function checkProject(doc: unknown): ProjectDoc {
       bad(where, 'has tables that do not fit its K');
     if (x.model !== undefined && !MODEL.values.includes(x.model as Model)) bad(`${where}.model`, 'is not a model');
   });
+  if (d.assign !== undefined) {
+    const a = d.assign.settings as Partial<AssignSettings> | undefined;
+    const ok =
+      !!a &&
+      ASSIGN_BY.values.includes(a.by!) &&
+      CLASSIFIER.values.includes(a.classifier!) &&
+      LEARNING.values.includes(a.learning!) &&
+      (a.score === '' || SCORE.values.includes(a.score!)) &&
+      VARIABLES.values.includes(a.variables!) &&
+      isInt(a.folds, 2) &&
+      typeof a.curve === 'boolean';
+    if (!ok) bad('assign.settings', 'are not valid Assign settings');
+  }
   return d as ProjectDoc;
 }
 

@@ -3,8 +3,7 @@ import { toShownError } from './app.svelte.ts';
 import { tick } from 'svelte';
 import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
-import type { AssignSettings, AssignState } from './assign.svelte.ts';
-import { ASSIGN_BY, CLASSIFIER, LEARNING, SCORE, VARIABLES } from '../../../engine/util/choices.ts';
+import type { AssignState } from './assign.svelte.ts';
 import {
   autosave,
   checkProject,
@@ -19,21 +18,6 @@ import {
 } from './project.ts';
 import { saveFile } from '../export/save.ts';
 import type { OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
-
-/** The saved Assign settings, each checked against its list of allowed values. */
-function checkAssignSettings(s: AssignSettings): AssignSettings {
-  const ok =
-    ASSIGN_BY.values.includes(s.by) &&
-    CLASSIFIER.values.includes(s.classifier) &&
-    LEARNING.values.includes(s.learning) &&
-    (s.score === '' || SCORE.values.includes(s.score)) &&
-    VARIABLES.values.includes(s.variables) &&
-    Number.isInteger(s.folds) &&
-    s.folds >= 2 &&
-    typeof s.curve === 'boolean';
-  if (!ok) throw new Error('the saved Assign settings are not valid');
-  return s;
-}
 
 function withoutPopulationFile(o: OpenOptions): Omit<OpenOptions, 'populationFile'> {
   const { populationFile: _file, ...rest } = o;
@@ -150,7 +134,7 @@ export class ProjectState {
         ...(doc.openOptions ?? {}),
         ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}),
       };
-      const settings = doc.assign ? checkAssignSettings(doc.assign.settings) : undefined;
+      const settings = doc.assign?.settings;
       const info = await app.read(files, options);
       read.push(info.datasetId);
       const filtered =
