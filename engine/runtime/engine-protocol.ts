@@ -78,7 +78,7 @@ export type EngineProgress =
   | { readonly kind: 'run'; readonly run: RunInfo };
 
 /** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */
-export type KInfo = Omit<KAnalysis, 'versusPrevious' | 'logLikSd'> & { readonly mannWhitneyP?: number };
+export type KInfo = Omit<KAnalysis, 'versusPrevious'> & { readonly mannWhitneyP?: number };
 
 export interface SweepAnalysis {
   readonly sweepId: number;

@@ -177,7 +177,7 @@ export class EngineServer {
         const { data, runs } = this.sweep(sweepId);
         const analysis = analyzeSweep(data, runs);
         const perK = analysis.perK.map((k) => {
-          const { versusPrevious, logLikSd: _sd, ...rest } = k;
+          const { versusPrevious, ...rest } = k;
           return { ...rest, ...(versusPrevious ? { mannWhitneyP: versusPrevious.p } : {}) };
         });
         return { sweepId, perK, recommendedK: analysis.recommendedK };
