@@ -27,10 +27,11 @@ function assertSameFiles(a: string, b: string): void {
 const DATA = dataPath('nancycats.str');
 const PLAN = ['--k', '2..3', '--replicates', '2', '--starts', '4', '--seed', '7'];
 
-test('pieces (whole replicates and ranges of starts) merge into the sweep, byte for byte, for EMA, EMA-TAN and the admixture model', () => {
+test('pieces (whole replicates and ranges of starts) merge into the sweep, byte for byte, for EMA, auto, EMA-TAN and the admixture model', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-pieces-'));
   for (const model of [
     ['--algorithm', 'ema'],
+    ['--algorithm', 'auto'],
     ['--algorithm', 'ema-tan'],
     ['--model', 'admixture'],
   ]) {

@@ -4,6 +4,7 @@ import { fstFromModel } from './fst.ts';
 import { mannWhitney, type MannWhitney } from '../util/rank-tests.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
 import { clusterMass, isNegligible } from '../model/cluster-use.ts';
+import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 
 /** What users weigh to choose K, over the replicates at one K. */
 export interface KSummary {
@@ -39,6 +40,8 @@ export interface KSummary {
   readonly modes: number;
   /** Admixture model with cross-validation: the CV error (of the most likely replicate). */
   readonly cvError?: number;
+  /** `--algorithm auto`: the algorithm the most likely replicate kept (EMA or EM), and why. */
+  readonly algorithmChoice?: AlgorithmChoice;
 }
 
 function meanSd(xs: readonly number[]): [number, number] {
@@ -89,6 +92,8 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
     const k = (admixture ? data.N * (K - 1) : K - 1) + K * params;
     const cv = reps.find((r) => r.cvError !== undefined)?.cvError;
     const counts = reps.map((r) => clusterCounts(r, data.N));
+    const likeliest = reps.reduce((a, b) => (b.clustering.logLik > a.clustering.logLik ? b : a));
+    const choice = likeliest.clustering.algorithmChoice;
     const [fstMean, fstSd] = meanSd(fst);
     const [logLikMean, logLikSd] = meanSd(lls);
     const aligned = alignReplicates(
@@ -113,6 +118,7 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
       similarity: aligned.meanSimilarity,
       modes: aligned.modes.length,
       ...(cv !== undefined ? { cvError: cv } : {}),
+      ...(choice ? { algorithmChoice: choice } : {}),
     });
     previousFst = fst;
   }

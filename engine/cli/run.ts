@@ -17,6 +17,7 @@ import {
   ACCELERATION,
   ALGORITHM,
   CLUSTER_DEFAULTS as D,
+  EMA_STARTS,
   INIT_METHOD,
   MISSING_COPIES,
   MODEL,
@@ -37,6 +38,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
     .option('--model <name>', choiceHelp('what the bars mean', MODEL), D.model)
     .option('--algorithm <name>', choiceHelp('mixture model: clustering algorithm', ALGORITHM), D.algorithm)
+    .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
     .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
     .option(
@@ -73,6 +75,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     ...DEFAULT_FIT,
     model: choice(o['model'] ?? D.model, '--model', MODEL.values),
     algorithm: choice(o['algorithm'], '--algorithm', ALGORITHM.values),
+    emaStarts: choice(o['emaStarts'] ?? D.emaStarts, '--ema-starts', EMA_STARTS.values),
     tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
     acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
     tan: {
@@ -156,8 +159,9 @@ export async function runSweepCli(
           bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
         if (p.kind === 'run' && !bar.active) {
           const c = p.run.clustering;
+          const chosen = c.algorithmChoice;
           process.stdout.write(
-            `run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}\n`,
+            `run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}${chosen ? ` algorithm=${chosen.algorithm} (${chosen.reason})` : ''}\n`,
           );
         }
       },

@@ -34,6 +34,7 @@ export function kTable(summary: SweepSummary): string {
     'replicate_similarity_H',
     'modes',
     'fst_per_replicate',
+    'algorithm',
   ];
   const rows = summary.perK.map((k) =>
     [
@@ -52,6 +53,7 @@ export function kTable(summary: SweepSummary): string {
       k.similarity.toFixed(4),
       k.modes,
       k.fst.map((f) => f.toFixed(5)).join(','),
+      k.algorithmChoice?.algorithm ?? '',
     ].join('\t'),
   );
   return [head.join('\t'), ...rows].join('\n') + '\n';

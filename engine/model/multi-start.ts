@@ -1,4 +1,4 @@
-import { CLUSTER_DEFAULTS, type Policy, type RankBy } from '../util/choices.ts';
+import { CLUSTER_DEFAULTS, type Policy, type RankBy, type StartAlgorithm } from '../util/choices.ts';
 import { admixtureWork, type AdmixtureWork } from './admixture/admixture.ts';
 import { admixtureFitSteps, randomAdmixture } from './admixture/admixture-fit.ts';
 import { alignToReference, permuteColumns } from './align.ts';
@@ -6,7 +6,16 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers } from './mixture/e-step.ts';
 import { logEvidence } from './mixture/evidence.ts';
 import { usedClusters } from './cluster-use.ts';
-import { fitSteps, modelFromMemberships, runToEnd, type FitOptions, type StepInfo } from './mixture/fit.ts';
+import { describeChoice, type AlgorithmChoice } from './algorithm-choice.ts';
+import { heldOutLogLik } from './mixture/held-out.ts';
+import {
+  fitSteps,
+  modelFromMemberships,
+  runToEnd,
+  type FitOptions,
+  type FitResult,
+  type StepInfo,
+} from './mixture/fit.ts';
 import { independenceMeasure } from './mixture/independence.ts';
 import { mixtureData, type MixtureData } from './mixture/mixture-data.ts';
 import { permuteModel, randomModel, type MixtureModel } from './mixture/mixture-model.ts';
@@ -94,6 +103,8 @@ export interface StartResult {
   readonly informative: Float64Array;
   /** EMA-TAN only: posterior weight of each marker's parent sets (a linkage map). */
   readonly linkage?: readonly ParentWeights[];
+  /** The naive Bayes mixture: the algorithm the start ran (under 'auto', EMA or EM). */
+  readonly algorithm?: StartAlgorithm;
 }
 
 /** The seed of start `index` of replicate `replicate` at K (independent of threads and order). */
@@ -138,30 +149,87 @@ export function* startSteps(
     };
   }
   if (opts.model === 'admixture') return yield* admixtureStartSteps(ctx, K, opts, index, seed);
-  const init = randomModel(ctx.md, K, createRng(seed), opts.init);
-  const r = yield* fitSteps(ctx.md, init, opts);
-  const score = logEvidence(
-    ctx.md,
-    r.model,
-    r.posterior,
-    r.logLik,
-    r.informative,
-    opts.algorithm,
-    opts.priors,
-    opts.missing,
-    r.counts,
-  );
-  return {
+  return yield* mixtureStartSteps(ctx.md, K, opts, index, seed);
+}
+
+/**
+ * The algorithm start `index` runs: under 'auto' the odd-numbered starts run EM and the even ones
+ * EMA (best choice then keeps the best of each and cross-validation chooses between them).
+ */
+export function startAlgorithm(opts: FitOptions, index: number): StartAlgorithm {
+  if (opts.algorithm === 'auto') return index % 2 === 1 ? 'em' : 'ema';
+  return opts.algorithm === 'em' ? 'em' : 'ema';
+}
+
+/**
+ * Whether EMA start `index` begins its MA steps only after EM has converged (docs/algorithms.md
+ * §3): under 'mixed' (default) every other EMA start does.
+ */
+export function startsAfterEm(opts: FitOptions, index: number): boolean {
+  if (startAlgorithm(opts, index) === 'em') return false;
+  const when = opts.emaStarts ?? CLUSTER_DEFAULTS.emaStarts;
+  const emaIndex = opts.algorithm === 'auto' ? index / 2 : index;
+  return when === 'after-em' || (when === 'mixed' && emaIndex % 2 === 1);
+}
+
+/**
+ * One start of the naive Bayes mixture: EM, or EMA from random parameters, or — for the starts
+ * {@link startsAfterEm} picks — EM to convergence and then EMA from EM's clusters.
+ */
+function* mixtureStartSteps(
+  md: MixtureData,
+  K: number,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): Generator<StepInfo, StartResult> {
+  const init = randomModel(md, K, createRng(seed), opts.init);
+  const finish = (r: FitResult, algorithm: StartAlgorithm, iterations: number): StartResult => ({
     index,
     seed,
     logLik: r.logLik,
-    score,
-    iterations: r.iterations,
+    score: logEvidence(
+      md,
+      r.model,
+      r.posterior,
+      r.logLik,
+      r.informative,
+      algorithm,
+      opts.priors,
+      opts.missing,
+      r.counts,
+    ),
+    iterations,
     converged: r.converged,
     model: r.model,
     posterior: Float64Array.from(r.posterior),
     informative: r.informative,
-  };
+    algorithm,
+  });
+  if (startAlgorithm(opts, index) === 'em') {
+    const r = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
+    return finish(r, 'em', r.iterations);
+  }
+  const ema = { ...opts, algorithm: 'ema' } as const;
+  if (!startsAfterEm(opts, index)) {
+    const r = yield* fitSteps(md, init, ema);
+    return finish(r, 'ema', r.iterations);
+  }
+  const e = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
+  const a = yield* offsetSteps(
+    fitSteps(md, e.model, { ...ema, maxIterations: Math.max(0, opts.maxIterations - e.iterations) }),
+    e.iterations,
+  );
+  return finish(a, 'ema', e.iterations + a.iterations);
+}
+
+/** Re-yields a fit's iterations numbered after `offset` earlier ones (the second phase of a start). */
+function* offsetSteps<R>(steps: Generator<StepInfo, R>, offset: number): Generator<StepInfo, R> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    yield { ...r.value, iteration: r.value.iteration + offset };
+  }
 }
 
 /**
@@ -213,7 +281,16 @@ export function runStart(
 }
 
 /** Summary of a start kept in results. */
-export type StartSummary = Pick<StartResult, 'index' | 'seed' | 'logLik' | 'score' | 'iterations' | 'converged'>;
+export type StartSummary = Pick<
+  StartResult,
+  'index' | 'seed' | 'logLik' | 'score' | 'iterations' | 'converged' | 'algorithm'
+>;
+
+/** What results keep of a start (no parameters). */
+export function startSummary(s: StartSummary): StartSummary {
+  const { index, seed, logLik, score, iterations, converged, algorithm } = s;
+  return { index, seed, logLik, score, iterations, converged, ...(algorithm ? { algorithm } : {}) };
+}
 
 /** A multi-start clustering at one K. */
 export interface Clustering {
@@ -232,6 +309,8 @@ export interface Clustering {
   readonly starts: readonly StartSummary[];
   /** EMA-TAN: the best start's linkage map. */
   readonly linkage?: readonly ParentWeights[];
+  /** `--algorithm auto`: which algorithm's starts were combined, and why. */
+  readonly algorithmChoice?: AlgorithmChoice;
 }
 
 /**
@@ -243,27 +322,21 @@ export interface Clustering {
  */
 export function combineStarts(
   data: MixtureData,
-  starts: readonly StartResult[],
+  all: readonly StartResult[],
   policy: Policy,
   rankBy: RankBy = 'evidence',
+  fit?: FitOptions,
 ): Clustering {
-  if (starts.length === 0) throw new RangeError('combineStarts: no completed start');
-  const K = starts[0]!.model.K;
-  const rank = rankBy === 'evidence' ? (s: StartResult) => s.score : (s: StartResult) => s.logLik;
-  // Under 'evidence', only the starts that use the most clusters compete.
-  const used = starts.map((s) => (rankBy === 'evidence' ? usedClusters(s.posterior, data.N, K) : K));
-  const most = Math.max(...used);
-  const competing = starts.filter((_, k) => used[k] === most);
-  let best = competing[0]!;
-  for (const s of competing) if (rank(s) > rank(best) || (rank(s) === rank(best) && s.index < best.index)) best = s;
-  const summaries = starts.map(({ index, seed, logLik, score, iterations, converged }) => ({
-    index,
-    seed,
-    logLik,
-    score,
-    iterations,
-    converged,
-  }));
+  if (all.length === 0) throw new RangeError('combineStarts: no completed start');
+  const K = all[0]!.model.K;
+  const rank = rankOf(rankBy);
+  // 'auto': the best EMA start and the best EM start are compared by held-out log-likelihood;
+  // the starts of the chosen algorithm are then combined as usual.
+  const auto = fit ? autoChoice(data, all, rankBy, fit) : undefined;
+  const starts = auto ? all.filter((s) => s.algorithm === auto.algorithm) : all;
+  const { best, used, most } = rankStarts(data, starts, rankBy);
+  const summaries = all.map(startSummary);
+  const chosen = auto ? { algorithmChoice: auto } : {};
   if (policy === 'best' || starts.length === 1) {
     return {
       K,
@@ -276,6 +349,7 @@ export function combineStarts(
       bestStart: best.index,
       starts: summaries,
       ...(best.linkage ? { linkage: best.linkage } : {}),
+      ...chosen,
     };
   }
   const u = starts.map((s, k) => (policy === 'uniform' ? 1 : used[k] === most ? Math.exp(rank(s) - rank(best)) : 0));
@@ -313,6 +387,7 @@ export function combineStarts(
       bestStart: best.index,
       starts: summaries,
       linkage: best.linkage,
+      ...chosen,
     };
   }
   const buf = eStepBuffers(data, K);
@@ -327,5 +402,64 @@ export function combineStarts(
     independence: independenceMeasure(data, model),
     bestStart: best.index,
     starts: summaries,
+    ...chosen,
   };
+}
+
+/** What a ranking ranks a start by. */
+function rankOf(rankBy: RankBy): (s: StartResult) => number {
+  return rankBy === 'evidence' ? (s) => s.score : (s) => s.logLik;
+}
+
+/**
+ * Best choice among starts: under 'evidence' only the starts that use the most clusters compete
+ * (usedClusters), then the highest rank wins (ties: the lower index).
+ */
+function rankStarts(
+  data: MixtureData,
+  starts: readonly StartResult[],
+  rankBy: RankBy,
+): { best: StartResult; used: number[]; most: number } {
+  const K = starts[0]!.model.K;
+  const rank = rankOf(rankBy);
+  const used = starts.map((s) => (rankBy === 'evidence' ? usedClusters(s.posterior, data.N, K) : K));
+  const most = Math.max(...used);
+  let best: StartResult | undefined;
+  starts.forEach((s, k) => {
+    if (used[k] !== most) return;
+    if (!best || rank(s) > rank(best) || (rank(s) === rank(best) && s.index < best.index)) best = s;
+  });
+  return { best: best!, used, most };
+}
+
+/** The best start of each algorithm the starts ran (one start when they ran one). */
+export function bestPerAlgorithm(
+  data: MixtureData,
+  starts: readonly StartResult[],
+  rankBy: RankBy = 'evidence',
+): StartResult[] {
+  const groups = new Map<string, StartResult[]>();
+  for (const s of starts) groups.set(s.algorithm ?? '', [...(groups.get(s.algorithm ?? '') ?? []), s]);
+  return [...groups.values()].map((g) => rankStarts(data, g, rankBy).best);
+}
+
+/**
+ * `--algorithm auto` (docs/algorithms.md §4): when the starts ran both EMA and EM, the best start
+ * of each (by the ranking) is refitted on 4/5 of the individuals and scored on the other fifth,
+ * five times; the algorithm whose clustering predicts held-out individuals better is chosen.
+ */
+function autoChoice(
+  data: MixtureData,
+  starts: readonly StartResult[],
+  rankBy: RankBy,
+  fit: FitOptions,
+): AlgorithmChoice | undefined {
+  const ema = starts.filter((s) => s.algorithm === 'ema');
+  const em = starts.filter((s) => s.algorithm === 'em');
+  if (ema.length === 0 || em.length === 0) return undefined;
+  const heldOut = {
+    ema: heldOutLogLik(data, rankStarts(data, ema, rankBy).best.model, 'ema', fit),
+    em: heldOutLogLik(data, rankStarts(data, em, rankBy).best.model, 'em', fit),
+  };
+  return describeChoice(heldOut.em > heldOut.ema ? 'em' : 'ema', heldOut);
 }

@@ -64,7 +64,7 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (o.fit.model === 'admixture' && o.policy !== 'best') {
     throw new RangeError(`sweep: the admixture model keeps the best start (policy best), got ${o.policy}`);
   }
-  if (o.fit.model === 'admixture' && o.fit.algorithm !== 'ema' && o.fit.algorithm !== 'em') {
+  if (o.fit.model === 'admixture' && o.fit.algorithm === 'ema-tan') {
     throw new RangeError(`sweep: EMA-TAN belongs to the mixture model, not the admixture model`);
   }
   if (o.cvFolds !== undefined && o.cvFolds !== 0) {

@@ -105,7 +105,7 @@ export async function runSweep(
     const run = {
       K: g.K,
       replicate: g.replicate,
-      clustering: combineStarts(md, done, o.policy, startRanking(o)),
+      clustering: combineStarts(md, done, o.policy, startRanking(o), o.fit),
       completedStarts: done.length,
       ...runModel(o.fit),
     };

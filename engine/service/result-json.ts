@@ -47,6 +47,7 @@ export function sweepJson(
         model: run.model ?? 'mixture',
         ...(run.cvError !== undefined ? { cvError: r(run.cvError) } : {}),
         bestStart: c.bestStart,
+        ...(c.algorithmChoice ? { algorithmChoice: c.algorithmChoice } : {}),
         starts: c.starts.map((s) => ({ ...s, logLik: r(s.logLik), score: r(s.score) })),
         weights: Array.from(c.model.weights, r),
         Q: rows(c.Q, c.K),

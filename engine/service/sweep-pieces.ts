@@ -2,7 +2,15 @@ import { withCvErrors } from './cross-validate.ts';
 import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mixtureData } from '../model/mixture/mixture-data.ts';
-import { combineStarts, type Clustering, type StartResult, type StartSummary } from '../model/multi-start.ts';
+import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
+import {
+  bestPerAlgorithm,
+  combineStarts,
+  startSummary,
+  type Clustering,
+  type StartResult,
+  type StartSummary,
+} from '../model/multi-start.ts';
 import { runModel, startRanking, sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { VERSION } from '../util/version.ts';
@@ -50,6 +58,7 @@ interface ClusteringJson {
   bestStart: number;
   starts: StartSummary[];
   linkage?: readonly ParentWeights[];
+  algorithmChoice?: AlgorithmChoice;
 }
 
 /** A piece as written to disk (JSON; numbers round-trip exactly). */
@@ -67,6 +76,8 @@ export interface PieceJson {
   /** Policy best: the piece's best start and every start's summary. */
   readonly best?: StartJson;
   readonly starts?: StartSummary[];
+  /** Policy best under 'auto': the best start of the algorithm `best` did not run. */
+  readonly rivals?: StartJson[];
   /** Other policies (a piece of all starts): the combined run. */
   readonly clustering?: ClusteringJson;
 }
@@ -81,14 +92,7 @@ const modelFrom = (j: ModelJson): MixtureModel => ({
   weights: Float64Array.from(j.weights),
   theta: Float64Array.from(j.theta),
 });
-const summaryOf = ({ index, seed, logLik, score, iterations, converged }: StartSummary): StartSummary => ({
-  index,
-  seed,
-  logLik,
-  score,
-  iterations,
-  converged,
-});
+const summaryOf = startSummary;
 
 function startJson(s: StartResult): StartJson {
   return {
@@ -122,6 +126,7 @@ function clusteringJson(c: Clustering): ClusteringJson {
     bestStart: c.bestStart,
     starts: c.starts.map(summaryOf),
     ...(c.linkage ? { linkage: c.linkage } : {}),
+    ...(c.algorithmChoice ? { algorithmChoice: c.algorithmChoice } : {}),
   };
 }
 
@@ -137,6 +142,7 @@ function clusteringFrom(j: ClusteringJson): Clustering {
     bestStart: j.bestStart,
     starts: j.starts,
     ...(j.linkage ? { linkage: j.linkage } : {}),
+    ...(j.algorithmChoice ? { algorithmChoice: j.algorithmChoice } : {}),
   };
 }
 
@@ -166,7 +172,7 @@ export async function runSweepPiece(
   if (res.cancelled || done.length < tasks.length)
     throw new Error('the piece was cancelled before all its starts completed; nothing was written');
   const md = mixtureData(data);
-  const combined = combineStarts(md, done, o.policy, startRanking(o));
+  const combined = combineStarts(md, done, o.policy, startRanking(o), o.fit);
   const base = {
     kind: 'stratify-sweep-piece' as const,
     version: VERSION,
@@ -183,7 +189,14 @@ export async function runSweepPiece(
   };
   if (o.policy === 'best') {
     const best = done.find((s) => s.index === combined.bestStart)!;
-    return { ...base, best: startJson(best), starts: done.map(summaryOf) };
+    // 'auto': the merge chooses between algorithms again, so a piece keeps the best of each.
+    const rivals = bestPerAlgorithm(md, done, startRanking(o)).filter((s) => s.index !== best.index);
+    return {
+      ...base,
+      best: startJson(best),
+      ...(rivals.length ? { rivals: rivals.map(startJson) } : {}),
+      starts: done.map(summaryOf),
+    };
   }
   return { ...base, clustering: clusteringJson(combined) };
 }
@@ -289,11 +302,11 @@ export function mergePieces(
         });
         continue;
       }
-      const bests = group.map((g) => {
+      const bests = group.flatMap((g) => {
         if (!g.piece.best || !g.piece.starts) throw new RangeError(`${g.name}: holds no best start`);
-        return startFrom(g.piece.best);
+        return [g.piece.best, ...(g.piece.rivals ?? [])].map(startFrom);
       });
-      const combined = combineStarts(md, bests, 'best', startRanking(plan));
+      const combined = combineStarts(md, bests, 'best', startRanking(plan), plan.fit);
       const starts = group.flatMap((g) => g.piece.starts!).sort((a, b) => a.index - b.index);
       runs.push({
         K,

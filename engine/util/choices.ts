@@ -40,11 +40,27 @@ export type Acceleration = (typeof ACCELERATION.values)[number];
 
 /** Clustering algorithms of the mixture model (docs/algorithms.md §2, §5). */
 export const ALGORITHM = choices({
+  auto: 'auto (EMA or EM at each K, whichever the evidence prefers)',
   ema: 'EMA (averages over selective naive Bayes models)',
   em: 'EM (every marker informative)',
   'ema-tan': 'EMA-TAN (averages over TAN models; linked markers)',
 });
 export type Algorithm = (typeof ALGORITHM.values)[number];
+
+/**
+ * When EMA's starts begin their MA steps (docs/algorithms.md §3): from random parameters the first
+ * MA steps judge markers on clusters that have not formed yet, and "no marker informative" is a
+ * fixed point a start cannot leave; after EM has converged the clusters follow the data.
+ */
+export const EMA_STARTS = choices({
+  mixed: 'half from random parameters, half after EM has formed the clusters',
+  random: 'from random parameters (the text)',
+  'after-em': 'after EM has converged',
+});
+export type EmaStarts = (typeof EMA_STARTS.values)[number];
+
+/** The algorithms one start of the mixture model can end with (what 'auto' chooses between). */
+export type StartAlgorithm = 'ema' | 'em';
 
 /** How the starts of a multi-start are combined (section 7.4). */
 export const POLICY = choices({
@@ -134,6 +150,7 @@ export const LIMITS = {
 export const CLUSTER_DEFAULTS = {
   model: 'mixture',
   algorithm: 'ema',
+  emaStarts: 'mixed',
   policy: 'best',
   rankBy: 'evidence',
   epsilon: 0.01,
@@ -157,6 +174,7 @@ export const CLUSTER_DEFAULTS = {
   model: Model;
   acceleration: Acceleration;
   algorithm: Algorithm;
+  emaStarts: EmaStarts;
   policy: Policy;
   rankBy: RankBy;
   missing: MissingCopies;

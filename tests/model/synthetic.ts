@@ -281,11 +281,24 @@ export function admixedData(
  * maxAlleles]), ancestral frequencies Dirichlet(1), population frequencies
  * Dirichlet(anc · (1 − F)/F) (F_ST ≈ F, Balding–Nichols), `perPop` individuals per population
  * named p0, p1, …; returns the true frequencies, shape [locus][population][allele].
+ * Options for the accuracy suite: `sizes` (individuals of each population, unequal; replaces
+ * perPop), `noiseLoci` (the last loci share the ancestral frequencies in every population: no
+ * structure) and `missing` (each genotype missing with this probability).
  */
 export function multiAllelicPopulations(
   seed: number,
-  o: { pops: number; perPop: number; loci: number; minAlleles: number; maxAlleles: number; fst: number },
-): { data: GenotypeData; freqs: number[][][] } {
+  o: {
+    pops: number;
+    perPop: number;
+    loci: number;
+    minAlleles: number;
+    maxAlleles: number;
+    fst: number;
+    sizes?: readonly number[];
+    noiseLoci?: number;
+    missing?: number;
+  },
+): { data: GenotypeData; freqs: number[][][]; labels: number[] } {
   const rng = createRng(seed);
   const gammaVector = (shape: number[]) => {
     const x = shape.map((a) => gammaDraw(a, rng) + 1e-300);
@@ -296,16 +309,24 @@ export function multiAllelicPopulations(
     { length: o.loci },
     () => o.minAlleles + Math.floor(rng.uniform() * (o.maxAlleles - o.minAlleles + 1)),
   );
-  const freqs = alleles.map((r) => {
+  const structured = o.loci - (o.noiseLoci ?? 0);
+  const freqs = alleles.map((r, l) => {
     const anc = gammaVector(Array(r).fill(1));
+    if (l >= structured) return Array.from({ length: o.pops }, () => anc);
     return Array.from({ length: o.pops }, () => gammaVector(anc.map((p) => (p * (1 - o.fst)) / o.fst)));
   });
-  const N = o.pops * o.perPop;
-  const pops = Array.from({ length: N }, (_, i) => `p${Math.floor(i / o.perPop)}`);
+  const sizes = o.sizes ?? Array<number>(o.pops).fill(o.perPop);
+  const labels = sizes.flatMap((n, k) => Array<number>(n).fill(k));
+  const N = labels.length;
+  const pops = labels.map((k) => `p${k}`);
   const calls: number[] = [];
   for (let l = 0; l < o.loci; l++)
-    for (let i = 0; i < N; i++) for (let p = 0; p < 2; p++) calls.push(draw(freqs[l]![Math.floor(i / o.perPop)]!, rng));
-  return { data: makeData(N, o.loci, 2, alleles, (l, i, p) => calls[(l * N + i) * 2 + p]!, pops), freqs };
+    for (let i = 0; i < N; i++) {
+      const gone = o.missing !== undefined && rng.uniform() < o.missing;
+      for (let p = 0; p < 2; p++) calls.push(gone ? -1 : draw(freqs[l]![labels[i]!]!, rng));
+    }
+  const data = makeData(N, o.loci, 2, alleles, (l, i, p) => calls[(l * N + i) * 2 + p]!, pops);
+  return { data, freqs, labels };
 }
 
 /** Accuracy of assigning every individual of `multiAllelicPopulations` with the true frequencies (the Bayes-optimal classifier). */

@@ -1,4 +1,10 @@
-import { CLUSTER_DEFAULTS as D, type Acceleration, type Algorithm, type Model } from '../../util/choices.ts';
+import {
+  CLUSTER_DEFAULTS as D,
+  type Acceleration,
+  type Algorithm,
+  type EmaStarts,
+  type Model,
+} from '../../util/choices.ts';
 import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
 import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
@@ -27,6 +33,11 @@ export interface FitOptions {
    * effective cluster.
    */
   readonly warmup: number;
+  /**
+   * EMA and auto: which starts begin their MA steps after EM has converged (default 'mixed': the
+   * odd-numbered ones; docs/algorithms.md §3). A single fit (fitSteps) ignores it.
+   */
+  readonly emaStarts?: EmaStarts;
   /** EMA-TAN: candidate parents and marker order. */
   readonly tan: TanDataOptions;
   /** Admixture: stop when ln L changes by less than this (default 1e-4). */
@@ -43,6 +54,7 @@ export const DEFAULT_FIT: FitOptions = {
   missing: D.missing,
   init: D.init,
   warmup: D.warmup,
+  emaStarts: D.emaStarts,
   tan: DEFAULT_TAN_DATA,
 };
 
@@ -88,7 +100,8 @@ function cloneModel(m: MixtureModel): MixtureModel {
 export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
   if (opts.algorithm === 'ema-tan')
     throw new RangeError('fitSteps: EMA-TAN runs through tanFitSteps (model/tan/tan-fit.ts)');
-  const algorithm = opts.algorithm;
+  // 'auto' chooses between EMA and EM over the starts of a multi-start (startSteps); one fit is EMA.
+  const algorithm = opts.algorithm === 'em' ? 'em' : 'ema';
   const K = init.K;
   let cur = cloneModel(init);
   let next = cloneModel(init);

@@ -72,3 +72,20 @@ export function mixtureData(data: GenotypeData): MixtureData {
     genotypeAlleles: Int16Array.from(table),
   };
 }
+
+/**
+ * The individuals `rows` of prepared data (in that order), sharing the allele and genotype
+ * tables: for fitting on part of the individuals and scoring the rest (cross-validation).
+ */
+export function individualSubset(md: MixtureData, rows: readonly number[]): MixtureData {
+  const { L, P, N } = md;
+  const n = rows.length;
+  const calls = new Int16Array(L * n * P);
+  const genotypeOf = new (md.genotypeOf.constructor as new (length: number) => MixtureData['genotypeOf'])(L * n);
+  for (let i = 0; i < L; i++)
+    rows.forEach((d, k) => {
+      genotypeOf[i * n + k] = md.genotypeOf[i * N + d]!;
+      for (let p = 0; p < P; p++) calls[(i * n + k) * P + p] = md.calls[(i * N + d) * P + p]!;
+    });
+  return { ...md, N: n, calls, genotypeOf };
+}

@@ -1,0 +1,36 @@
+import { eStep, eStepBuffers } from './e-step.ts';
+import { fit, type FitOptions } from './fit.ts';
+import { individualSubset, type MixtureData } from './mixture-data.ts';
+import type { MixtureModel } from './mixture-model.ts';
+import type { StartAlgorithm } from '../../util/choices.ts';
+
+/** Folds of the held-out log-likelihood that `--algorithm auto` chooses by. */
+export const HELD_OUT_FOLDS = 5;
+
+/**
+ * The cross-validated log-likelihood of a fitted clustering (docs/algorithms.md §4): the
+ * individuals are split into `folds` folds (individual d in fold d mod folds); for each fold the
+ * algorithm is run again on the other individuals, starting from `model` (so the refit stays on
+ * the same clusters), and the held-out individuals are scored by ln p(x_d) = ln Σ_c θ_C(c) Π θ_ic(x_di).
+ * Returns the sum over every individual. A model that calls noise markers informative predicts
+ * new individuals worse; one that discards markers carrying structure does too.
+ */
+export function heldOutLogLik(
+  md: MixtureData,
+  model: MixtureModel,
+  algorithm: StartAlgorithm,
+  opts: FitOptions,
+  folds = HELD_OUT_FOLDS,
+): number {
+  if (md.N < folds) return NaN;
+  let total = 0;
+  for (let f = 0; f < folds; f++) {
+    const train: number[] = [];
+    const test: number[] = [];
+    for (let d = 0; d < md.N; d++) (d % folds === f ? test : train).push(d);
+    const refit = fit(individualSubset(md, train), model, { ...opts, algorithm, warmup: 0 });
+    const held = individualSubset(md, test);
+    total += eStep(held, refit.model, eStepBuffers(held, model.K));
+  }
+  return total;
+}

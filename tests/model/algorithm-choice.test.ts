@@ -1,0 +1,125 @@
+// EMA's drift to "no marker informative" and its fix (EMA starts after EM), and `--algorithm auto`
+// (held-out log-likelihood chooses between EMA and EM): docs/algorithms.md §3 and §4.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { individualSubset, mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { DEFAULT_FIT, fit, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
+import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.ts';
+import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
+import { combineStarts, runStart, startSeed, type StartResult } from '../../engine/model/multi-start.ts';
+import { adjustedRandIndex, hardAssignments } from '../../engine/analysis/partition-scores.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { multiAllelicPopulations } from './synthetic.ts';
+
+const starts = (md: ReturnType<typeof mixtureData>, K: number, o: FitOptions, m: number, seed = 1): StartResult[] =>
+  Array.from({ length: m }, (_, k) => runStart(md, K, o, k, startSeed(seed, K, 0, k)));
+const informativeCount = (w: Float64Array) => Array.from(w).filter((x) => x > 0.5).length;
+
+/** 15 populations of 20–80 individuals, 30 microsatellites, F_ST 0.05, 3% missing (like the cattle breeds of #12). */
+function breeds() {
+  const sizes = Array.from({ length: 15 }, (_, k) => 20 + ((k * 37) % 60));
+  return multiAllelicPopulations(7, {
+    pops: 15,
+    perPop: 0,
+    sizes,
+    loci: 30,
+    minAlleles: 4,
+    maxAlleles: 14,
+    fst: 0.05,
+    missing: 0.03,
+  });
+}
+
+test('EMA drift: from random parameters EMA ends with almost no marker informative although the converged clusters support every marker; starts after EM find the structure', () => {
+  const { data, labels } = breeds();
+  const md = mixtureData(data);
+  const K = 15;
+  const random = starts(md, K, { ...DEFAULT_FIT, algorithm: 'ema', emaStarts: 'random' }, 12);
+  const counts = random.map((s) => informativeCount(s.informative)).sort((a, b) => a - b);
+  assert.ok(counts[6]! <= 2, `median informative markers from random parameters: ${counts[6]} of 30`);
+  // The clusters EM converges to support nearly every marker: the dependent model has the higher
+  // marginal likelihood (7.16) on their expected counts.
+  const em = fit(md, randomModel(md, K, createRng(3), 'data'), { ...DEFAULT_FIT, algorithm: 'em' });
+  const c = expectedCounts(md, em.model, em.posterior, 'skip');
+  const scratch = locusScratch(md);
+  let supported = 0;
+  for (let i = 0; i < md.L; i++) {
+    const e = locusEvidence(md, c, K, i, 1, scratch);
+    if (e.logMLDependent > e.logMLIndependent) supported++;
+  }
+  assert.ok(supported >= 27, `${supported} of 30 markers supported by EM's clusters`);
+  const ari = (o: FitOptions) => {
+    const best = combineStarts(md, starts(md, K, o, 12), 'best');
+    return {
+      ari: adjustedRandIndex(hardAssignments(best.Q, md.N, K), labels),
+      informative: informativeCount(best.informative),
+    };
+  };
+  const before = ari({ ...DEFAULT_FIT, algorithm: 'ema', emaStarts: 'random' });
+  const after = ari({ ...DEFAULT_FIT, algorithm: 'ema', emaStarts: 'mixed' });
+  assert.ok(before.ari < 0.3, `random starts: ARI ${before.ari}`);
+  assert.ok(
+    after.ari > 0.6 && after.informative >= 25,
+    `mixed starts: ARI ${after.ari}, ${after.informative} informative`,
+  );
+});
+
+test('individualSubset: the E step on a subset is the sum of ln Σ_c θ_C(c) Π θ_ic(x) over its individuals (direct formula)', () => {
+  const { data } = multiAllelicPopulations(4, {
+    pops: 3,
+    perPop: 7,
+    loci: 5,
+    minAlleles: 2,
+    maxAlleles: 6,
+    fst: 0.1,
+    missing: 0.1,
+  });
+  const md = mixtureData(data);
+  const model = randomModel(md, 3, createRng(9), 'data');
+  const rows = [20, 3, 3, 11, 0];
+  const sub = individualSubset(md, rows);
+  const direct = rows.reduce((sum, d) => {
+    const terms = Array.from({ length: 3 }, (_, c) => {
+      let s = Math.log(model.weights[c]!);
+      for (let l = 0; l < md.L; l++)
+        for (let p = 0; p < 2; p++) {
+          const a = data.calls[(l * md.N + d) * 2 + p]!;
+          if (a >= 0) s += Math.log(model.theta[(md.offsets[l]! + a) * 3 + c]!);
+        }
+      return s;
+    });
+    const m = Math.max(...terms);
+    return sum + m + Math.log(terms.reduce((t, x) => t + Math.exp(x - m), 0));
+  }, 0);
+  assert.ok(Math.abs(eStep(sub, model, eStepBuffers(sub, 3)) - direct) < 1e-9);
+});
+
+test('auto chooses EM where every marker carries structure and EMA where noise markers dominate, by held-out individuals', () => {
+  const cases = [
+    {
+      name: 'all structure',
+      o: { pops: 4, perPop: 50, loci: 20, minAlleles: 3, maxAlleles: 8, fst: 0.05 },
+      want: 'em',
+    },
+    {
+      name: 'noise',
+      o: { pops: 4, perPop: 50, loci: 40, noiseLoci: 30, minAlleles: 3, maxAlleles: 8, fst: 0.1 },
+      want: 'ema',
+    },
+  ] as const;
+  for (const c of cases)
+    for (const seed of [1, 2]) {
+      const { data } = multiAllelicPopulations(seed, c.o);
+      const md = mixtureData(data);
+      const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
+      const all = starts(md, 4, o, 8, seed);
+      assert.deepEqual([...new Set(all.map((s) => s.algorithm))].sort(), ['em', 'ema'], 'auto runs both algorithms');
+      const best = combineStarts(md, all, 'best', 'evidence', o);
+      assert.equal(best.algorithmChoice?.algorithm, c.want, `${c.name}, seed ${seed}: ${best.algorithmChoice?.reason}`);
+      const kept = all.find((s) => s.index === best.bestStart)!;
+      assert.equal(kept.algorithm, c.want, 'the kept start ran the chosen algorithm');
+      const h = best.algorithmChoice!.heldOut;
+      assert.ok(h[c.want] > h[c.want === 'em' ? 'ema' : 'em']);
+    }
+});
