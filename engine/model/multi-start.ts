@@ -75,8 +75,9 @@ export function summaryModel(md: MixtureData, posterior: Float64Array, K: number
 export type { Policy };
 
 /**
- * What best choice and weighted averaging rank starts by. 'likelihood' is the text's ln p(D | θ̂).
- * 'evidence' (default) first prefers the starts that use the most clusters — clusters that
+ * What best choice and weighted averaging rank starts by. 'likelihood' (default, chosen on the
+ * accuracy suite: docs/accuracy.md) is the text's ln p(D | θ̂).
+ * 'evidence' first prefers the starts that use the most clusters — clusters that
  * individuals are assigned to with a majority of their membership (usedClusters); a start that
  * leaves a cluster negligible answers a smaller K, which the sweep evaluates on its own — then ranks them
  * by their score, an approximation of ln p(D) that does not reward calling noise markers
@@ -103,8 +104,10 @@ export interface StartResult {
   readonly informative: Float64Array;
   /** EMA-TAN only: posterior weight of each marker's parent sets (a linkage map). */
   readonly linkage?: readonly ParentWeights[];
-  /** The naive Bayes mixture: the algorithm the start ran (under 'auto', EMA or EM). */
+  /** The naive Bayes mixture: the algorithm of this fit (EMA or EM). */
   readonly algorithm?: StartAlgorithm;
+  /** 'auto': the EM fit from the same random parameters (this result is the EMA fit). */
+  readonly twin?: StartResult;
 }
 
 /** The seed of start `index` of replicate `replicate` at K (independent of threads and order). */
@@ -153,28 +156,20 @@ export function* startSteps(
 }
 
 /**
- * The algorithm start `index` runs: under 'auto' the odd-numbered starts run EM and the even ones
- * EMA (best choice then keeps the best of each and cross-validation chooses between them).
- */
-export function startAlgorithm(opts: FitOptions, index: number): StartAlgorithm {
-  if (opts.algorithm === 'auto') return index % 2 === 1 ? 'em' : 'ema';
-  return opts.algorithm === 'em' ? 'em' : 'ema';
-}
-
-/**
  * Whether EMA start `index` begins its MA steps only after EM has converged (docs/algorithms.md
- * §3): under 'mixed' (default) every other EMA start does.
+ * §3): under 'mixed' (default) the odd-numbered starts do.
  */
 export function startsAfterEm(opts: FitOptions, index: number): boolean {
-  if (startAlgorithm(opts, index) === 'em') return false;
+  if (opts.algorithm === 'em') return false;
   const when = opts.emaStarts ?? CLUSTER_DEFAULTS.emaStarts;
-  const emaIndex = opts.algorithm === 'auto' ? index / 2 : index;
-  return when === 'after-em' || (when === 'mixed' && emaIndex % 2 === 1);
+  return when === 'after-em' || (when === 'mixed' && index % 2 === 1);
 }
 
 /**
  * One start of the naive Bayes mixture: EM, or EMA from random parameters, or — for the starts
- * {@link startsAfterEm} picks — EM to convergence and then EMA from EM's clusters.
+ * {@link startsAfterEm} picks — EM to convergence and then EMA from EM's clusters. Under 'auto'
+ * a start runs EM from its random parameters as well and returns that fit as its twin, so the
+ * starts hold exactly the fits of an EMA multi-start and of an EM multi-start with the same seeds.
  */
 function* mixtureStartSteps(
   md: MixtureData,
@@ -206,21 +201,30 @@ function* mixtureStartSteps(
     informative: r.informative,
     algorithm,
   });
-  if (startAlgorithm(opts, index) === 'em') {
+  if (opts.algorithm === 'em') {
     const r = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
     return finish(r, 'em', r.iterations);
   }
   const ema = { ...opts, algorithm: 'ema' } as const;
-  if (!startsAfterEm(opts, index)) {
-    const r = yield* fitSteps(md, init, ema);
-    return finish(r, 'ema', r.iterations);
-  }
-  const e = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
+  const em =
+    opts.algorithm === 'auto' || startsAfterEm(opts, index)
+      ? yield* fitSteps(md, init, { ...opts, algorithm: 'em' })
+      : undefined;
+  const done = em?.iterations ?? 0;
   const a = yield* offsetSteps(
-    fitSteps(md, e.model, { ...ema, maxIterations: Math.max(0, opts.maxIterations - e.iterations) }),
-    e.iterations,
+    fitSteps(md, startsAfterEm(opts, index) ? em!.model : init, {
+      ...ema,
+      maxIterations: Math.max(0, opts.maxIterations - done),
+    }),
+    done,
   );
-  return finish(a, 'ema', e.iterations + a.iterations);
+  const kept = finish(a, 'ema', done + a.iterations);
+  return opts.algorithm === 'auto' ? { ...kept, twin: finish(em!, 'em', em!.iterations) } : kept;
+}
+
+/** A start's fits: itself and, under 'auto', its EM twin. */
+export function flattenStarts(starts: readonly StartResult[]): StartResult[] {
+  return starts.flatMap((s) => (s.twin ? [s, s.twin] : [s]));
 }
 
 /** Re-yields a fit's iterations numbered after `offset` earlier ones (the second phase of a start). */
@@ -324,7 +328,7 @@ export function combineStarts(
   data: MixtureData,
   all: readonly StartResult[],
   policy: Policy,
-  rankBy: RankBy = 'evidence',
+  rankBy: RankBy = CLUSTER_DEFAULTS.rankBy,
   fit?: FitOptions,
 ): Clustering {
   if (all.length === 0) throw new RangeError('combineStarts: no completed start');
@@ -332,10 +336,11 @@ export function combineStarts(
   const rank = rankOf(rankBy);
   // 'auto': the best EMA start and the best EM start are compared by held-out log-likelihood;
   // the starts of the chosen algorithm are then combined as usual.
-  const auto = fit ? autoChoice(data, all, rankBy, fit) : undefined;
-  const starts = auto ? all.filter((s) => s.algorithm === auto.algorithm) : all;
+  const fits = flattenStarts(all);
+  const auto = fit ? autoChoice(data, fits, rankBy, fit) : undefined;
+  const starts = auto ? fits.filter((s) => s.algorithm === auto.algorithm) : fits;
   const { best, used, most } = rankStarts(data, starts, rankBy);
-  const summaries = all.map(startSummary);
+  const summaries = fits.map(startSummary);
   const chosen = auto ? { algorithmChoice: auto } : {};
   if (policy === 'best' || starts.length === 1) {
     return {
@@ -436,7 +441,7 @@ function rankStarts(
 export function bestPerAlgorithm(
   data: MixtureData,
   starts: readonly StartResult[],
-  rankBy: RankBy = 'evidence',
+  rankBy: RankBy = CLUSTER_DEFAULTS.rankBy,
 ): StartResult[] {
   const groups = new Map<string, StartResult[]>();
   for (const s of starts) groups.set(s.algorithm ?? '', [...(groups.get(s.algorithm ?? '') ?? []), s]);

@@ -16,7 +16,7 @@ export interface SweepOptions {
   readonly replicates: number;
   readonly starts: number;
   readonly policy: Policy;
-  /** What best choice ranks starts by (default 'evidence'). */
+  /** What best choice ranks starts by (default CLUSTER_DEFAULTS.rankBy). */
   readonly rankBy?: RankBy;
   readonly seed: number;
   readonly fit: FitOptions;

@@ -6,6 +6,7 @@ import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import {
   bestPerAlgorithm,
   combineStarts,
+  flattenStarts,
   startSummary,
   type Clustering,
   type StartResult,
@@ -188,14 +189,16 @@ export async function runSweepPiece(
     completed: done.length,
   };
   if (o.policy === 'best') {
-    const best = done.find((s) => s.index === combined.bestStart)!;
-    // 'auto': the merge chooses between algorithms again, so a piece keeps the best of each.
-    const rivals = bestPerAlgorithm(md, done, startRanking(o)).filter((s) => s.index !== best.index);
+    // 'auto': the merge chooses between algorithms again, so a piece keeps the best fit of each.
+    const fits = flattenStarts(done);
+    const kept = combined.algorithmChoice?.algorithm;
+    const best = fits.find((s) => s.index === combined.bestStart && (!kept || s.algorithm === kept))!;
+    const rivals = bestPerAlgorithm(md, fits, startRanking(o)).filter((s) => s !== best);
     return {
       ...base,
       best: startJson(best),
       ...(rivals.length ? { rivals: rivals.map(startJson) } : {}),
-      starts: done.map(summaryOf),
+      starts: fits.map(summaryOf),
     };
   }
   return { ...base, clustering: clusteringJson(combined) };
@@ -312,7 +315,7 @@ export function mergePieces(
         K,
         replicate: r,
         clustering: { ...combined, starts },
-        completedStarts: starts.length,
+        completedStarts: new Set(starts.map((s) => s.index)).size,
         ...runModel(plan.fit),
       });
     }

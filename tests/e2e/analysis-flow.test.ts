@@ -1,6 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
@@ -120,6 +122,29 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   assert.ok(Number(await page.getByTestId('delta-3').textContent()) >= 0);
   await page.getByTestId('delta-chart').waitFor();
   assert.match((await page.getByTestId('delta-advice').textContent()) ?? '', /K = 3/);
+  // The default algorithm (auto) says at each K which algorithm it kept and why — the same choice,
+  // with the same held-out log-likelihoods, as `stratify sweep` with the same seed.
+  const cliDir = mkdtempSync(join(tmpdir(), 'stratify-auto-'));
+  const cli = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'stratify.mjs'),
+      'sweep',
+      join(ROOT, 'resources', 'examples', 'nancycats.str'),
+      ...['--k', '2..4', '--starts', '8', '--replicates', '3', '--threads', '1', '--out', cliDir],
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  const saved = JSON.parse(readFileSync(join(cliDir, 'stratify.json'), 'utf8')) as {
+    runs: { K: number; logLik: number; algorithmChoice?: { reason: string } }[];
+  };
+  for (const K of [2, 3, 4]) {
+    const likeliest = saved.runs.filter((r) => r.K === K).reduce((a, b) => (b.logLik > a.logLik ? b : a));
+    const shown = (await page.getByTestId(`algorithm-${K}`).textContent()) ?? '';
+    assert.match(shown, /^EMA?: held-out ln L -[\d,]+ against -[\d,]+ for EMA? \(5-fold/);
+    assert.equal(shown, likeliest.algorithmChoice?.reason, `K = ${K}`);
+  }
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-csv').click()]);
   const csvPath = join(ROOT, 'test-results', 'fst-by-k.csv');
   await csv.saveAs(csvPath);
