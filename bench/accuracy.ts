@@ -297,7 +297,8 @@ log('## Cases');
 log();
 log('| case | what | K | starts |');
 log('|---|---|---|---|');
-for (const c of CASES) if (results.has(c.name)) log(`| ${c.name} | ${c.what} | ${c.K} | ${Math.round(c.starts * STARTS_SCALE)} |`);
+for (const c of CASES)
+  if (results.has(c.name)) log(`| ${c.name} | ${c.what} | ${c.K} | ${Math.round(c.starts * STARTS_SCALE)} |`);
 log();
 log('## ARI per case and configuration');
 log();
