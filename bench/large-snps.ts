@@ -1,0 +1,69 @@
+// Scale: simulated SNP data of the size RAD-seq and SNP-chip users have (default 2,000 individuals
+// × 100,000 SNPs, 3 populations, F_ST 0.05), generated here. Reports the time to prepare the data
+// for clustering (mixtureData), one start at K = 3 on one thread (iterations, seconds, seconds per
+// iteration) and the peak resident memory.
+// Usage: node --import tsx bench/large-snps.ts [--n 2000] [--snps 100000] [--k 3] [--algorithm em]
+import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
+import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { runStart, startSeed } from '../engine/model/multi-start.ts';
+import { createRng, gammaDraw } from '../engine/util/rng.ts';
+import { ALGORITHM } from '../engine/util/choices.ts';
+import type { GenotypeData } from '../engine/data/genotype-data.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, def: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1]! : def;
+};
+const N = Number(arg('--n', '2000'));
+const L = Number(arg('--snps', '100000'));
+const K = Number(arg('--k', '3'));
+const algorithm = arg('--algorithm', 'em');
+if (!ALGORITHM.values.includes(algorithm as never))
+  throw new Error(`--algorithm: one of ${ALGORITHM.values.join(', ')}`);
+
+/** Balding–Nichols SNPs: 3 populations of equal size, F_ST 0.05, 1% missing genotypes. */
+function simulate(): GenotypeData {
+  const rng = createRng(1);
+  const pops = 3;
+  const fst = 0.05;
+  const calls = new Int8Array(L * N * 2);
+  const c = (1 - fst) / fst;
+  for (let l = 0; l < L; l++) {
+    const p = 0.05 + 0.9 * rng.uniform();
+    const f = Array.from({ length: pops }, () => {
+      const x = gammaDraw(p * c, rng);
+      return x / (x + gammaDraw((1 - p) * c, rng));
+    });
+    for (let d = 0; d < N; d++) {
+      const missing = rng.uniform() < 0.01;
+      const q = f[d % pops]!;
+      for (let h = 0; h < 2; h++) calls[(l * N + d) * 2 + h] = missing ? -1 : rng.uniform() < q ? 1 : 0;
+    }
+  }
+  return {
+    ploidy: 2,
+    phased: false,
+    individuals: Array.from({ length: N }, (_, d) => ({ id: `i${d}`, population: `p${d % pops}` })),
+    loci: Array.from({ length: L }, (_, l) => ({ name: `snp${l}`, alleles: ['A', 'G'] })),
+    calls,
+  };
+}
+
+const t0 = performance.now();
+const data = simulate();
+const t1 = performance.now();
+const md = mixtureData(data);
+const t2 = performance.now();
+const fit = { ...DEFAULT_FIT, algorithm: algorithm as (typeof ALGORITHM.values)[number] };
+const r = runStart(md, K, fit, 0, startSeed(1, K, 0, 0));
+const t3 = performance.now();
+const rss = process.resourceUsage().maxRSS / 1024;
+console.log(
+  `${N} individuals × ${L} SNPs (simulated in ${((t1 - t0) / 1000).toFixed(1)} s), K = ${K}, ${algorithm}, one thread`,
+);
+console.log(`prepare (mixtureData): ${((t2 - t1) / 1000).toFixed(2)} s`);
+console.log(
+  `one start: ${((t3 - t2) / 1000).toFixed(2)} s, ${r.iterations} iterations (${((t3 - t2) / Math.max(1, r.iterations)).toFixed(0)} ms each), converged ${r.converged}, ln L ${r.logLik.toFixed(1)}`,
+);
+console.log(`prepare + start: ${((t3 - t1) / 1000).toFixed(2)} s; peak resident memory ${rss.toFixed(0)} MB`);
