@@ -59,11 +59,16 @@ test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matri
   assert.equal(q[0]!.split(' ').length, 3);
   const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
     version: string;
-    runs: { K: number; logLik: number; starts: unknown[] }[];
+    runs: { K: number; logLik: number; starts: { index: number; algorithm: string }[] }[];
     options: { seed: number };
   };
   assert.equal(json.runs.length, 2);
-  assert.equal(json.runs[1]!.starts.length, 4);
+  // The default algorithm (auto) keeps each start's EMA fit and its EM fit.
+  const fits = json.runs[1]!.starts;
+  assert.deepEqual(
+    fits.map((s) => `${s.index}${s.algorithm}`),
+    [0, 1, 2, 3].flatMap((k) => [`${k}ema`, `${k}em`]),
+  );
   assert.equal(json.options.seed, 1);
   const cont = mkdtempSync(join(tmpdir(), 'stratify-cont-'));
   const r2 = stratify('run', dataPath('nancycats.gen'), '--init-q', join(out, 'stratify.K3.r1.Q'), '--out', cont);
@@ -221,4 +226,42 @@ test('stratify sweep --model admixture --cv 5: the CV error is lowest at the sim
   const bad = stratify('sweep', file, '--k', '2', '--cv', '5', '--out', join(out, 'bad'));
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /admixture/);
+});
+
+test('stratify run --supervised: K = the reference populations, references keep all their ancestry in their population’s column, the others are estimated', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-supervised-'));
+  const pops = readFileSync(join(ROOT, 'resources', 'examples', 'snp-three-populations.pops.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t') as [string, string]);
+  // Every third individual is left to estimate ("-").
+  const refs = pops.map(([id, pop], k) => `${id}\t${k % 3 === 2 ? '-' : pop}`).join('\n');
+  writeFileSync(join(dir, 'refs.tsv'), `id\tpop\n${refs}\n`);
+  const r = stratify(
+    'run',
+    join(ROOT, 'resources', 'examples', 'snp-three-populations.vcf'),
+    ...['--supervised', join(dir, 'refs.tsv'), '--starts', '2', '--threads', '1', '--out', join(dir, 'out')],
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const order = [...new Set(pops.map(([, p]) => p))];
+  assert.match(
+    r.stderr,
+    new RegExp(`K = 3, clusters 1\\.\\.3 = ${order.join(', ')}; 60 reference individuals, 30 estimated`),
+  );
+  const Q = readFileSync(join(dir, 'out', 'stratify.K3.r1.Q'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' ').map(Number));
+  pops.forEach(([, pop], k) => {
+    const own = order.indexOf(pop);
+    if (k % 3 !== 2)
+      assert.deepEqual(
+        Q[k],
+        [0, 1, 2].map((c) => (c === own ? 1 : 0)),
+        `reference ${k}`,
+      );
+    // Simulated without admixture: most of an estimated individual's ancestry is its own population's.
+    else assert.ok(Q[k]![own]! > 0.6, `estimated ${k}: ${Q[k]!.join(' ')} (own cluster ${own + 1})`);
+  });
 });

@@ -7,7 +7,9 @@ import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
 import { DEFAULT_FIT, type FitOptions } from '../model/mixture/fit.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
-import { datasetFiles } from '../node/file-source.ts';
+import { datasetFiles, fileSource } from '../node/file-source.ts';
+import { readPopulationFile } from '../formats/population-file.ts';
+import { supervisedLabels } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
@@ -41,6 +43,10 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
     .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
+    .option(
+      '--supervised <file>',
+      'supervised admixture (ADMIXTURE --supervised; implies --model admixture): id, population per line; those individuals are references with all their ancestry in their population\'s cluster, "-" or absent: estimated; K = the number of reference populations',
+    )
     .option(
       '--cv <folds>',
       'admixture model: cross-validation error with this many folds (ADMIXTURE --cv), for the most likely replicate of each K',
@@ -106,6 +112,29 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
     fit: fitOptionsFrom(o),
     ...(o['cv'] !== undefined ? { cvFolds: positiveInt(o['cv'], '--cv') } : {}),
   };
+}
+
+/**
+ * `--supervised FILE`: the admixture model with the file's reference individuals fixed to their
+ * population's cluster; K becomes the number of reference populations (said on stderr).
+ */
+export async function withSupervision(
+  data: GenotypeData,
+  sweep: SweepOptions,
+  o: Record<string, unknown>,
+): Promise<SweepOptions> {
+  if (typeof o['supervised'] !== 'string') return sweep;
+  const file = o['supervised'];
+  const s = supervisedLabels(data, await readPopulationFile(fileSource(file)), file);
+  const K = s.populations.length;
+  const known = s.labels.filter((k) => k >= 0).length;
+  const missing = s.unknownIds.length
+    ? `; ${s.unknownIds.length} id(s) of ${file} not in the data (${s.unknownIds.slice(0, 3).join(', ')}${s.unknownIds.length > 3 ? ', …' : ''})`
+    : '';
+  process.stderr.write(
+    `supervised admixture: K = ${K}, clusters 1..${K} = ${s.populations.join(', ')}; ${known} reference individuals, ${s.labels.length - known} estimated${missing}\n`,
+  );
+  return { ...sweep, kValues: [K], fit: { ...sweep.fit, model: 'admixture', supervised: s.labels } };
 }
 
 /** Writes a run's .Q and .P files; returns their paths. */
@@ -196,7 +225,7 @@ export function registerRun(program: Command): void {
       ensureWritableDir(out);
       const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
       const stem = 'stratify';
-      let sweep = sweepOptionsFrom(o);
+      let sweep = await withSupervision(data, sweepOptionsFrom(o), o);
       if (o['replicate'] !== undefined) {
         await writePiece(out, data, sweep, o);
         return;

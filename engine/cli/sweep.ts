@@ -14,7 +14,7 @@ import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.t
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../model/sweep.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { addClusterOptions, runSweepCli, sweepOptionsFrom } from './run.ts';
+import { addClusterOptions, runSweepCli, sweepOptionsFrom, withSupervision } from './run.ts';
 
 /** The F_ST-per-K table as TSV. */
 export function kTable(summary: SweepSummary): string {
@@ -74,7 +74,7 @@ export function registerSweep(program: Command): void {
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
     const out = String(o['out']);
     ensureWritableDir(out);
-    const sweep = sweepOptionsFrom(o);
+    const sweep = await withSupervision(data, sweepOptionsFrom(o), o);
     const result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
     writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o));
   });

@@ -237,6 +237,25 @@ function* offsetSteps<R>(steps: Generator<StepInfo, R>, offset: number): Generat
 }
 
 /**
+ * Supervised mode: the rows of Q that stay fixed, one-hot on each reference individual's cluster
+ * (`supervised[i]`, −1 for individuals whose proportions are estimated).
+ */
+export function supervisedRows(supervised: ArrayLike<number>, K: number): { rows: Uint8Array; Q: Float64Array } {
+  const N = supervised.length;
+  const rows = new Uint8Array(N);
+  const Q = new Float64Array(N * K);
+  for (let i = 0; i < N; i++) {
+    const k = supervised[i]!;
+    if (k < 0) continue;
+    if (!Number.isInteger(k) || k >= K)
+      throw new RangeError(`supervised: individual ${i + 1} is in cluster ${k + 1}, but K = ${K}`);
+    rows[i] = 1;
+    Q[i * K + k] = 1;
+  }
+  return { rows, Q };
+}
+
+/**
  * One start of the admixture model: Q is the ancestry proportions (the "posterior" of the
  * mixture's results), the summary model's weights are the clusters' mean ancestry (what F_ST per K
  * weights them by) and its frequencies F. Ranked by ln L.
@@ -249,8 +268,9 @@ function* admixtureStartSteps(
   seed: number,
 ): Generator<StepInfo, StartResult> {
   const md = ctx.md;
-  const work = ctx.admixtureWork();
-  const init = randomAdmixture(md, K, createRng(seed));
+  const known = opts.supervised ? supervisedRows(opts.supervised, K) : undefined;
+  const work = known ? admixtureWork(md, undefined, known.rows) : ctx.admixtureWork();
+  const init = randomAdmixture(md, K, createRng(seed), known);
   const r = yield* admixtureFitSteps(md, work, init, {
     tolerance: opts.tolerance ?? CLUSTER_DEFAULTS.tolerance,
     maxIterations: opts.maxIterations,

@@ -75,6 +75,17 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
         `sweep: cross-validation folds must be a whole number from 2 to ${LIMITS.maxCvFolds}, got ${o.cvFolds}`,
       );
   }
+  if (o.fit.supervised) {
+    const s = o.fit.supervised;
+    if (o.fit.model !== 'admixture') throw new RangeError('sweep: supervised mode belongs to the admixture model');
+    if (s.length !== nIndividuals)
+      throw new RangeError(`sweep: supervised labels for ${s.length} individuals, but the data has ${nIndividuals}`);
+    const K = Math.max(...s) + 1;
+    for (let k = 0; k < K; k++)
+      if (!s.includes(k)) throw new RangeError(`sweep: supervised cluster ${k + 1} has no reference individual`);
+    if (o.kValues.some((k) => k !== K))
+      throw new RangeError(`sweep: supervised mode fits K = ${K} (one cluster per reference population)`);
+  }
   if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
 }

@@ -228,7 +228,17 @@ export function haplotypeFrequencyBlocks(
  */
 export function admixedData(
   seed: number,
-  o: { N: number; L: number; K: number; alpha: number; fst: number; alleles?: number; ploidy?: number },
+  o: {
+    N: number;
+    L: number;
+    K: number;
+    alpha: number;
+    fst: number;
+    alleles?: number;
+    ploidy?: number;
+    /** The first `references` individuals are unadmixed, individual i entirely from population i mod K. */
+    references?: number;
+  },
 ): { data: GenotypeData; Q: Float64Array; F: Float64Array } {
   const rng = createRng(seed);
   const r = o.alleles ?? 2;
@@ -247,6 +257,10 @@ export function admixedData(
   }
   const Q = new Float64Array(N * K);
   for (let i = 0; i < N; i++) {
+    if (i < (o.references ?? 0)) {
+      Q[i * K + (i % K)] = 1;
+      continue;
+    }
     const g = Array.from({ length: K }, () => gammaDraw(o.alpha, rng) + 1e-300);
     const s = g.reduce((a, b) => a + b, 0);
     g.forEach((x, k) => (Q[i * K + k] = x / s));

@@ -44,6 +44,11 @@ export interface FitOptions {
   readonly tolerance?: number;
   /** Admixture: SQUAREM (default) or plain EM. */
   readonly acceleration?: Acceleration;
+  /**
+   * Admixture, supervised (ADMIXTURE's --supervised): per individual the cluster (0-based) of its
+   * reference population, whose ancestry stays fixed at 1, or −1 for individuals to estimate.
+   */
+  readonly supervised?: readonly number[];
 }
 
 export const DEFAULT_FIT: FitOptions = {

@@ -1,0 +1,43 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import type { PopulationMap } from '../formats/population-file.ts';
+
+/** Reference populations for supervised admixture: each individual's cluster, or −1 to estimate. */
+export interface SupervisedLabels {
+  /** Per individual, in the data's order: the cluster (index into `populations`) or −1. */
+  readonly labels: number[];
+  /** The reference populations in cluster order (first appearance in the data's order). */
+  readonly populations: string[];
+  /** Ids of the file that are not in the data. */
+  readonly unknownIds: string[];
+}
+
+/** Marks an individual whose proportions are to be estimated (ADMIXTURE's .pop file uses "-"). */
+const UNKNOWN = new Set(['-', '', 'NA', '?']);
+
+/**
+ * Use case "supervised admixture": which individuals are references of which population, from a
+ * population file (id, population; "-" or absent: estimate). Throws when fewer than two
+ * populations have references (nothing to separate).
+ */
+export function supervisedLabels(data: GenotypeData, file: PopulationMap, fileName: string): SupervisedLabels {
+  const populations: string[] = [];
+  const index = new Map<string, number>();
+  const labels = data.individuals.map((ind) => {
+    const pop = file.get(ind.id)?.population ?? '';
+    if (UNKNOWN.has(pop)) return -1;
+    let k = index.get(pop);
+    if (k === undefined) {
+      k = populations.length;
+      index.set(pop, k);
+      populations.push(pop);
+    }
+    return k;
+  });
+  const ids = new Set(data.individuals.map((i) => i.id));
+  const unknownIds = [...file.keys()].filter((id) => !ids.has(id));
+  if (populations.length < 2)
+    throw new Error(
+      `${fileName}: supervised mode needs reference individuals of at least two populations, found ${populations.length} (${populations.join(', ') || 'none'})`,
+    );
+  return { labels, populations, unknownIds };
+}
