@@ -2,6 +2,7 @@ import { alleleCounts } from '../data/allele-counts.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
+import { detLog } from '../util/det-math.ts';
 
 /** F_ST of a clustering and its per-locus values (shape (L,)). */
 export interface FstResult {
@@ -56,9 +57,9 @@ export function reynoldsFst(
     const a = nc > 0 ? (2 * between - (r - 1) * b) / (2 * (r - 1) * nc) : 0;
     sumA += a;
     sumAB += a + b;
-    perLocus[i] = a + b > 0 ? Math.max(0, -Math.log(1 - a / (a + b))) : 0;
+    perLocus[i] = a + b > 0 ? Math.max(0, -detLog(1 - a / (a + b))) : 0;
   }
-  const fst = sumAB > 0 ? Math.max(0, -Math.log(1 - sumA / sumAB)) : 0;
+  const fst = sumAB > 0 ? Math.max(0, -detLog(1 - sumA / sumAB)) : 0;
   return { fst, perLocus };
 }
 

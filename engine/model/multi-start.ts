@@ -23,6 +23,7 @@ import { createRng, deriveSeed } from '../util/rng.ts';
 import { tanData, type TanData, type TanDataOptions } from './tan/tan-data.ts';
 import { tanFitSteps, type ParentWeights } from './tan/tan-fit.ts';
 import { randomTanModel } from './tan/tan-model.ts';
+import { detExp } from '../util/det-math.ts';
 
 /** What a start needs: the naive Bayes view of the data and, for EMA-TAN, its TAN variables. */
 export interface StartContext {
@@ -377,7 +378,7 @@ export function combineStarts(
       ...chosen,
     };
   }
-  const u = starts.map((s, k) => (policy === 'uniform' ? 1 : used[k] === most ? Math.exp(rank(s) - rank(best)) : 0));
+  const u = starts.map((s, k) => (policy === 'uniform' ? 1 : used[k] === most ? detExp(rank(s) - rank(best)) : 0));
   const total = u.reduce((a, b) => a + b, 0);
   const weights = new Float64Array(K);
   const theta = new Float64Array(best.model.theta.length);

@@ -1,13 +1,13 @@
-import gammaln from '@stdlib/math-base-special-gammaln';
+import { detExp, detLog, detLog1p, detLogGamma } from './det-math.ts';
 
-/** ln Γ(x), from stdlib. */
-export const logGamma: (x: number) => number = gammaln;
+/** ln Γ(x), the same bits in every engine (det-math.ts). */
+export const logGamma: (x: number) => number = detLogGamma;
 
 /** ln(e^a + e^b) without overflow. */
 export function logAddExp(a: number, b: number): number {
   if (a === -Infinity) return b;
   if (b === -Infinity) return a;
-  return a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
+  return a > b ? a + detLog1p(detExp(b - a)) : b + detLog1p(detExp(a - b));
 }
 
 /**
@@ -20,10 +20,10 @@ export function normalizeLogRow(values: Float64Array, row: number, K: number): n
   for (let c = 0; c < K; c++) if (values[o + c]! > max) max = values[o + c]!;
   let sum = 0;
   for (let c = 0; c < K; c++) {
-    const e = Math.exp(values[o + c]! - max);
+    const e = detExp(values[o + c]! - max);
     values[o + c] = e;
     sum += e;
   }
   for (let c = 0; c < K; c++) values[o + c]! /= sum;
-  return max + Math.log(sum);
+  return max + detLog(sum);
 }

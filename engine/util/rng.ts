@@ -1,6 +1,8 @@
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 
+import { detLog, detPow } from './det-math.ts';
+
 /** A seeded stream of uniform numbers; the same seed gives the same stream in every runtime. */
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -17,15 +19,23 @@ export function createRng(seed: number): Rng {
   const uniform = () => uniformFloat64(g);
   return {
     uniform,
-    exponential: () => -Math.log(1 - uniform()),
-    normal: () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()),
+    exponential: () => -detLog(1 - uniform()),
+    // Marsaglia's polar method: only ln and √ (correctly rounded), no cosine, so every engine agrees.
+    normal: () => {
+      for (;;) {
+        const u = 2 * uniform() - 1;
+        const v = 2 * uniform() - 1;
+        const s = u * u + v * v;
+        if (s > 0 && s < 1) return u * Math.sqrt((-2 * detLog(s)) / s);
+      }
+    },
   };
 }
 
 /** A Gamma(shape, 1) draw (Marsaglia & Tsang 2000; shape < 1 by the boost u^(1/shape)). */
 export function gammaDraw(shape: number, rng: Rng): number {
   if (shape <= 0) return 0;
-  if (shape < 1) return gammaDraw(shape + 1, rng) * Math.pow(rng.uniform(), 1 / shape);
+  if (shape < 1) return gammaDraw(shape + 1, rng) * detPow(rng.uniform(), 1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
   for (;;) {
@@ -37,7 +47,7 @@ export function gammaDraw(shape: number, rng: Rng): number {
     } while (v <= 0);
     v = v * v * v;
     const u = rng.uniform();
-    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+    if (detLog(u) < 0.5 * x * x + d - d * v + d * detLog(v)) return d * v;
   }
 }
 

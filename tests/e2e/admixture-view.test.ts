@@ -66,12 +66,11 @@ test('Run with the admixture model and 3 CV folds: CV error per K as the CLI com
   await page.getByTestId('run').waitFor({ timeout: 120_000 });
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('cv-chart').waitFor({ timeout: 30_000 });
-  // K = 1 and 2 have one optimum; at K = 3 the browser's best start reached ln L −6850.1 where
-  // Node's reached −6851.7 from the same seeds (open in the admixture issue: a difference between
-  // transports to find), so its CV error is only checked to be shown.
-  for (let K = 1; K <= 2; K++)
+  // Every K, K = 3 included: its best start once reached ln L −6850.1 in the browser and −6851.7
+  // in Node from the same seeds, because Chromium's Math.exp and Math.log differ from Node's in the
+  // last bit (10% and 2% of values); the engine now uses engine/util/det-math.ts.
+  for (let K = 1; K <= 3; K++)
     assert.equal(await page.getByTestId(`cv-${K}`).textContent(), cv[K - 1]!.toFixed(4), `CV error at K = ${K}`);
-  assert.match((await page.getByTestId('cv-3').textContent()) ?? '', /^\d+\.\d{4}$/);
   // nancycats: the error grows with K (K = 1 lowest), as the CLI's table says.
   assert.equal(cv.indexOf(Math.min(...cv)), 0, cv.join(', '));
   assert.match((await page.getByTestId('cv-advice').textContent()) ?? '', /K = 1\b/);

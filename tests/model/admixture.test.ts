@@ -175,7 +175,9 @@ test('admixture CV error: the held-out deviance is ADMIXTURE binomial deviance f
     }
   const got = heldOutDeviance(md, heldOut, p);
   assert.equal(got.entries, entries);
-  assert.ok(Math.abs(got.sum - want) < 1e-8 * Math.abs(want), `${got.sum} vs ${want}`);
+  // The engine reads p_0 = Σ_k q_ik f_k0 where ADMIXTURE writes 2 − μ = 2(1 − p_1): equal up to
+  // rounding, which a frequency near the 1e-9 floor amplifies to ~1e-7 relative in one term.
+  assert.ok(Math.abs(got.sum - want) < 1e-6 * Math.abs(want), `${got.sum} vs ${want}`);
   const fitOpts = { tolerance: 1e-4, maxIterations: 2000, acceleration: 'squarem' as const };
   const cv = (K: number) => {
     const steps = admixtureFitSteps(md, admixtureWork(md), randomAdmixture(md, K, createRng(K)), fitOpts);

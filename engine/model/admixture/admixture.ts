@@ -1,4 +1,5 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
+import { detLog } from '../../util/det-math.ts';
 
 /**
  * The admixture model (the likelihood of STRUCTURE's admixture model without priors, as
@@ -124,7 +125,7 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
         for (let k = 0; k < K; k++) d += Q[qi + k]! * F[fr + k]!;
         product *= c === 1 ? d : d ** c;
         if (product < 1e-250) {
-          ll += Math.log(product);
+          ll += detLog(product);
           product = 1;
         }
         const s = c / d;
@@ -136,7 +137,7 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
       }
     }
   }
-  ll += Math.log(product);
+  ll += detLog(product);
   for (let i = 0; i < N; i++) {
     const n = copies[i]!;
     const keep = n === 0 || (fixed !== undefined && fixed[i] === 1);
@@ -173,7 +174,7 @@ export function admixtureLogLik(md: MixtureData, work: AdmixtureWork, params: Ad
         const fr = (off + a) * K;
         let d = 0;
         for (let k = 0; k < K; k++) d += Q[i * K + k]! * F[fr + k]!;
-        ll += Math.log(d);
+        ll += detLog(d);
       }
     }
   }

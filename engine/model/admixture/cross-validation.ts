@@ -2,6 +2,7 @@ import { createRng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { admixtureWork, cloneParams, projectToSimplex, type AdmixtureParams } from './admixture.ts';
 import { admixtureFitSteps, type AdmixtureFitOptions } from './admixture-fit.ts';
+import { detLog } from '../../util/det-math.ts';
 
 /**
  * Deviance of held-out genotype entries under fitted parameters (Alexander & Lange 2011): for an
@@ -38,7 +39,7 @@ export function heldOutDeviance(
         }
         let pa = 0;
         for (let k = 0; k < K; k++) pa += params.Q[i * K + k]! * params.F[(off + a) * K + k]!;
-        sum += x * Math.log(x / (n * pa));
+        sum += x * detLog(x / (n * pa));
       }
     }
   }

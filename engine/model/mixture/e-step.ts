@@ -3,6 +3,7 @@ import { MISSING } from '../../data/genotype-data.ts';
 import { normalizeLogRow } from '../../util/log-math.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
+import { detLog } from '../../util/det-math.ts';
 
 /** Scratch buffers reused across iterations of one start. */
 export interface EStepBuffers {
@@ -40,8 +41,8 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
   const lt = buf.logTheta;
   const lp = buf.posterior;
   const lg = buf.genotype;
-  for (let k = 0; k < lt.length; k++) lt[k] = Math.log(model.theta[k]!);
-  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) lp[d * K + c] = Math.log(model.weights[c]!);
+  for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
+  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) lp[d * K + c] = detLog(model.weights[c]!);
   for (let i = 0; i < L; i++) {
     const off = offsets[i]!;
     const g0 = genotypeOffsets[i]!;

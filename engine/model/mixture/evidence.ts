@@ -3,6 +3,7 @@ import { logAddExp } from '../../util/log-math.ts';
 import { autoPrior, locusEvidence, locusScratch, logDirichletFactor, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
+import { detLog } from '../../util/det-math.ts';
 
 /**
  * (docs/algorithms.md §4) The Cheeseman–Stutz approximation of the log evidence ln p(D) of a fitted clustering:
@@ -42,14 +43,14 @@ export function logEvidence(
   const counts = known ?? expectedCounts(data, model, posterior, missing);
   const pi =
     algorithm === 'em' ? 1 : priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
-  const logPi = Math.log(pi);
-  const logNotPi = Math.log(1 - pi);
+  const logPi = detLog(pi);
+  const logNotPi = detLog(1 - pi);
   // Cluster variable: Dirichlet-multinomial marginal and its plug-in term.
   let completed = logDirichletFactor(counts.cluster, 0, 1, K, priors.alphaCluster);
   let plugIn = 0;
   for (let c = 0; c < K; c++) {
     const n = counts.cluster[c]!;
-    if (n > 0) plugIn += n * Math.log(model.weights[c]!);
+    if (n > 0) plugIn += n * detLog(model.weights[c]!);
   }
   const indep = locusScratch(data);
   for (let i = 0; i < data.L; i++) {
@@ -60,7 +61,7 @@ export function logEvidence(
       const t = (off + a) * K;
       for (let c = 0; c < K; c++) {
         const n = counts.alleleCluster[t + c]!;
-        if (n > 0) plugIn += n * Math.log(model.theta[t + c]!);
+        if (n > 0) plugIn += n * detLog(model.theta[t + c]!);
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { MixtureData } from './mixture-data.ts';
 import { marginalFrequency, type MixtureModel } from './mixture-model.ts';
+import { detLog } from '../../util/det-math.ts';
 
 /**
  * I_P(X_i) of equation 7.34: the mean over clusters of KL(p(X_i) ‖ p(X_i | c)), with
@@ -15,7 +16,7 @@ export function independenceMeasure(data: MixtureData, model: MixtureModel): Flo
       const t = (off + a) * K;
       const marginal = marginalFrequency(model, off + a);
       if (marginal <= 0) continue;
-      for (let c = 0; c < K; c++) s += marginal * Math.log(marginal / model.theta[t + c]!);
+      for (let c = 0; c < K; c++) s += marginal * detLog(marginal / model.theta[t + c]!);
     }
     out[i] = s / K;
   }

@@ -3,6 +3,7 @@ import { logGamma } from '../../util/log-math.ts';
 import type { ExpectedCounts } from './e-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
+import { detExp, detLog } from '../../util/det-math.ts';
 
 /** Priors of the MA step: Dirichlet hyperparameters and the structure prior. */
 export interface Priors {
@@ -108,7 +109,7 @@ export function maStep(
 ): void {
   const { alpha, alphaCluster } = priors;
   const pi = priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
-  const logPriorOdds = Math.log(pi) - Math.log(1 - pi);
+  const logPriorOdds = detLog(pi) - detLog(1 - pi);
   let total = 0;
   for (let c = 0; c < K; c++) total += counts.cluster[c]!;
   for (let c = 0; c < K; c++) out.weights[c] = (alphaCluster + counts.cluster[c]!) / (K * alphaCluster + total);
@@ -121,7 +122,7 @@ export function maStep(
     if (algorithm === 'ema') {
       const ev = locusEvidence(data, counts, K, i, alpha, indep);
       const x = logPriorOdds + ev.logMLDependent - ev.logMLIndependent;
-      w = x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+      w = x >= 0 ? 1 / (1 + detExp(-x)) : detExp(x) / (1 + detExp(x));
     } else {
       for (let a = 0; a < r; a++) {
         let s = 0;

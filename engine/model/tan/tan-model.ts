@@ -2,6 +2,7 @@ import { MISSING } from '../../data/genotype-data.ts';
 import { logGamma, normalizeLogRow } from '../../util/log-math.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { TanData } from './tan-data.ts';
+import { detExp, detLog } from '../../util/det-math.ts';
 
 /**
  * The conditional tables of one variable X_i for its candidate parent sets, in the order
@@ -170,7 +171,7 @@ function logTable(td: TanData, t: TanTables, i: number, K: number): Float64Array
           p +=
             w[2 + j]! * t.byL[j]![xs[j]! * r + x]! + w[2 + cand.length + j]! * t.byCL[j]![(c * rl + xs[j]!) * r + x]!;
         }
-        out[(cfg * K + c) * r + x] = Math.log(p);
+        out[(cfg * K + c) * r + x] = detLog(p);
       }
   }
   return out;
@@ -184,7 +185,7 @@ export function tanEStep(td: TanData, model: TanModel, posterior: Float64Array):
   const { N, R, n, values } = td;
   const K = model.K;
   const tmp = new Float64Array(K);
-  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) posterior[d * K + c] = Math.log(model.weights[c]!);
+  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) posterior[d * K + c] = detLog(model.weights[c]!);
   for (let i = 0; i < n; i++) {
     const t = model.vars[i]!;
     const r = td.states[i]!;
@@ -202,7 +203,7 @@ export function tanEStep(td: TanData, model: TanModel, posterior: Float64Array):
           for (let c = 0; c < K; c++) posterior[o + c]! += table![base + c * r]!;
         } else {
           conditional(td, t, i, x, d, h, K, tmp);
-          for (let c = 0; c < K; c++) posterior[o + c]! += Math.log(tmp[c]!);
+          for (let c = 0; c < K; c++) posterior[o + c]! += detLog(tmp[c]!);
         }
       }
     }
@@ -360,7 +361,7 @@ export function tanMaStep(
     let max = -Infinity;
     for (const x of w) max = Math.max(max, x);
     let z = 0;
-    for (let v = 0; v < w.length; v++) z += w[v] = Math.exp(w[v]! - max);
+    for (let v = 0; v < w.length; v++) z += w[v] = detExp(w[v]! - max);
     for (let v = 0; v < w.length; v++) w[v]! /= z;
   }
 }
