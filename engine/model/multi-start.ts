@@ -212,14 +212,17 @@ function* mixtureStartSteps(
       ? yield* fitSteps(md, init, { ...opts, algorithm: 'em' })
       : undefined;
   const done = em?.iterations ?? 0;
+  // An EMA start continued from EM shares the iteration cap with its EM phase (as a mixed EMA
+  // multi-start does); one from random parameters keeps the whole cap under 'auto' too.
+  const after = startsAfterEm(opts, index);
   const a = yield* offsetSteps(
-    fitSteps(md, startsAfterEm(opts, index) ? em!.model : init, {
+    fitSteps(md, after ? em!.model : init, {
       ...ema,
-      maxIterations: Math.max(0, opts.maxIterations - done),
+      maxIterations: after ? Math.max(0, opts.maxIterations - done) : opts.maxIterations,
     }),
     done,
   );
-  const kept = finish(a, 'ema', done + a.iterations);
+  const kept = finish(a, 'ema', (after ? done : 0) + a.iterations);
   return opts.algorithm === 'auto' ? { ...kept, twin: finish(em!, 'em', em!.iterations) } : kept;
 }
 

@@ -114,13 +114,18 @@ test('auto chooses EM where every marker carries structure and EMA where noise m
       const md = mixtureData(data);
       const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
       const all = starts(md, 4, o, 8, seed);
-      // Each start holds the fits an EMA and an EM multi-start with the same seeds would hold.
-      const emaAlone = starts(md, 4, { ...DEFAULT_FIT, algorithm: 'ema' }, 8, seed);
-      const emAlone = starts(md, 4, { ...DEFAULT_FIT, algorithm: 'em' }, 8, seed);
-      all.forEach((s, k) => {
-        assert.equal(s.logLik, emaAlone[k]!.logLik, `start ${k}: the EMA fit`);
-        assert.equal(s.twin?.logLik, emAlone[k]!.logLik, `start ${k}: the EM twin`);
-      });
+      // Each start holds the fits an EMA and an EM multi-start with the same seeds would hold, also
+      // when the iteration cap binds (an EMA start from random parameters keeps the whole cap).
+      for (const maxIterations of [DEFAULT_FIT.maxIterations, 6]) {
+        const capped = (algorithm: FitOptions['algorithm']) => ({ ...DEFAULT_FIT, algorithm, maxIterations });
+        const auto = starts(md, 4, capped('auto'), 8, seed);
+        const emaAlone = starts(md, 4, capped('ema'), 8, seed);
+        const emAlone = starts(md, 4, capped('em'), 8, seed);
+        auto.forEach((s, k) => {
+          assert.equal(s.logLik, emaAlone[k]!.logLik, `cap ${maxIterations}, start ${k}: the EMA fit`);
+          assert.equal(s.twin?.logLik, emAlone[k]!.logLik, `cap ${maxIterations}, start ${k}: the EM twin`);
+        });
+      }
       const best = combineStarts(md, all, 'best', 'likelihood', o);
       assert.equal(best.algorithmChoice?.algorithm, c.want, `${c.name}, seed ${seed}: ${best.algorithmChoice?.reason}`);
       const kept = flattenStarts(all).find((s) => s.index === best.bestStart && s.algorithm === c.want)!;
