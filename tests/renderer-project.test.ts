@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkProject, decodeAssign, decodeRuns, encodeAssign } from '../renderer/src/state/project.ts';
+import { checkProject, decodeAssign, decodeRuns, encodeAssign, encodeRuns } from '../renderer/src/state/project.ts';
 import type { AssignInfo } from '../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
@@ -65,6 +65,11 @@ test('a whole project passes; each damaged field is refused by name before anyth
     [(d) => ((d.plot as Record<string, unknown>)['groupByRegion'] = 'yes'), /plot\.groupByRegion/],
     [(d) => (d.runs[0]!.Q = [0.5, 0.5, 1]), /runs\[0\] has tables that do not fit its K/],
     [(d) => ((d.runs[0] as Record<string, unknown>)['theta'] = 'x'), /runs\[0\]\.theta/],
+    [
+      (d) =>
+        ((d.runs[0] as Record<string, unknown>)['algorithmChoice'] = { algorithm: 'svm', heldOut: {}, reason: '' }),
+      /runs\[0\]\.algorithmChoice/,
+    ],
     [(d) => (d.files[0]!.base64 = 'not base64!'), /files\[0\]/],
     [
       (d) =>
@@ -93,4 +98,15 @@ test('a whole project passes; each damaged field is refused by name before anyth
   // Runs must have one row per individual of the dataset they are restored onto.
   assert.equal(decodeRuns(checkProject(project()).runs, 2).length, 1);
   assert.throws(() => decodeRuns(checkProject(project()).runs, 3), /do not belong to this data/);
+  // What auto chose is saved with the run and comes back.
+  const choice = {
+    algorithm: 'em' as const,
+    heldOut: { ema: -12, em: -11 },
+    reason: 'EM: held-out ln L -11 against -12 for EMA',
+  };
+  const withChoice = project();
+  Object.assign(withChoice.runs[0]!, { algorithmChoice: choice });
+  const restored = decodeRuns(checkProject(JSON.parse(JSON.stringify(withChoice))).runs, 2);
+  assert.deepEqual(restored[0]!.algorithmChoice, choice);
+  assert.deepEqual(encodeRuns(restored)[0]!.algorithmChoice, choice);
 });

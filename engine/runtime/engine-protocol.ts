@@ -1,3 +1,4 @@
+import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import type { Model } from '../util/choices.ts';
 import type { FilterOptions, Removed } from '../data/filters.ts';
 import type { DatasetSummary } from '../data/summary.ts';
@@ -68,6 +69,8 @@ export interface RunInfo {
   readonly model: Model;
   /** Admixture sweeps with cross-validation: the CV error of this run. */
   readonly cvError?: number;
+  /** `--algorithm auto`: which algorithm this run kept, and why. */
+  readonly algorithmChoice?: AlgorithmChoice;
 }
 
 /** Progress of a call: parsing, then the sweep's own progress with runs in their UI form. */

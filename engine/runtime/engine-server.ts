@@ -54,6 +54,7 @@ function runInfo(r: SweepRun): RunInfo {
     theta: c.model.theta,
     model: r.model ?? 'mixture',
     ...(r.cvError !== undefined ? { cvError: r.cvError } : {}),
+    ...(c.algorithmChoice ? { algorithmChoice: c.algorithmChoice } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Model } from '../util/choices.ts';
+import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import { withCvErrors } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { fit, modelFromMemberships } from '../model/mixture/fit.ts';
@@ -190,6 +191,8 @@ export interface SavedRun {
   readonly informative: ArrayLike<number>;
   readonly model?: Model;
   readonly cvError?: number;
+  /** `--algorithm auto`: which algorithm the run kept, and why. */
+  readonly algorithmChoice?: AlgorithmChoice;
 }
 
 /** Use case "import results": saved runs back as sweep runs of a dataset; throws when a run does not fit it. */
@@ -211,7 +214,10 @@ export function restoreRuns(data: GenotypeData | MixtureData, runs: readonly Sav
     return {
       K,
       replicate: r.replicate,
-      clustering: singleStartClustering(md, model, fitted),
+      clustering: {
+        ...singleStartClustering(md, model, fitted),
+        ...(r.algorithmChoice ? { algorithmChoice: r.algorithmChoice } : {}),
+      },
       completedStarts: r.completedStarts,
       ...(r.model === 'admixture' ? { model: r.model } : {}),
       ...(r.cvError !== undefined ? { cvError: r.cvError } : {}),

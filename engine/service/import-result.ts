@@ -1,5 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepRun } from '../model/sweep.ts';
+import { isAlgorithmChoice } from '../util/choices.ts';
 import { restoreRuns, type SavedRun } from './cluster-sweep.ts';
 
 interface ResultRunJson {
@@ -13,6 +14,7 @@ interface ResultRunJson {
   informative: number[];
   model?: string;
   cvError?: number;
+  algorithmChoice?: unknown;
 }
 
 interface ResultJson {
@@ -64,6 +66,7 @@ export function importResult(data: GenotypeData, name: string, text: string): Sw
     informative: r.informative,
     ...(r.model === 'admixture' ? { model: 'admixture' as const } : {}),
     ...(typeof r.cvError === 'number' ? { cvError: r.cvError } : {}),
+    ...(isAlgorithmChoice(r.algorithmChoice) ? { algorithmChoice: r.algorithmChoice } : {}),
   }));
   return restoreRuns(data, saved);
 }

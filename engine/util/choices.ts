@@ -60,7 +60,30 @@ export const EMA_STARTS = choices({
 export type EmaStarts = (typeof EMA_STARTS.values)[number];
 
 /** The algorithms one start of the mixture model can end with (what 'auto' chooses between). */
-export type StartAlgorithm = 'ema' | 'em';
+export const START_ALGORITHMS = ['ema', 'em'] as const;
+export type StartAlgorithm = (typeof START_ALGORITHMS)[number];
+
+/**
+ * Whether a saved value (a project, a result JSON) is an `--algorithm auto` choice: the
+ * algorithm, the two held-out log-likelihoods and the sentence (engine/model/algorithm-choice.ts).
+ */
+export function isAlgorithmChoice(x: unknown): x is {
+  algorithm: StartAlgorithm;
+  heldOut: { ema: number; em: number };
+  reason: string;
+} {
+  if (typeof x !== 'object' || x === null) return false;
+  const c = x as Record<string, unknown>;
+  const h = c['heldOut'] as Record<string, unknown> | null | undefined;
+  return (
+    (START_ALGORITHMS as readonly unknown[]).includes(c['algorithm']) &&
+    typeof c['reason'] === 'string' &&
+    typeof h === 'object' &&
+    h !== null &&
+    typeof h['ema'] === 'number' &&
+    typeof h['em'] === 'number'
+  );
+}
 
 /** How the starts of a multi-start are combined (section 7.4). */
 export const POLICY = choices({

@@ -42,6 +42,16 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   }
   assert.ok(!estimates.some((e) => /-\d/.test(e)), estimates.filter((e) => /-\d/.test(e)).join('; '));
   for (let k = 0; k < 3; k++) assert.equal(await bars.nth(k).getAttribute('value'), '24');
+  // auto (the default) says per K which algorithm its 3 replicates kept.
+  for (const K of [2, 3, 4]) {
+    const tally = (await page.getByTestId(`run-algorithm-${K}`).textContent()) ?? '';
+    assert.match(tally, /^(EMA? ×\d)(, EMA ×\d)?$/);
+    assert.equal(
+      [...tally.matchAll(/×(\d)/g)].reduce((s, m) => s + Number(m[1]), 0),
+      3,
+      tally,
+    );
+  }
   assert.match((await page.getByTestId('sweep-time').textContent()) ?? '', /Sweep: 72 of 72 starts, \d+ s elapsed\./);
   await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'run-nancycats.png') });
 

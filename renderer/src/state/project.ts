@@ -4,6 +4,7 @@ import {
   CLASSIFIER,
   LEARNING,
   MODEL,
+  isAlgorithmChoice,
   RANK_BY,
   SCORE,
   VARIABLES,
@@ -61,6 +62,8 @@ export interface ProjectDoc {
     /** Absent in projects saved before the admixture model: the mixture model. */
     model?: Model;
     cvError?: number;
+    /** Sweeps with --algorithm auto (absent in projects saved before it). */
+    algorithmChoice?: RunInfo['algorithmChoice'];
   }[];
   /** Absent in projects saved before the Assign view was saved. */
   readonly assign?: {
@@ -150,6 +153,7 @@ export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
     theta: Array.from(r.theta),
     model: r.model,
     ...(r.cvError !== undefined ? { cvError: r.cvError } : {}),
+    ...(r.algorithmChoice ? { algorithmChoice: r.algorithmChoice } : {}),
   }));
 }
 
@@ -238,6 +242,8 @@ export function checkProject(doc: unknown): ProjectDoc {
     if ((x.Q as number[]).length % (x.K as number) !== 0 || (x.weights as number[]).length !== x.K)
       bad(where, 'has tables that do not fit its K');
     if (x.model !== undefined && !MODEL.values.includes(x.model as Model)) bad(`${where}.model`, 'is not a model');
+    if (x.algorithmChoice !== undefined && !isAlgorithmChoice(x.algorithmChoice))
+      bad(`${where}.algorithmChoice`, 'is not an algorithm choice');
   });
   if (d.assign !== undefined) {
     const a = d.assign.settings as Partial<AssignSettings> | undefined;
