@@ -69,19 +69,17 @@ export type StartAlgorithm = (typeof START_ALGORITHMS)[number];
  */
 export function isAlgorithmChoice(x: unknown): x is {
   algorithm: StartAlgorithm;
-  heldOut: { ema: number; em: number };
+  heldOut?: { ema: number; em: number };
   reason: string;
 } {
   if (typeof x !== 'object' || x === null) return false;
   const c = x as Record<string, unknown>;
   const h = c['heldOut'] as Record<string, unknown> | null | undefined;
+  const heldOutOk =
+    h === undefined ||
+    (typeof h === 'object' && h !== null && typeof h['ema'] === 'number' && typeof h['em'] === 'number');
   return (
-    (START_ALGORITHMS as readonly unknown[]).includes(c['algorithm']) &&
-    typeof c['reason'] === 'string' &&
-    typeof h === 'object' &&
-    h !== null &&
-    typeof h['ema'] === 'number' &&
-    typeof h['em'] === 'number'
+    (START_ALGORITHMS as readonly unknown[]).includes(c['algorithm']) && typeof c['reason'] === 'string' && heldOutOk
   );
 }
 

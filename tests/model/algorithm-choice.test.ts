@@ -130,7 +130,18 @@ test('auto chooses EM where every marker carries structure and EMA where noise m
       assert.equal(best.algorithmChoice?.algorithm, c.want, `${c.name}, seed ${seed}: ${best.algorithmChoice?.reason}`);
       const kept = flattenStarts(all).find((s) => s.index === best.bestStart && s.algorithm === c.want)!;
       assert.deepEqual(best.Q, kept.posterior, "the kept fit is the chosen algorithm's best");
-      const h = best.algorithmChoice!.heldOut;
+      const h = best.algorithmChoice!.heldOut!;
       assert.ok(h[c.want] > h[c.want === 'em' ? 'ema' : 'em']);
     }
+});
+
+test('auto with fewer individuals than folds keeps EMA and says why (no held-out values to save)', () => {
+  const { data } = multiAllelicPopulations(1, { pops: 2, perPop: 2, loci: 6, minAlleles: 2, maxAlleles: 4, fst: 0.1 });
+  const md = mixtureData(data);
+  const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
+  const best = combineStarts(md, starts(md, 2, o, 4), 'best', 'likelihood', o);
+  assert.equal(best.algorithmChoice?.algorithm, 'ema');
+  assert.equal(best.algorithmChoice?.heldOut, undefined);
+  assert.match(best.algorithmChoice!.reason, /too few individuals/);
+  assert.ok(JSON.stringify(best.algorithmChoice).length > 0 && !JSON.stringify(best.algorithmChoice).includes('null'));
 });
