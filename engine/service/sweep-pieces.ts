@@ -93,11 +93,9 @@ const modelFrom = (j: ModelJson): MixtureModel => ({
   weights: Float64Array.from(j.weights),
   theta: Float64Array.from(j.theta),
 });
-const summaryOf = startSummary;
-
 function startJson(s: StartResult): StartJson {
   return {
-    ...summaryOf(s),
+    ...startSummary(s),
     model: modelJson(s.model),
     posterior: Array.from(s.posterior),
     informative: Array.from(s.informative),
@@ -107,7 +105,7 @@ function startJson(s: StartResult): StartJson {
 
 function startFrom(j: StartJson): StartResult {
   return {
-    ...summaryOf(j),
+    ...startSummary(j),
     model: modelFrom(j.model),
     posterior: Float64Array.from(j.posterior),
     informative: Float64Array.from(j.informative),
@@ -125,7 +123,7 @@ function clusteringJson(c: Clustering): ClusteringJson {
     informative: Array.from(c.informative),
     independence: Array.from(c.independence),
     bestStart: c.bestStart,
-    starts: c.starts.map(summaryOf),
+    starts: c.starts.map(startSummary),
     ...(c.linkage ? { linkage: c.linkage } : {}),
     ...(c.algorithmChoice ? { algorithmChoice: c.algorithmChoice } : {}),
   };
@@ -198,7 +196,7 @@ export async function runSweepPiece(
       ...base,
       best: startJson(best),
       ...(rivals.length ? { rivals: rivals.map(startJson) } : {}),
-      starts: fits.map(summaryOf),
+      starts: fits.map(startSummary),
     };
   }
   return { ...base, clustering: clusteringJson(combined) };
