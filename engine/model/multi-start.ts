@@ -7,7 +7,7 @@ import { eStep, eStepBuffers } from './mixture/e-step.ts';
 import { logEvidence } from './mixture/evidence.ts';
 import { usedClusters } from './cluster-use.ts';
 import { describeChoice, type AlgorithmChoice } from './algorithm-choice.ts';
-import { heldOutLogLik } from './mixture/held-out.ts';
+import { heldOutLogLiks } from './mixture/held-out.ts';
 import {
   fitSteps,
   modelFromMemberships,
@@ -207,14 +207,11 @@ function* mixtureStartSteps(
     return finish(r, 'em', r.iterations);
   }
   const ema = { ...opts, algorithm: 'ema' } as const;
-  const em =
-    opts.algorithm === 'auto' || startsAfterEm(opts, index)
-      ? yield* fitSteps(md, init, { ...opts, algorithm: 'em' })
-      : undefined;
+  const after = startsAfterEm(opts, index);
+  const em = opts.algorithm === 'auto' || after ? yield* fitSteps(md, init, { ...opts, algorithm: 'em' }) : undefined;
   const done = em?.iterations ?? 0;
   // An EMA start continued from EM shares the iteration cap with its EM phase (as a mixed EMA
   // multi-start does); one from random parameters keeps the whole cap under 'auto' too.
-  const after = startsAfterEm(opts, index);
   const a = yield* offsetSteps(
     fitSteps(md, after ? em!.model : init, {
       ...ema,
@@ -486,9 +483,14 @@ function autoChoice(
   const ema = starts.filter((s) => s.algorithm === 'ema');
   const em = starts.filter((s) => s.algorithm === 'em');
   if (ema.length === 0 || em.length === 0) return undefined;
-  const heldOut = {
-    ema: heldOutLogLik(data, rankStarts(data, ema, rankBy).best.model, 'ema', fit),
-    em: heldOutLogLik(data, rankStarts(data, em, rankBy).best.model, 'em', fit),
-  };
+  const [emaHeldOut, emHeldOut] = heldOutLogLiks(
+    data,
+    [
+      { model: rankStarts(data, ema, rankBy).best.model, algorithm: 'ema' },
+      { model: rankStarts(data, em, rankBy).best.model, algorithm: 'em' },
+    ],
+    fit,
+  );
+  const heldOut = { ema: emaHeldOut!, em: emHeldOut! };
   return describeChoice(heldOut.em > heldOut.ema ? 'em' : 'ema', heldOut);
 }

@@ -7,30 +7,40 @@ import type { StartAlgorithm } from '../../util/choices.ts';
 /** Folds of the held-out log-likelihood that `--algorithm auto` chooses by. */
 export const HELD_OUT_FOLDS = 5;
 
+/** A fitted clustering to cross-validate, with the algorithm that refits it. */
+export interface HeldOutCandidate {
+  readonly model: MixtureModel;
+  readonly algorithm: StartAlgorithm;
+}
+
 /**
- * The cross-validated log-likelihood of a fitted clustering (docs/algorithms.md §4): the
- * individuals are split into `folds` folds (individual d in fold d mod folds); for each fold the
- * algorithm is run again on the other individuals, starting from `model` (so the refit stays on
- * the same clusters), and the held-out individuals are scored by ln p(x_d) = ln Σ_c θ_C(c) Π θ_ic(x_di).
- * Returns the sum over every individual. A model that calls noise markers informative predicts
- * new individuals worse; one that discards markers carrying structure does too.
+ * The cross-validated log-likelihood of fitted clusterings (docs/algorithms.md §4): the
+ * individuals are split into `folds` folds (individual d in fold d mod folds); for each fold each
+ * candidate's algorithm is run again on the other individuals, starting from its model (so the
+ * refit stays on the same clusters), and the held-out individuals are scored by
+ * ln p(x_d) = ln Σ_c θ_C(c) Π θ_ic(x_di). Returns, per candidate, the sum over every individual
+ * (NaN with fewer individuals than folds); the candidates share the folds. A model that calls
+ * noise markers informative predicts new individuals worse; one that discards markers carrying
+ * structure does too.
  */
-export function heldOutLogLik(
+export function heldOutLogLiks(
   md: MixtureData,
-  model: MixtureModel,
-  algorithm: StartAlgorithm,
+  candidates: readonly HeldOutCandidate[],
   opts: FitOptions,
   folds = HELD_OUT_FOLDS,
-): number {
-  if (md.N < folds) return NaN;
-  let total = 0;
+): number[] {
+  if (md.N < folds) return candidates.map(() => NaN);
+  const totals = candidates.map(() => 0);
   for (let f = 0; f < folds; f++) {
     const train: number[] = [];
     const test: number[] = [];
     for (let d = 0; d < md.N; d++) (d % folds === f ? test : train).push(d);
-    const refit = fit(individualSubset(md, train), model, { ...opts, algorithm, warmup: 0 });
+    const fitted = individualSubset(md, train);
     const held = individualSubset(md, test);
-    total += eStep(held, refit.model, eStepBuffers(held, model.K));
+    candidates.forEach(({ model, algorithm }, c) => {
+      const refit = fit(fitted, model, { ...opts, algorithm, warmup: 0 });
+      totals[c]! += eStep(held, refit.model, eStepBuffers(held, model.K));
+    });
   }
-  return total;
+  return totals;
 }
