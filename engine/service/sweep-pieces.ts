@@ -77,7 +77,7 @@ export interface PieceJson {
   /** Policy best: the piece's best start and every start's summary. */
   readonly best?: StartJson;
   readonly starts?: StartSummary[];
-  /** Policy best under 'auto': the best start of the algorithm `best` did not run. */
+  /** Policy best under 'auto': the best fit of the algorithm `best` did not run. */
   readonly rivals?: StartJson[];
   /** Other policies (a piece of all starts): the combined run. */
   readonly clustering?: ClusteringJson;
@@ -171,7 +171,6 @@ export async function runSweepPiece(
   if (res.cancelled || done.length < tasks.length)
     throw new Error('the piece was cancelled before all its starts completed; nothing was written');
   const md = mixtureData(data);
-  const combined = combineStarts(md, done, o.policy, startRanking(o), o.fit);
   const base = {
     kind: 'stratify-sweep-piece' as const,
     version: VERSION,
@@ -187,19 +186,18 @@ export async function runSweepPiece(
     completed: done.length,
   };
   if (o.policy === 'best') {
-    // 'auto': the merge chooses between algorithms again, so a piece keeps the best fit of each.
+    // The merge ranks the pieces' best fits again (and under 'auto' cross-validates between the
+    // algorithms once, for the whole replicate), so a piece only keeps the best fit of each algorithm.
     const fits = flattenStarts(done);
-    const kept = combined.algorithmChoice?.algorithm;
-    const best = fits.find((s) => s.index === combined.bestStart && (!kept || s.algorithm === kept))!;
-    const rivals = bestPerAlgorithm(md, fits, startRanking(o)).filter((s) => s !== best);
+    const [best, ...rivals] = bestPerAlgorithm(md, fits, startRanking(o));
     return {
       ...base,
-      best: startJson(best),
+      best: startJson(best!),
       ...(rivals.length ? { rivals: rivals.map(startJson) } : {}),
       starts: fits.map(startSummary),
     };
   }
-  return { ...base, clustering: clusteringJson(combined) };
+  return { ...base, clustering: clusteringJson(combineStarts(md, done, o.policy, startRanking(o), o.fit)) };
 }
 
 /** Options that must agree between pieces (everything but the K list). */
