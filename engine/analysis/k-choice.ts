@@ -1,5 +1,5 @@
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
-import type { SweepRun } from '../model/sweep.ts';
+import { likeliestRun, type SweepRun } from '../model/sweep.ts';
 import { fstFromModel } from './fst.ts';
 import { mannWhitney, type MannWhitney } from '../util/rank-tests.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
@@ -92,8 +92,7 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
     const k = (admixture ? data.N * (K - 1) : K - 1) + K * params;
     const cv = reps.find((r) => r.cvError !== undefined)?.cvError;
     const counts = reps.map((r) => clusterCounts(r, data.N));
-    const likeliest = reps.reduce((a, b) => (b.clustering.logLik > a.clustering.logLik ? b : a));
-    const choice = likeliest.clustering.algorithmChoice;
+    const choice = likeliestRun(reps).clustering.algorithmChoice;
     const [fstMean, fstSd] = meanSd(fst);
     const [logLikMean, logLikSd] = meanSd(lls);
     const aligned = alignReplicates(

@@ -40,6 +40,11 @@ export interface SweepRun {
   readonly cvError?: number;
 }
 
+/** The replicate of highest log-likelihood among runs (the first of equals): the one CV error and auto's choice are reported for. */
+export function likeliestRun<R extends SweepRun>(runs: readonly R[]): R {
+  return runs.reduce((a, b) => (b.clustering.logLik > a.clustering.logLik ? b : a));
+}
+
 /** What a run of these fit options records as its model: nothing for the mixture model (the default). */
 export function runModel(fit: FitOptions): Pick<SweepRun, 'model'> {
   return fit.model === 'admixture' ? { model: fit.model } : {};

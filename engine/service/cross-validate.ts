@@ -1,6 +1,6 @@
 import { admixtureCvError } from '../model/admixture/cross-validation.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
-import type { SweepOptions, SweepRun } from '../model/sweep.ts';
+import { likeliestRun, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import { CLUSTER_DEFAULTS } from '../util/choices.ts';
 import { deriveSeed } from '../util/rng.ts';
 
@@ -22,11 +22,8 @@ export function withCvErrors(md: MixtureData, runs: readonly SweepRun[], o: Swee
   if (folds === 0 || o.fit.model !== 'admixture') return [...runs];
   const out = [...runs];
   for (const K of [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b)) {
-    let best = -1;
-    out.forEach((r, idx) => {
-      if (r.K === K && (best < 0 || r.clustering.logLik > out[best]!.clustering.logLik)) best = idx;
-    });
-    const run = out[best]!;
+    const run = likeliestRun(out.filter((r) => r.K === K));
+    const best = out.indexOf(run);
     const { error } = admixtureCvError(
       md,
       { K, Q: run.clustering.Q, F: run.clustering.model.theta },
