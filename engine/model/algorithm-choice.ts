@@ -1,17 +1,7 @@
-import type { StartAlgorithm } from '../util/choices.ts';
+import type { AlgorithmChoice, StartAlgorithm } from '../util/choices.ts';
 import { HELD_OUT_FOLDS } from './mixture/held-out.ts';
 
-/** Which algorithm a multi-start under `--algorithm auto` kept at one K, and why. */
-export interface AlgorithmChoice {
-  readonly algorithm: StartAlgorithm;
-  /**
-   * Cross-validated log-likelihood of held-out individuals under each algorithm's best start
-   * (absent with fewer individuals than folds: then EMA).
-   */
-  readonly heldOut?: { readonly ema: number; readonly em: number };
-  /** One sentence for the CLI and the Choose K view. */
-  readonly reason: string;
-}
+export type { AlgorithmChoice };
 
 const NAME: Record<StartAlgorithm, string> = { ema: 'EMA', em: 'EM' };
 

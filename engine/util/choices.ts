@@ -64,14 +64,22 @@ export const START_ALGORITHMS = ['ema', 'em'] as const;
 export type StartAlgorithm = (typeof START_ALGORITHMS)[number];
 
 /**
- * Whether a saved value (a project, a result JSON) is an `--algorithm auto` choice: the
- * algorithm, the two held-out log-likelihoods and the sentence (engine/model/algorithm-choice.ts).
+ * Which algorithm a multi-start under `--algorithm auto` kept at one K, and why (made by
+ * engine/model/algorithm-choice.ts; saved in projects and result JSON, hence beside its check).
  */
-export function isAlgorithmChoice(x: unknown): x is {
-  algorithm: StartAlgorithm;
-  heldOut?: { ema: number; em: number };
-  reason: string;
-} {
+export interface AlgorithmChoice {
+  readonly algorithm: StartAlgorithm;
+  /**
+   * Cross-validated log-likelihood of held-out individuals under each algorithm's best start
+   * (absent with fewer individuals than folds: then EMA).
+   */
+  readonly heldOut?: { readonly ema: number; readonly em: number };
+  /** One sentence for the CLI and the app. */
+  readonly reason: string;
+}
+
+/** Whether a saved value (a project, a result JSON) is an {@link AlgorithmChoice}. */
+export function isAlgorithmChoice(x: unknown): x is AlgorithmChoice {
   if (typeof x !== 'object' || x === null) return false;
   const c = x as Record<string, unknown>;
   const h = c['heldOut'] as Record<string, unknown> | null | undefined;
