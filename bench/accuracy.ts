@@ -20,19 +20,15 @@ import {
   selectiveNaiveBayesData,
   toyExample,
 } from '../tests/model/synthetic.ts';
+import { scriptArg } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1]! : def;
-};
-const SEEDS = Number(arg('--seeds', '5'));
-const ONLY = arg('--only', '')
+const SEEDS = Number(scriptArg('--seeds', '5'));
+const ONLY = scriptArg('--only', '')
   .split(',')
   .filter((s) => s);
-const THREADS = Number(arg('--threads', String(availableParallelism())));
+const THREADS = Number(scriptArg('--threads', String(availableParallelism())));
 /** Multiplies every case's number of starts (the default run has 100). */
-const STARTS_SCALE = Number(arg('--starts-scale', '1'));
+const STARTS_SCALE = Number(scriptArg('--starts-scale', '1'));
 
 /** One case: data with known labels, the K to fit, how many starts, and what it stands for. */
 interface Case {

@@ -9,16 +9,12 @@ import { runStart, startSeed } from '../engine/model/multi-start.ts';
 import { createRng, gammaDraw } from '../engine/util/rng.ts';
 import { ALGORITHM } from '../engine/util/choices.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
+import { scriptArg } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1]! : def;
-};
-const N = Number(arg('--n', '2000'));
-const L = Number(arg('--snps', '100000'));
-const K = Number(arg('--k', '3'));
-const algorithm = arg('--algorithm', 'em');
+const N = Number(scriptArg('--n', '2000'));
+const L = Number(scriptArg('--snps', '100000'));
+const K = Number(scriptArg('--k', '3'));
+const algorithm = scriptArg('--algorithm', 'em');
 if (!ALGORITHM.values.includes(algorithm as never))
   throw new Error(`--algorithm: one of ${ALGORITHM.values.join(', ')}`);
 

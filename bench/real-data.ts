@@ -18,14 +18,10 @@ import {
   hardAssignments,
   matchingAccuracy,
 } from '../engine/analysis/partition-scores.ts';
+import { scriptArg } from './args.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1]! : def;
-};
-const starts = Number(arg('--starts', '30'));
-const out = arg('--out', '');
+const starts = Number(scriptArg('--starts', '30'));
+const out = scriptArg('--out', '');
 const lines: string[] = [];
 const log = (s: string) => {
   console.log(s);

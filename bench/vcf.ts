@@ -9,11 +9,10 @@ import { once } from 'node:events';
 import { readDataset } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
 import { createRng } from '../engine/util/rng.ts';
+import { scriptNumber } from './args.ts';
 
-const args = process.argv.slice(2);
-const opt = (name: string, def: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : def);
-const V = opt('--variants', 100_000);
-const S = opt('--samples', 500);
+const V = scriptNumber('--variants', 100_000);
+const S = scriptNumber('--samples', 500);
 const file = join(tmpdir(), `stratify-bench-${V}x${S}.vcf.gz`);
 
 if (!existsSync(file)) {
@@ -88,4 +87,4 @@ console.log(
 console.log(
   `calls array ${calls.toFixed(0)} MiB (${data.calls.constructor.name}); peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB (baseline ${(baseline / 2 ** 20).toFixed(0)} MiB), peak JS heap ${(peakHeap / 2 ** 20).toFixed(0)} MiB`,
 );
-if (!args.includes('--keep')) unlinkSync(file);
+if (!process.argv.includes('--keep')) unlinkSync(file);

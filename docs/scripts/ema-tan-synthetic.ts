@@ -9,11 +9,10 @@ import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partiti
 import { createRng, deriveSeed, type Rng } from '../../engine/util/rng.ts';
 import { normalizeLogRow } from '../../engine/util/log-math.ts';
 import { dirichlet, draw, makeData, shuffle } from '../../tests/model/synthetic.ts';
+import { scriptNumber } from '../../bench/args.ts';
 
-const args = process.argv.slice(2);
-const opt = (name: string, def: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : def);
-const MODELS = opt('--models', 10);
-const STARTS = opt('--starts', 10);
+const MODELS = scriptNumber('--models', 10);
+const STARTS = scriptNumber('--starts', 10);
 const NS = [8, 10, 12, 14];
 const SIZES = [160, 320, 640];
 const R = 3;

@@ -11,11 +11,10 @@ import { combineStarts, runStart, startSeed, type RankBy } from '../../engine/mo
 import { coMembershipDistance, hardAssignments } from '../../engine/analysis/partition-scores.ts';
 import { createRng, deriveSeed } from '../../engine/util/rng.ts';
 import { makeData, dirichlet, draw } from '../../tests/model/synthetic.ts';
+import { scriptNumber } from '../../bench/args.ts';
 
-const args = process.argv.slice(2);
-const opt = (name: string, def: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : def);
-const MODELS = opt('--models', 30);
-const STARTS = opt('--starts', 10);
+const MODELS = scriptNumber('--models', 30);
+const STARTS = scriptNumber('--starts', 10);
 const NS = [4, 10, 20];
 const KS = [2, 3];
 const SIZES = [40, 160, 640];
