@@ -85,9 +85,11 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
     if (o.fit.model !== 'admixture') throw new RangeError('sweep: supervised mode belongs to the admixture model');
     if (s.length !== nIndividuals)
       throw new RangeError(`sweep: supervised labels for ${s.length} individuals, but the data has ${nIndividuals}`);
-    const K = Math.max(...s) + 1;
+    // A loop, not Math.max(...s): spreading one argument per individual overflows the stack.
+    const K = s.reduce((m, k) => Math.max(m, k), -1) + 1;
+    const seen = new Set(s);
     for (let k = 0; k < K; k++)
-      if (!s.includes(k)) throw new RangeError(`sweep: supervised cluster ${k + 1} has no reference individual`);
+      if (!seen.has(k)) throw new RangeError(`sweep: supervised cluster ${k + 1} has no reference individual`);
     if (o.kValues.some((k) => k !== K))
       throw new RangeError(`sweep: supervised mode fits K = ${K} (one cluster per reference population)`);
   }

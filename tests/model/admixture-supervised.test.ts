@@ -41,4 +41,7 @@ test('supervised admixture: K must be the number of reference populations, each 
     /belongs to the admixture model/,
   );
   assert.throws(() => validateSweep(sweep, 5), /for 4 individuals/);
+  // Biobank-sized label lists are checked too (Math.max(...labels) overflowed the stack).
+  const many = Array.from({ length: 300_000 }, (_, i) => (i < 2 ? i : -1));
+  validateSweep({ ...sweep, fit: { ...fit, supervised: many } }, many.length);
 });
