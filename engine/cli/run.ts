@@ -48,6 +48,10 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
       'supervised admixture (ADMIXTURE --supervised; implies --model admixture): id, population per line; those individuals are references with all their ancestry in their population\'s cluster, "-" or absent: estimated; K = the number of reference populations',
     )
     .option(
+      '--marker-averaging',
+      "admixture model: refine the frequencies F by EMA's marker averaging after the maximum-likelihood fit (an experiment: docs/admixture.md)",
+    )
+    .option(
       '--cv <folds>',
       'admixture model: cross-validation error with this many folds (ADMIXTURE --cv), for the most likely replicate of each K',
     )
@@ -84,6 +88,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     emaStarts: choice(o['emaStarts'] ?? D.emaStarts, '--ema-starts', EMA_STARTS.values),
     tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
     acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
+    ...(o['markerAveraging'] === true ? { markerAveraging: true } : {}),
     tan: {
       window: positiveInt(o['tanWindow'] ?? D.tanWindow, '--tan-window'),
       order: choice(o['tanOrder'] ?? D.tanOrder, '--tan-order', TAN_ORDER.values),

@@ -72,6 +72,8 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (o.fit.model === 'admixture' && o.fit.algorithm === 'ema-tan') {
     throw new RangeError(`sweep: EMA-TAN belongs to the mixture model, not the admixture model`);
   }
+  if (o.fit.markerAveraging && o.fit.model !== 'admixture')
+    throw new RangeError('sweep: marker averaging of F belongs to the admixture model (--model admixture)');
   if (o.cvFolds !== undefined && o.cvFolds !== 0) {
     if (o.fit.model !== 'admixture')
       throw new RangeError('sweep: cross-validation error belongs to the admixture model (--model admixture)');

@@ -1,7 +1,7 @@
 import { admixtureCvError } from '../model/admixture/cross-validation.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import { likeliestRun, type SweepOptions, type SweepRun } from '../model/sweep.ts';
-import { CLUSTER_DEFAULTS } from '../util/choices.ts';
+import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
 import { deriveSeed } from '../util/rng.ts';
 
 /** Seed stream of the CV folds, apart from the starts' (seed, K, replicate, start). */
@@ -29,11 +29,7 @@ export function withCvErrors(md: MixtureData, runs: readonly SweepRun[], o: Swee
       { K, Q: run.clustering.Q, F: run.clustering.model.theta },
       folds,
       cvSeed(o.seed, K),
-      {
-        tolerance: o.fit.tolerance ?? CLUSTER_DEFAULTS.tolerance,
-        maxIterations: o.fit.maxIterations,
-        acceleration: o.fit.acceleration ?? CLUSTER_DEFAULTS.acceleration,
-      },
+      admixtureFitOptions(o.fit),
     );
     out[best] = { ...run, cvError: error };
   }

@@ -35,7 +35,11 @@ export const MODEL = choices({
 export type Model = (typeof MODEL.values)[number];
 
 /** How the admixture model's EM is accelerated. */
-export const ACCELERATION = choices({ squarem: 'SQUAREM extrapolation', none: 'plain EM' });
+export const ACCELERATION = choices({
+  anderson: 'Anderson acceleration (one EM pass per step)',
+  squarem: 'SQUAREM extrapolation',
+  none: 'plain EM',
+});
 export type Acceleration = (typeof ACCELERATION.values)[number];
 
 /** Clustering algorithms of the mixture model (docs/algorithms.md §2, §5). */

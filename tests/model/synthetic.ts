@@ -238,6 +238,8 @@ export function admixedData(
     ploidy?: number;
     /** The first `references` individuals are unadmixed, individual i entirely from population i mod K. */
     references?: number;
+    /** The last `noiseLoci` loci have the ancestral frequencies in every population (uninformative). */
+    noiseLoci?: number;
   },
 ): { data: GenotypeData; Q: Float64Array; F: Float64Array } {
   const rng = createRng(seed);
@@ -252,7 +254,8 @@ export function admixedData(
     for (let k = 0; k < K; k++) {
       const draws = p.map((x) => gammaDraw(Math.max(1e-3, x * scale), rng) + 1e-300);
       const s = draws.reduce((a, b) => a + b, 0);
-      draws.forEach((x, a) => (F[(l * r + a) * K + k] = x / s));
+      const noise = l >= L - (o.noiseLoci ?? 0);
+      draws.forEach((x, a) => (F[(l * r + a) * K + k] = noise ? p[a]! : x / s));
     }
   }
   const Q = new Float64Array(N * K);

@@ -1,15 +1,19 @@
-import type { Acceleration } from '../../util/choices.ts';
+import { CLUSTER_DEFAULTS, type Acceleration } from '../../util/choices.ts';
+import type { FitOptions } from '../mixture/fit.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { randomModel } from '../mixture/mixture-model.ts';
+import type { Priors } from '../mixture/ma-step.ts';
 import {
   cloneParams,
   emptyParams,
   emStep,
+  markerAveraging,
   projectToSimplex,
   type AdmixtureParams,
   type AdmixtureWork,
 } from './admixture.ts';
+import { andersonFitSteps } from './anderson.ts';
 
 export interface AdmixtureFitOptions {
   /** Stop when ln L of successive accepted parameters changes by less than this (ADMIXTURE: 1e-4). */
@@ -17,6 +21,13 @@ export interface AdmixtureFitOptions {
   /** Cap on accepted steps (each is one EM step, or one SQUAREM cycle of three). */
   readonly maxIterations: number;
   readonly acceleration: Acceleration;
+  /**
+   * EMA's marker averaging for F (`--marker-averaging`, docs/admixture.md): after the maximum-
+   * likelihood fit has converged, F is updated by the MA step under these priors (plain passes,
+   * same stopping rule, same cap on steps). Started from random parameters it would judge every
+   * locus uninformative before clusters form (the drift of docs/algorithms.md §3).
+   */
+  readonly averaging?: Priors;
 }
 
 export interface AdmixtureStepInfo {
@@ -34,6 +45,18 @@ export interface AdmixtureFitResult {
   /** EM passes over the data (three per SQUAREM cycle). */
   readonly emSteps: number;
   readonly converged: boolean;
+  /** With marker averaging: per locus, the posterior that its frequencies differ between clusters. */
+  readonly informative?: Float64Array;
+}
+
+/** The admixture fit's options from a multi-start's: defaults filled in, marker averaging under its priors. */
+export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {
+  return {
+    tolerance: fit.tolerance ?? CLUSTER_DEFAULTS.tolerance,
+    maxIterations: fit.maxIterations,
+    acceleration: fit.acceleration ?? CLUSTER_DEFAULTS.acceleration,
+    ...(fit.markerAveraging ? { averaging: fit.priors } : {}),
+  };
 }
 
 /** Random start: Q rows from a flat Dirichlet, F around the pooled frequencies (as the mixture's 'data' start). */
@@ -74,7 +97,8 @@ function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
 }
 
 /**
- * Maximum likelihood of Q and F by EM, accelerated by SQUAREM (Varadhan & Roland 2008, scheme
+ * Maximum likelihood of Q and F by EM, accelerated by Anderson acceleration (anderson.ts, the
+ * default) or by SQUAREM (Varadhan & Roland 2008, scheme
  * S3): from θ0, two EM steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
  * α = −min(stepMax, max(1, ‖r‖/‖v‖)), the extrapolation θ′ = θ0 − 2αr + α²v is projected into
  * the simplex and stabilised by one EM step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else
@@ -85,6 +109,49 @@ function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
  * accepted step (progress and cancellation between steps).
  */
 export function* admixtureFitSteps(
+  md: MixtureData,
+  work: AdmixtureWork,
+  init: AdmixtureParams,
+  o: AdmixtureFitOptions,
+): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
+  const ml =
+    o.acceleration === 'anderson'
+      ? yield* andersonFitSteps(md, work, init, o)
+      : yield* squaremFitSteps(md, work, init, o);
+  return o.averaging ? yield* markerAveragingSteps(md, work, ml, o, o.averaging) : ml;
+}
+
+/** Marker-averaging passes from a converged maximum-likelihood fit (ln L is reported, not maximised). */
+function* markerAveragingSteps(
+  md: MixtureData,
+  work: AdmixtureWork,
+  ml: AdmixtureFitResult,
+  o: AdmixtureFitOptions,
+  priors: Priors,
+): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
+  const K = ml.params.K;
+  const averaging = markerAveraging(md, K, priors);
+  let cur = cloneParams(ml.params);
+  let next = emptyParams(md, K);
+  let { iterations, emSteps } = ml;
+  let previous = ml.logLik;
+  for (let step = 0; ; step++) {
+    const ll = emStep(md, work, cur, next, averaging);
+    emSteps++;
+    const change = ll - previous;
+    const informative = averaging.informative;
+    if (step > 0 && Math.abs(change) < o.tolerance)
+      return { params: cur, logLik: ll, iterations, emSteps, converged: true, informative };
+    if (step >= o.maxIterations) return { params: cur, logLik: ll, iterations, emSteps, converged: false, informative };
+    iterations++;
+    previous = ll;
+    yield { iteration: iterations, logLik: ll, change };
+    [cur, next] = [next, cur];
+  }
+}
+
+/** SQUAREM (or, with acceleration 'none', plain EM); see admixtureFitSteps. */
+function* squaremFitSteps(
   md: MixtureData,
   work: AdmixtureWork,
   init: AdmixtureParams,

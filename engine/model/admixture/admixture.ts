@@ -1,5 +1,6 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
+import { maStep, type Priors } from '../mixture/ma-step.ts';
 
 /**
  * The admixture model (the likelihood of STRUCTURE's admixture model without priors, as
@@ -87,13 +88,45 @@ export function admixtureWork(md: MixtureData, heldOut?: Uint8Array, fixed?: Uin
 }
 
 /**
+ * EMA's marker averaging applied to F (`--marker-averaging`): the F update is the MA step of the
+ * selective naive Bayes EMA (ma-step.ts) on the expected allele counts: per locus the posterior
+ * w_l that the locus's frequencies differ between clusters (Dirichlet(α) marginal likelihoods of
+ * cluster-specific against pooled counts, with the learned structure prior), and
+ * f_kla = w_l θ̃_kla + (1 − w_l) θ̃_·la with posterior-mean frequencies θ̃ = (α + n)/(rα + n).
+ */
+export interface MarkerAveraging {
+  readonly priors: Priors;
+  /** shape (L,): w_l of the previous pass in, this pass's out. */
+  readonly informative: Float64Array;
+  /** Scratch: shape (Σ r_l, K) and (K,). */
+  readonly counts: Float64Array;
+  readonly weights: Float64Array;
+}
+
+export function markerAveraging(md: MixtureData, K: number, priors: Priors): MarkerAveraging {
+  return {
+    priors,
+    informative: new Float64Array(md.L).fill(1),
+    counts: new Float64Array(md.totalAlleles * K),
+    weights: new Float64Array(K),
+  };
+}
+
+/**
  * One EM step (Tang et al. 2005): with w_ilak = q_ik f_kla / d_ila, the posterior of ancestry k
  * for an observed copy of allele a, q_ik ← Σ_{l,copies} w / (copies of i) and
  * f_kla ← Σ_{i,copies of a} w / Σ_{a'} (same). Writes the update into `out` and returns ln L of
  * `cur` (computed in the same pass). Locus by locus, so that the locus's rows of F and of the
  * update stay in cache; equal copies of a genotype (homozygotes) are handled once with their count.
+ * With `averaging`, F is updated by marker averaging instead (not an EM step for ln L).
  */
-export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParams, out: AdmixtureParams): number {
+export function emStep(
+  md: MixtureData,
+  work: AdmixtureWork,
+  cur: AdmixtureParams,
+  out: AdmixtureParams,
+  averaging?: MarkerAveraging,
+): number {
   const { N, L } = md;
   const K = cur.K;
   const { Q, F } = cur;
@@ -104,9 +137,10 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
   const { heldOut, start, row, count, copies, fixed } = work;
   const genotypeOf = md.genotypeOf;
   const genotypeOffsets = md.genotypeOffsets;
+  const terms = new Float64Array(K);
   // ln L as a sum of logs of running products (each d ≤ 1), one Math.log per few hundred copies
-  // instead of one per copy. The product is flushed below 1e-250, so a copy with d ≥ 1e-58 cannot
-  // underflow it; a smaller d (possible only for an extrapolated point, now that small positive
+  // instead of one per copy. The product is flushed below 1e-250 after every copy, so a copy with
+  // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that small positive
   // values are kept) can make ln L −∞, and SQUAREM then rejects that extrapolation.
   let ll = 0;
   let product = 1;
@@ -122,15 +156,21 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
         const fr = row[j]! * K;
         const c = count[j]!;
         let d = 0;
-        for (let k = 0; k < K; k++) d += Q[qi + k]! * F[fr + k]!;
-        product *= c === 1 ? d : d ** c;
-        if (product < 1e-250) {
-          ll += detLog(product);
-          product = 1;
+        for (let k = 0; k < K; k++) {
+          const x = Q[qi + k]! * F[fr + k]!;
+          terms[k] = x;
+          d += x;
+        }
+        for (let t = 0; t < c; t++) {
+          product *= d;
+          if (product < 1e-250) {
+            ll += detLog(product);
+            product = 1;
+          }
         }
         const s = c / d;
         for (let k = 0; k < K; k++) {
-          const w = Q[qi + k]! * F[fr + k]! * s;
+          const w = terms[k]! * s;
           Qn[qi + k]! += w;
           Fn[fr + k]! += w;
         }
@@ -142,6 +182,12 @@ export function emStep(md: MixtureData, work: AdmixtureWork, cur: AdmixtureParam
     const n = copies[i]!;
     const keep = n === 0 || (fixed !== undefined && fixed[i] === 1);
     for (let k = 0; k < K; k++) Qn[i * K + k] = keep ? Q[i * K + k]! : Qn[i * K + k]! / n;
+  }
+  if (averaging) {
+    averaging.counts.set(Fn);
+    const counts = { alleleCluster: averaging.counts, cluster: new Float64Array(K) };
+    maStep(md, counts, K, averaging.priors, 'ema', { K, weights: averaging.weights, theta: Fn }, averaging.informative);
+    return ll;
   }
   for (let l = 0; l < L; l++) {
     const off = md.offsets[l]!;

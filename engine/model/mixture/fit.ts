@@ -42,8 +42,10 @@ export interface FitOptions {
   readonly tan: TanDataOptions;
   /** Admixture: stop when ln L changes by less than this (default 1e-4). */
   readonly tolerance?: number;
-  /** Admixture: SQUAREM (default) or plain EM. */
+  /** Admixture: how EM is accelerated (ACCELERATION). */
   readonly acceleration?: Acceleration;
+  /** Admixture: refine F by EMA's marker averaging under `priors` (docs/admixture.md); default off. */
+  readonly markerAveraging?: boolean;
   /**
    * Admixture, supervised (ADMIXTURE's --supervised): per individual the cluster (0-based) of its
    * reference population, whose ancestry stays fixed at 1, or −1 for individuals to estimate.
