@@ -1,4 +1,4 @@
-import { CLUSTER_DEFAULTS, type Acceleration } from '../../util/choices.ts';
+import { CLUSTER_DEFAULTS } from '../../util/choices.ts';
 import type { FitOptions } from '../mixture/fit.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
@@ -12,42 +12,12 @@ import {
   projectToSimplex,
   type AdmixtureParams,
   type AdmixtureWork,
+  type AdmixtureFitOptions,
+  type AdmixtureFitResult,
+  type AdmixtureStepInfo,
 } from './admixture.ts';
+export type { AdmixtureFitOptions, AdmixtureFitResult, AdmixtureStepInfo } from './admixture.ts';
 import { andersonFitSteps } from './anderson.ts';
-
-export interface AdmixtureFitOptions {
-  /** Stop when ln L of successive accepted parameters changes by less than this (ADMIXTURE: 1e-4). */
-  readonly tolerance: number;
-  /** Cap on accepted steps (each is one EM step, or one SQUAREM cycle of three). */
-  readonly maxIterations: number;
-  readonly acceleration: Acceleration;
-  /**
-   * EMA's marker averaging for F (`--marker-averaging`, docs/admixture.md): after the maximum-
-   * likelihood fit has converged, F is updated by the MA step under these priors (plain passes,
-   * same stopping rule, same cap on steps). Started from random parameters it would judge every
-   * locus uninformative before clusters form (the drift of docs/algorithms.md §3).
-   */
-  readonly averaging?: Priors;
-}
-
-export interface AdmixtureStepInfo {
-  readonly iteration: number;
-  /** ln L of the parameters accepted at this step; never below the previous step's. */
-  readonly logLik: number;
-  readonly change: number;
-}
-
-export interface AdmixtureFitResult {
-  readonly params: AdmixtureParams;
-  readonly logLik: number;
-  /** Accepted steps. */
-  readonly iterations: number;
-  /** EM passes over the data (three per SQUAREM cycle). */
-  readonly emSteps: number;
-  readonly converged: boolean;
-  /** With marker averaging: per locus, the posterior that its frequencies differ between clusters. */
-  readonly informative?: Float64Array;
-}
 
 /** The admixture fit's options from a multi-start's: defaults filled in, marker averaging under its priors. */
 export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {

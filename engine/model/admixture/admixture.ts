@@ -1,6 +1,7 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
+import type { Acceleration } from '../../util/choices.ts';
 
 /**
  * The admixture model (the likelihood of STRUCTURE's admixture model without priors, as
@@ -268,4 +269,38 @@ export function cloneParams(p: AdmixtureParams): AdmixtureParams {
 
 export function emptyParams(md: MixtureData, K: number): AdmixtureParams {
   return { K, Q: new Float64Array(md.N * K), F: new Float64Array(md.totalAlleles * K) };
+}
+
+export interface AdmixtureFitOptions {
+  /** Stop when ln L of successive accepted parameters changes by less than this (ADMIXTURE: 1e-4). */
+  readonly tolerance: number;
+  /** Cap on accepted steps (each is one EM step, or one SQUAREM cycle of three). */
+  readonly maxIterations: number;
+  readonly acceleration: Acceleration;
+  /**
+   * EMA's marker averaging for F (`--marker-averaging`, docs/admixture.md): after the maximum-
+   * likelihood fit has converged, F is updated by the MA step under these priors (plain passes,
+   * same stopping rule, same cap on steps). Started from random parameters it would judge every
+   * locus uninformative before clusters form (the drift of docs/algorithms.md §3).
+   */
+  readonly averaging?: Priors;
+}
+
+export interface AdmixtureStepInfo {
+  readonly iteration: number;
+  /** ln L of the parameters accepted at this step; never below the previous step's. */
+  readonly logLik: number;
+  readonly change: number;
+}
+
+export interface AdmixtureFitResult {
+  readonly params: AdmixtureParams;
+  readonly logLik: number;
+  /** Accepted steps. */
+  readonly iterations: number;
+  /** EM passes over the data (three per SQUAREM cycle). */
+  readonly emSteps: number;
+  readonly converged: boolean;
+  /** With marker averaging: per locus, the posterior that its frequencies differ between clusters. */
+  readonly informative?: Float64Array;
 }

@@ -1,6 +1,13 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
-import { emStep, projectToSimplex, type AdmixtureParams, type AdmixtureWork } from './admixture.ts';
-import type { AdmixtureFitOptions, AdmixtureFitResult, AdmixtureStepInfo } from './admixture-fit.ts';
+import {
+  emStep,
+  projectToSimplex,
+  type AdmixtureFitOptions,
+  type AdmixtureFitResult,
+  type AdmixtureParams,
+  type AdmixtureStepInfo,
+  type AdmixtureWork,
+} from './admixture.ts';
 
 /** Differences kept by Anderson acceleration (3, 5 and 10 were measured on eHGDP; docs/admixture.md). */
 export const ANDERSON_ORDER = 5;
