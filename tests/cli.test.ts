@@ -228,6 +228,42 @@ test('stratify sweep --model admixture --cv 5: the CV error is lowest at the sim
   assert.match(bad.stderr, /admixture/);
 });
 
+test('stratify run --marker-averaging: refused for the mixture model before computing; with the admixture model the options say so and Q rows are proportions', () => {
+  const out = mkdtempSync(join(tmpdir(), 'stratify-ma-'));
+  const bad = stratify('run', dataPath('nancycats.str'), '--k', '2', '--marker-averaging', '--out', join(out, 'bad'));
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /marker averaging.*admixture/);
+  const r = stratify(
+    'run',
+    dataPath('nancycats.str'),
+    '--model',
+    'admixture',
+    '--marker-averaging',
+    '--admixture-init',
+    'random',
+    '--k',
+    '2',
+    '--starts',
+    '1',
+    '--threads',
+    '1',
+    '--out',
+    out,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
+    options: { fit: { markerAveraging?: boolean; admixtureInit?: string } };
+  };
+  assert.equal(json.options.fit.markerAveraging, true);
+  assert.equal(json.options.fit.admixtureInit, 'random');
+  const Q = readFileSync(join(out, 'stratify.K2.r1.Q'), 'utf8').trim().split('\n');
+  assert.equal(Q.length, 237);
+  for (const row of Q) {
+    const q = row.trim().split(/\s+/).map(Number);
+    assert.ok(Math.abs(q[0]! + q[1]! - 1) < 1e-4 && q.every((x) => x >= 0));
+  }
+});
+
 test('stratify run --supervised: K = the reference populations, references keep all their ancestry in their population’s column, the others are estimated', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-supervised-'));
   const pops = readFileSync(join(ROOT, 'resources', 'examples', 'snp-three-populations.pops.tsv'), 'utf8')

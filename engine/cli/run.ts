@@ -17,6 +17,7 @@ import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import {
   ACCELERATION,
+  ADMIXTURE_INIT,
   ALGORITHM,
   CLUSTER_DEFAULTS as D,
   EMA_STARTS,
@@ -43,6 +44,11 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
     .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
+    .option(
+      '--admixture-init <how>',
+      choiceHelp('admixture model: how starts are drawn', ADMIXTURE_INIT),
+      D.admixtureInit,
+    )
     .option(
       '--supervised <file>',
       'supervised admixture (ADMIXTURE --supervised; implies --model admixture): id, population per line; those individuals are references with all their ancestry in their population\'s cluster, "-" or absent: estimated; K = the number of reference populations',
@@ -88,6 +94,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     emaStarts: choice(o['emaStarts'] ?? D.emaStarts, '--ema-starts', EMA_STARTS.values),
     tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
     acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
+    admixtureInit: choice(o['admixtureInit'] ?? D.admixtureInit, '--admixture-init', ADMIXTURE_INIT.values),
     ...(o['markerAveraging'] === true ? { markerAveraging: true } : {}),
     tan: {
       window: positiveInt(o['tanWindow'] ?? D.tanWindow, '--tan-window'),

@@ -1,6 +1,6 @@
 import { CLUSTER_DEFAULTS, type Policy, type RankBy, type StartAlgorithm } from '../util/choices.ts';
 import { admixtureWork, type AdmixtureWork } from './admixture/admixture.ts';
-import { admixtureFitOptions, admixtureFitSteps, randomAdmixture } from './admixture/admixture-fit.ts';
+import { admixtureFitOptions, admixtureFitSteps, admixtureStart } from './admixture/admixture-fit.ts';
 import { alignToReference, permuteColumns } from './align.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { eStep, eStepBuffers } from './mixture/e-step.ts';
@@ -271,7 +271,7 @@ function* admixtureStartSteps(
   const md = ctx.md;
   const known = opts.supervised ? supervisedRows(opts.supervised, K) : undefined;
   const work = known ? admixtureWork(md, undefined, known.rows) : ctx.admixtureWork();
-  const init = randomAdmixture(md, K, createRng(seed), known);
+  const init = admixtureStart(md, K, createRng(seed), opts, known);
   const r = yield* admixtureFitSteps(md, work, init, admixtureFitOptions(opts));
   const weights = new Float64Array(K);
   for (let i = 0; i < md.N; i++) for (let k = 0; k < K; k++) weights[k]! += r.params.Q[i * K + k]! / md.N;

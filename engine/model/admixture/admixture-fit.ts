@@ -1,5 +1,5 @@
 import { CLUSTER_DEFAULTS } from '../../util/choices.ts';
-import type { FitOptions } from '../mixture/fit.ts';
+import { DEFAULT_FIT, fit as fitMixture, type FitOptions } from '../mixture/fit.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { randomModel } from '../mixture/mixture-model.ts';
@@ -53,6 +53,41 @@ export function randomAdmixture(
   }
   const params = { K, Q, F };
   projectToSimplex(md, params, fixedQ?.rows);
+  return params;
+}
+
+/** Share of the uniform distribution in a mixture start's ancestry (the rest: the memberships). */
+const MIXTURE_START_SOFTENING = 0.5;
+
+/**
+ * A start of the admixture model as `fit.admixtureInit` says. 'mixture': EM of the mixture model
+ * (every marker informative) from the random parameters this rng draws, to convergence; Q is its
+ * memberships moved halfway to uniform (hard memberships would pin ancestry at the simplex's
+ * corners, where EM moves slowly), F its clusters' frequencies. Supervised fits (`fixedQ`) start at
+ * random: their clusters are pinned by the reference individuals, not by a clustering.
+ */
+export function admixtureStart(
+  md: MixtureData,
+  K: number,
+  rng: Rng,
+  fit: FitOptions,
+  fixedQ?: { rows: Uint8Array; Q: Float64Array },
+): AdmixtureParams {
+  if ((fit.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit) === 'random' || fixedQ)
+    return randomAdmixture(md, K, rng, fixedQ);
+  const mixture = fitMixture(md, randomModel(md, K, rng, fit.init), {
+    ...DEFAULT_FIT,
+    model: 'mixture',
+    algorithm: 'em',
+    missing: fit.missing,
+    epsilon: fit.epsilon,
+    maxIterations: fit.maxIterations,
+  });
+  const Q = new Float64Array(md.N * K);
+  for (let j = 0; j < Q.length; j++)
+    Q[j] = (1 - MIXTURE_START_SOFTENING) * mixture.posterior[j]! + MIXTURE_START_SOFTENING / K;
+  const params = { K, Q, F: Float64Array.from(mixture.model.theta) };
+  projectToSimplex(md, params);
   return params;
 }
 

@@ -1,6 +1,7 @@
 import {
   CLUSTER_DEFAULTS as D,
   type Acceleration,
+  type AdmixtureInit,
   type Algorithm,
   type EmaStarts,
   type Model,
@@ -44,6 +45,8 @@ export interface FitOptions {
   readonly tolerance?: number;
   /** Admixture: how EM is accelerated (ACCELERATION). */
   readonly acceleration?: Acceleration;
+  /** Admixture: how starts are drawn (ADMIXTURE_INIT; supervised fits always start at random). */
+  readonly admixtureInit?: AdmixtureInit;
   /** Admixture: refine F by EMA's marker averaging under `priors` (docs/admixture.md); default off. */
   readonly markerAveraging?: boolean;
   /**
