@@ -103,11 +103,16 @@ function signedRankP(differences: number[]): number {
 
 const f2 = (x: number) => x.toFixed(2);
 const f4 = (x: number) => x.toFixed(4);
-const out: string[] = [];
-const log = (s = '') => {
-  out.push(s);
-  process.stderr.write(s + '\n');
-};
+/** Prints a section of the report as soon as it is computed (a long run keeps what it finished). */
+const emit = (s: string) => process.stdout.write(s.trimEnd() + '\n\n');
+emit(`# The admixture model: accuracy, speed, marker averaging, CV error on eHGDP
+
+Made by \`node --import tsx docs/scripts/admixture.ts > docs/admixture.md\` on this machine
+(${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; one thread except the CV sweep, ${threads} threads);
+each section is printed when it is done. ln L has no constants (as ADMIXTURE reports it);
+stopping rule: ln L changes by less than ${CLUSTER_DEFAULTS.tolerance} between accepted steps. "EM passes" and
+seconds are per start.
+`);
 
 // 1. Simulated data: accuracy and the accelerations.
 const simRows: string[] = [];
@@ -134,6 +139,25 @@ for (const c of SIM_CASES) {
     simRows.push(`| ${c.name} | ${seed} | ${c.starts} | ${cells.join(' | ')} |`);
   }
 }
+
+emit(`## Simulated data (Pritchard et al. 2000)
+
+K = 3 ancestral populations, ancestry q_i ~ Dirichlet(0.5), 200 diploid individuals, population
+allele frequencies from the Balding–Nichols model with F_ST = 0.1 around ancestral frequencies ~
+Uniform(0.05, 0.95) (SNPs) or Dirichlet(1) over 10 alleles (microsatellites). Q RMSE is against
+the true ancestry after matching clusters, for the best start of the default (${configName(CONFIGS[0]!)}).
+Columns per configuration: best ln L, mean EM passes and seconds per start. Plain EM: one random
+start (the first seed).
+
+| data | seed | starts | Q RMSE | ${CONFIGS.map((c) => `${configName(c)}: ln L | passes | s`).join(' | ')} | plain EM: ln L | passes | s |
+|---|---|---|---|${CONFIGS.map(() => '---|---|---|').join('')}---|---|---|
+${simRows.join('\n')}
+
+Targets of the admixture issue: RMSE ≤ 0.05 with 2,000 SNPs and ≤ 0.03 with 10,000 SNPs (a
+maximum-likelihood reference gets about 0.04 and 0.02). With the 1e-4 rule plain EM stops while
+still climbing slowly; with a tighter rule all three reach the same ln L within 1e-3
+(tests/model/admixture.test.ts).
+`);
 
 // 2. eHGDP at K = 3.
 const ehgdp = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
@@ -167,6 +191,32 @@ for (const config of CONFIGS) {
     );
   }
 }
+
+emit(`## eHGDP (1,350 individuals × 678 microsatellites), K = 3, one start each
+
+Sub-Saharan cluster = the cluster of the Yoruba's largest mean ancestry; the published picture has
+the Mozabite at about a quarter and the Bedouin at about a tenth in it, at ln L ≈ −2,693,400.
+The default's 5 starts (the issue's test: best ln L ≥ −2,693,450, Mozabite 0.15–0.35, Bedouin
+0.05–0.20): best ln L ${f2(ehBest!.logLik)}, Mozabite ${f2(ehBest!.mozabite)}, Bedouin ${f2(ehBest!.bedouin)}.
+
+| seed | configuration | ln L | EM passes | ms per pass | s | Mozabite (sub-Saharan) | Bedouin (sub-Saharan) |
+|---|---|---|---|---|---|---|---|
+${ehRows.join('\n')}
+
+The speed target (under 5 s per start here) is not met: the EM map of this model climbs a long,
+flat ridge (between passes 400 and 1,700 of a SQUAREM run the ancestry of individuals still moves by
+0.03 RMS), so from random parameters every accelerator measured needs about a thousand passes.
+Starting from the mixture model's EM clustering (under a second) cuts that two- to threefold and
+is the default (\`--admixture-init mixture\`). Anderson acceleration
+(order 5, restarted when a proposal lowers ln L) needs fewer passes than SQUAREM on eHGDP and more
+on the simulated data above (from random starts); SQUAREM stays the default, Anderson is
+\`--acceleration anderson\`.
+Also tried and not better (notes in docs/algorithms.md §14): a 3-secant quasi-Newton on the EM
+map; ADMIXTURE's block relaxation with Newton steps for F, whose quadratic model fails on rare
+alleles of multi-allelic loci; Anderson with order 3 or 10, with a larger ridge, or keeping its
+history after a rejection; SQUAREM accepting against the cycle's first point, with step factors 2
+and 8.
+`);
 
 // 3. Marker averaging against maximum likelihood, paired over seeds.
 const MA_CASES = [
@@ -211,6 +261,24 @@ for (const c of MA_CASES) {
   );
 }
 
+emit(`## EMA's marker averaging for F (\`--marker-averaging\`)
+
+After the maximum-likelihood fit (${CLUSTER_DEFAULTS.acceleration}) has converged, F is updated by the MA step of
+the selective naive Bayes EMA (Dirichlet(1) marginal likelihoods of cluster-specific against pooled
+expected counts per locus, learned structure prior). Same data model as above (F_ST = 0.1), the
+last loci uninformative (every population keeps the ancestral frequencies); 10 seeds per case;
+each seed's data and random start are shared by both arms. Mean w: the posterior that a locus is
+informative, over the informative and over the uninformative loci.
+
+| data | mean Q RMSE, ML | mean Q RMSE, marker averaging | seeds where averaging is better | Wilcoxon signed-rank p (two-sided, exact) |
+|---|---|---|---|---|
+${maSummary.join('\n')}
+
+| data | seed | Q RMSE, ML | Q RMSE, averaging | mean w, informative loci | mean w, uninformative loci |
+|---|---|---|---|---|---|
+${maRows.join('\n')}
+`);
+
 // 4. CV error per K on eHGDP (the product's sweep with its defaults, 2 starts per K).
 const pool = nodeStartPool(threads);
 const cvT = performance.now();
@@ -235,75 +303,7 @@ const cvRows = sweep.runs.map(
     `| ${r.K} | ${f2(r.clustering.logLik)} | ${r.cvError?.toFixed(5) ?? '—'} | ${r.clustering.starts.map((s) => s.iterations).join(', ')} |`,
 );
 
-log(`# The admixture model: accuracy, speed, marker averaging, CV error on eHGDP
-
-Made by \`node --import tsx docs/scripts/admixture.ts > docs/admixture.md\` on this machine
-(${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; one thread except the CV sweep, ${threads} threads),
-in ${((performance.now() - T0) / 60000).toFixed(0)} minutes. ln L has no constants (as ADMIXTURE reports it);
-stopping rule: ln L changes by less than ${CLUSTER_DEFAULTS.tolerance} between accepted steps. "EM passes" and
-seconds are per start.
-
-## Simulated data (Pritchard et al. 2000)
-
-K = 3 ancestral populations, ancestry q_i ~ Dirichlet(0.5), 200 diploid individuals, population
-allele frequencies from the Balding–Nichols model with F_ST = 0.1 around ancestral frequencies ~
-Uniform(0.05, 0.95) (SNPs) or Dirichlet(1) over 10 alleles (microsatellites). Q RMSE is against
-the true ancestry after matching clusters, for the best start of the default (${configName(CONFIGS[0]!)}).
-Columns per configuration: best ln L, mean EM passes and seconds per start. Plain EM: one random
-start (the first seed).
-
-| data | seed | starts | Q RMSE | ${CONFIGS.map((c) => `${configName(c)}: ln L | passes | s`).join(' | ')} | plain EM: ln L | passes | s |
-|---|---|---|---|${CONFIGS.map(() => '---|---|---|').join('')}---|---|---|
-${simRows.join('\n')}
-
-Targets of the admixture issue: RMSE ≤ 0.05 with 2,000 SNPs and ≤ 0.03 with 10,000 SNPs (a
-maximum-likelihood reference gets about 0.04 and 0.02). With the 1e-4 rule plain EM stops while
-still climbing slowly; with a tighter rule all three reach the same ln L within 1e-3
-(tests/model/admixture.test.ts).
-
-## eHGDP (1,350 individuals × 678 microsatellites), K = 3, one start each
-
-Sub-Saharan cluster = the cluster of the Yoruba's largest mean ancestry; the published picture has
-the Mozabite at about a quarter and the Bedouin at about a tenth in it, at ln L ≈ −2,693,400.
-The default's 5 starts (the issue's test: best ln L ≥ −2,693,450, Mozabite 0.15–0.35, Bedouin
-0.05–0.20): best ln L ${f2(ehBest!.logLik)}, Mozabite ${f2(ehBest!.mozabite)}, Bedouin ${f2(ehBest!.bedouin)}.
-
-| seed | configuration | ln L | EM passes | ms per pass | s | Mozabite (sub-Saharan) | Bedouin (sub-Saharan) |
-|---|---|---|---|---|---|---|---|
-${ehRows.join('\n')}
-
-The speed target (under 5 s per start here) is not met: the EM map of this model climbs a long,
-flat ridge (between passes 400 and 1,700 of a SQUAREM run the ancestry of individuals still moves by
-0.03 RMS), so from random parameters every accelerator measured needs about a thousand passes.
-Starting from the mixture model's EM clustering (under a second) cuts that two- to threefold and
-is the default (\`--admixture-init mixture\`). Anderson acceleration
-(order 5, restarted when a proposal lowers ln L) needs fewer passes than SQUAREM on eHGDP and more
-on the simulated data above (from random starts); SQUAREM stays the default, Anderson is
-\`--acceleration anderson\`.
-Also tried and not better (notes in docs/algorithms.md §14): a 3-secant quasi-Newton on the EM
-map; ADMIXTURE's block relaxation with Newton steps for F, whose quadratic model fails on rare
-alleles of multi-allelic loci; Anderson with order 3 or 10, with a larger ridge, or keeping its
-history after a rejection; SQUAREM accepting against the cycle's first point, with step factors 2
-and 8.
-
-## EMA's marker averaging for F (\`--marker-averaging\`)
-
-After the maximum-likelihood fit (${CLUSTER_DEFAULTS.acceleration}) has converged, F is updated by the MA step of
-the selective naive Bayes EMA (Dirichlet(1) marginal likelihoods of cluster-specific against pooled
-expected counts per locus, learned structure prior). Same data model as above (F_ST = 0.1), the
-last loci uninformative (every population keeps the ancestral frequencies); 10 seeds per case;
-each seed's data and random start are shared by both arms. Mean w: the posterior that a locus is
-informative, over the informative and over the uninformative loci.
-
-| data | mean Q RMSE, ML | mean Q RMSE, marker averaging | seeds where averaging is better | Wilcoxon signed-rank p (two-sided, exact) |
-|---|---|---|---|---|
-${maSummary.join('\n')}
-
-| data | seed | Q RMSE, ML | Q RMSE, averaging | mean w, informative loci | mean w, uninformative loci |
-|---|---|---|---|---|---|
-${maRows.join('\n')}
-
-## Cross-validation error per K on eHGDP
+emit(`## Cross-validation error per K on eHGDP
 
 \`runSweep\` with the defaults (acceleration ${CLUSTER_DEFAULTS.acceleration}), the admixture model, 2 starts per K,
 iteration cap 5,000, 5-fold CV (ADMIXTURE's --cv) of the most likely start; ${cvSeconds.toFixed(0)} s on ${threads} threads.
@@ -312,4 +312,4 @@ iteration cap 5,000, 5-fold CV (ADMIXTURE's --cv) of the most likely start; ${cv
 |---|---|---|---|
 ${cvRows.join('\n')}
 `);
-console.log(out.join('\n'));
+emit(`Made in ${((performance.now() - T0) / 60000).toFixed(0)} minutes.`);
