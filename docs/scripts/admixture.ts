@@ -226,6 +226,7 @@ const MA_CASES = [
 ];
 const maRows: string[] = [];
 const maSummary: string[] = [];
+const maVerdict = { better: [] as string[], worse: [] as string[], same: [] as string[] };
 for (const c of MA_CASES) {
   const diffs: number[] = [];
   const ml: number[] = [];
@@ -256,8 +257,10 @@ for (const c of MA_CASES) {
     );
   }
   const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+  const p = signedRankP(diffs);
+  (p >= 0.05 ? maVerdict.same : mean(ma) < mean(ml) ? maVerdict.better : maVerdict.worse).push(c.name);
   maSummary.push(
-    `| ${c.name} | ${f4(mean(ml))} | ${f4(mean(ma))} | ${diffs.filter((d) => d < 0).length} of ${diffs.length} | ${signedRankP(diffs).toFixed(4)} |`,
+    `| ${c.name} | ${f4(mean(ml))} | ${f4(mean(ma))} | ${diffs.filter((d) => d < 0).length} of ${diffs.length} | ${p.toFixed(4)} |`,
   );
 }
 
@@ -273,6 +276,14 @@ informative, over the informative and over the uninformative loci.
 | data | mean Q RMSE, ML | mean Q RMSE, marker averaging | seeds where averaging is better | Wilcoxon signed-rank p (two-sided, exact) |
 |---|---|---|---|---|
 ${maSummary.join('\n')}
+
+Verdict (paired over 10 seeds, p < 0.05): better on ${maVerdict.better.length ? maVerdict.better.join('; ') : 'no case'};
+worse on ${maVerdict.worse.length ? maVerdict.worse.join('; ') : 'no case'}; no significant difference on
+${maVerdict.same.length ? maVerdict.same.join('; ') : 'no case'}. ${
+  maVerdict.better.length > 0 && maVerdict.worse.length === 0
+    ? 'It could become the default.'
+    : 'Marker averaging stays off by default (`--marker-averaging` to try it).'
+}
 
 | data | seed | Q RMSE, ML | Q RMSE, averaging | mean w, informative loci | mean w, uninformative loci |
 |---|---|---|---|---|---|
