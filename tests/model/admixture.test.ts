@@ -65,12 +65,13 @@ function bruteEm(d: GenotypeData, p: AdmixtureParams, normalise = true): Admixtu
         });
       }
   for (let i = 0; i < N; i++) for (let k = 0; k < K; k++) Q[i * K + k]! /= copies[i]!;
-  for (let l = 0; l < d.loci.length && normalise; l++)
-    for (let k = 0; k < K; k++) {
-      const rows = d.loci[l]!.alleles.map((_, a) => rowOf(d, l, a));
-      const s = rows.reduce((x, r) => x + F[r * K + k]!, 0);
-      for (const r of rows) F[r * K + k]! /= s;
-    }
+  if (normalise)
+    for (let l = 0; l < d.loci.length; l++)
+      for (let k = 0; k < K; k++) {
+        const rows = d.loci[l]!.alleles.map((_, a) => rowOf(d, l, a));
+        const s = rows.reduce((x, r) => x + F[r * K + k]!, 0);
+        for (const r of rows) F[r * K + k]! /= s;
+      }
   return { K, Q, F };
 }
 

@@ -102,9 +102,9 @@ function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
 }
 
 /**
- * Maximum likelihood of Q and F by EM, accelerated by Anderson acceleration (anderson.ts, the
- * default) or by SQUAREM (Varadhan & Roland 2008, scheme
- * S3): from θ0, two EM steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
+ * Maximum likelihood of Q and F by EM, accelerated by SQUAREM (the default; Varadhan & Roland
+ * 2008, scheme S3) or by Anderson acceleration (anderson.ts), then refined by marker averaging when
+ * `o.averaging` is set. SQUAREM: from θ0, two EM steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
  * α = −min(stepMax, max(1, ‖r‖/‖v‖)), the extrapolation θ′ = θ0 − 2αr + α²v is projected into
  * the simplex and stabilised by one EM step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else
  * θ2: EM never lowers ln L, so every accepted step is at least as likely as the one before.

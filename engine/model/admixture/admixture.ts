@@ -139,10 +139,10 @@ export function emStep(
   const genotypeOf = md.genotypeOf;
   const genotypeOffsets = md.genotypeOffsets;
   const terms = new Float64Array(K);
-  // ln L as a sum of logs of running products (each d ≤ 1), one Math.log per few hundred copies
+  // ln L as a sum of logs of running products (each d ≤ 1), one logarithm per few hundred copies
   // instead of one per copy. The product is flushed below 1e-250 after every copy, so a copy with
-  // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that small positive
-  // values are kept) can make ln L −∞, and SQUAREM then rejects that extrapolation.
+  // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that
+  // small positive values are kept) can make ln L −∞, and the accelerator then rejects that point.
   let ll = 0;
   let product = 1;
   for (let l = 0; l < L; l++) {
