@@ -176,12 +176,11 @@ function bruteForceCounts(
   return { cnt, cl, ll };
 }
 
-test('E step and expected counts equal brute-force enumeration, with missing copies skipped or filled in expectation', () => {
+test('E step and expected counts equal brute-force enumeration, with missing copies skipped or filled in expectation, for every K the unrolled kernels handle', () => {
   const rng = createRng(5);
   const N = 7;
   const L = 3;
   const P = 3;
-  const K = 3;
   const r = [2, 3, 2];
   const calls = r.map((ri) =>
     Array.from({ length: N }, () =>
@@ -189,17 +188,22 @@ test('E step and expected counts equal brute-force enumeration, with missing cop
     ),
   );
   const data = mixtureData(makeData(N, L, P, r, (l, i, p) => calls[l]![i]![p]!));
-  const model = randomModel(data, K, createRng(9));
-  model.weights.set([0.2, 0.5, 0.3]);
-  const buf = eStepBuffers(data, K);
-  const ll = eStep(data, model, buf);
-  for (const mode of ['skip', 'expect'] as const) {
-    const got = expectedCounts(data, model, buf.posterior, mode);
-    const want = bruteForceCounts(N, L, P, r, calls, model, mode === 'expect');
-    assert.ok(Math.abs(ll - want.ll) < 1e-9, `log-likelihood ${ll} vs ${want.ll}`);
-    got.alleleCluster.forEach((x, k) =>
-      assert.ok(Math.abs(x - want.cnt[k]!) < 1e-9, `${mode} count ${k}: ${x} vs ${want.cnt[k]}`),
-    );
-    got.cluster.forEach((x, c) => assert.ok(Math.abs(x - want.cl[c]!) < 1e-9));
+  // Columns go in blocks of up to 8 (genotype-rows.ts): every block width, and two and three blocks.
+  for (const K of [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 17]) {
+    const model = randomModel(data, K, createRng(9 + K));
+    const w = Array.from({ length: K }, (_, c) => 1 + ((c * 7) % 5));
+    const sum = w.reduce((a, b) => a + b, 0);
+    model.weights.set(w.map((x) => x / sum));
+    const buf = eStepBuffers(data, K);
+    const ll = eStep(data, model, buf);
+    for (const mode of ['skip', 'expect'] as const) {
+      const got = expectedCounts(data, model, buf.posterior, mode);
+      const want = bruteForceCounts(N, L, P, r, calls, model, mode === 'expect');
+      assert.ok(Math.abs(ll - want.ll) < 1e-9, `K = ${K}: log-likelihood ${ll} vs ${want.ll}`);
+      got.alleleCluster.forEach((x, k) =>
+        assert.ok(Math.abs(x - want.cnt[k]!) < 1e-9, `K = ${K}, ${mode} count ${k}: ${x} vs ${want.cnt[k]}`),
+      );
+      got.cluster.forEach((x, c) => assert.ok(Math.abs(x - want.cl[c]!) < 1e-9));
+    }
   }
 });

@@ -4,6 +4,7 @@ import { normalizeLogRow } from '../../util/log-math.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
+import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
 
 /** Scratch buffers reused across iterations of one start. */
 export interface EStepBuffers {
@@ -42,7 +43,8 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
   const lp = buf.posterior;
   const lg = buf.genotype;
   for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
-  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) lp[d * K + c] = detLog(model.weights[c]!);
+  for (let c = 0; c < K; c++) lp[c] = detLog(model.weights[c]!);
+  for (let d = 1; d < N; d++) lp.copyWithin(d * K, 0, K);
   for (let i = 0; i < L; i++) {
     const off = offsets[i]!;
     const g0 = genotypeOffsets[i]!;
@@ -57,12 +59,7 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
         for (let c = 0; c < K; c++) lg[o + c]! += lt[t + c]!;
       }
     }
-    const gi = i * N;
-    for (let d = 0; d < N; d++) {
-      const o = d * K;
-      const t = genotypeOf[gi + d]! * K;
-      for (let c = 0; c < K; c++) lp[o + c]! += lg[t + c]!;
-    }
+    addGenotypeRows(genotypeOf, i * N, N, K, lp, lg);
   }
   let ll = 0;
   for (let d = 0; d < N; d++) ll += normalizeLogRow(lp, d, K);
@@ -108,12 +105,7 @@ export function expectedCounts(
     const g0 = genotypeOffsets[i]!;
     const G = genotypeOffsets[i + 1]! - g0;
     acc.fill(0, 0, G * K);
-    const gi = i * N;
-    for (let d = 0; d < N; d++) {
-      const o = d * K;
-      const t = genotypeOf[gi + d]! * K;
-      for (let c = 0; c < K; c++) acc[t + c]! += posterior[o + c]!;
-    }
+    gatherGenotypeRows(genotypeOf, i * N, N, K, posterior, acc);
     miss.fill(0);
     for (let g = 0; g < G; g++) {
       const o = g * K;
