@@ -301,3 +301,33 @@ test('stratify run --supervised: K = the reference populations, references keep 
     else assert.ok(Q[k]![own]! > 0.6, `estimated ${k}: ${Q[k]!.join(' ')} (own cluster ${own + 1})`);
   });
 });
+
+test('stratify run --screen: the short runs and the kept fraction reach the saved options and the starts run; a negative count is refused', () => {
+  const out = mkdtempSync(join(tmpdir(), 'stratify-screen-'));
+  const bad = stratify('run', dataPath('nancycats.str'), '--k', '2', '--screen', '-1', '--out', join(out, 'bad'));
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /--screen takes a whole number/);
+  const r = stratify(
+    'run',
+    dataPath('nancycats.str'),
+    '--k',
+    '3',
+    '--starts',
+    '12',
+    '--screen',
+    '2',
+    '--screen-keep',
+    '0.5',
+    '--threads',
+    '1',
+    '--out',
+    out,
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
+    options: { screen?: { iterations: number; keep: number } };
+    runs: { completedStarts: number }[];
+  };
+  assert.deepEqual(json.options.screen, { iterations: 2, keep: 0.5 });
+  assert.equal(json.runs[0]!.completedStarts, 6);
+});

@@ -21,6 +21,14 @@ export function positiveInt(v: unknown, flag: string): number {
   return n;
 }
 
+/** A whole-number flag, 0 allowed. */
+export function wholeNumber(v: unknown, flag: string): number {
+  const n = Number(v);
+  if (v === '' || !Number.isInteger(n) || n < 0)
+    throw new Error(`${flag} takes a whole number (0 or more), got "${String(v)}"`);
+  return n;
+}
+
 /** A number flag within bounds. */
 export function numberIn(v: unknown, flag: string, min: number, max: number): number {
   const n = Number(v);

@@ -28,7 +28,7 @@ import {
   RANK_BY,
   TAN_ORDER,
 } from '../util/choices.ts';
-import { choice, choiceHelp, numberIn, parseKRange, positiveInt } from './parse-args.ts';
+import { choice, choiceHelp, numberIn, parseKRange, positiveInt, wholeNumber } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import { availableParallelism } from 'node:os';
@@ -39,6 +39,16 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
     .option('--starts <m>', 'starts per multi-start', String(D.starts))
     .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
+    .option(
+      '--screen <iterations>',
+      'mixture model, best choice: screen the starts by this many EM iterations and run only the most promising to convergence (0: run every start to convergence)',
+      String(D.screenIterations),
+    )
+    .option(
+      '--screen-keep <fraction>',
+      'fraction of the starts run to convergence after screening (at least 5)',
+      String(D.screenKeep),
+    )
     .option('--model <name>', choiceHelp('what the bars mean', MODEL), D.model)
     .option('--algorithm <name>', choiceHelp('mixture model: clustering algorithm', ALGORITHM), D.algorithm)
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
@@ -122,6 +132,10 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
           throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`);
         })(),
     fit: fitOptionsFrom(o),
+    screen: {
+      iterations: wholeNumber(o['screen'] ?? D.screenIterations, '--screen'),
+      keep: numberIn(o['screenKeep'] ?? D.screenKeep, '--screen-keep', 1e-9, 1),
+    },
     ...(o['cv'] !== undefined ? { cvFolds: positiveInt(o['cv'], '--cv') } : {}),
   };
 }

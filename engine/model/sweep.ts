@@ -10,6 +10,14 @@ export interface StartTask {
   readonly seed: number;
 }
 
+/** Screening of the starts (model/screening.ts). */
+export interface Screening {
+  /** EM iterations of the short runs (0: no screening, every start runs to convergence). */
+  readonly iterations: number;
+  /** Fraction of a multi-start's starts run to convergence (at least MIN_KEPT starts, model/screening.ts). */
+  readonly keep: number;
+}
+
 /** A K sweep: `replicates` independent multi-starts of `starts` starts at each K. */
 export interface SweepOptions {
   readonly kValues: readonly number[];
@@ -25,6 +33,12 @@ export interface SweepOptions {
    * computed for the most likely replicate of each K.
    */
   readonly cvFolds?: number;
+  /**
+   * Screen the starts by short EM runs and run only the most promising to convergence
+   * (model/screening.ts; absent: every start runs to convergence). Applies to the mixture
+   * model's EM, EMA and auto under best choice.
+   */
+  readonly screen?: Screening;
 }
 
 /** One multi-start result: replicate r at K. */
@@ -94,6 +108,15 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
       if (!seen.has(k)) throw new RangeError(`sweep: supervised cluster ${k + 1} has no reference individual`);
     if (o.kValues.some((k) => k !== K))
       throw new RangeError(`sweep: supervised mode fits K = ${K} (one cluster per reference population)`);
+  }
+  if (o.screen) {
+    const { iterations, keep } = o.screen;
+    if (!Number.isInteger(iterations) || iterations < 0 || iterations > o.fit.maxIterations)
+      throw new RangeError(
+        `sweep: screening iterations must be a whole number from 0 to the iteration cap (${o.fit.maxIterations}), got ${iterations}`,
+      );
+    if (!(keep > 0 && keep <= 1))
+      throw new RangeError(`sweep: the fraction of starts kept after screening must be in (0, 1], got ${keep}`);
   }
   if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);

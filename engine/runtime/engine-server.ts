@@ -152,7 +152,15 @@ export class EngineServer {
           this.pool(req.threads),
           (p) => {
             if (p.kind === 'start')
-              progress({ kind: 'start', K: p.K, replicate: p.replicate, completed: p.completed, total: p.total });
+              progress({
+                kind: 'start',
+                K: p.K,
+                replicate: p.replicate,
+                completed: p.completed,
+                total: p.total,
+                perRun: p.perRun,
+                screening: p.screening,
+              });
             else if (p.kind === 'iteration') progress(p);
             else progress({ kind: 'run', run: runInfo(p.run) });
           },

@@ -16,58 +16,15 @@ import {
   type SweepOptions,
   type SweepRun,
 } from '../model/sweep.ts';
-import type { StartHooks, StartRunner } from './start-runner.ts';
+import type { StartRunner } from './start-runner.ts';
+import { runSweepStarts } from './sweep-starts.ts';
+import { keptStarts, screens } from '../model/screening.ts';
 
 export type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
-export type SweepProgress =
-  | {
-      readonly kind: 'iteration';
-      readonly K: number;
-      readonly replicate: number;
-      readonly start: number;
-      readonly iteration: number;
-      readonly logLik: number;
-    }
-  | {
-      readonly kind: 'start';
-      readonly K: number;
-      readonly replicate: number;
-      readonly start: number;
-      readonly logLik: number;
-      readonly completed: number;
-      readonly total: number;
-    }
-  | { readonly kind: 'run'; readonly run: SweepRun; readonly completed: number; readonly total: number };
+import type { SweepProgress } from './sweep-progress.ts';
 
-/**
- * Runner hooks that report iterations and finished starts as sweep progress (`completed` counts
- * the finished starts of `total`); `then` runs after each finished start.
- */
-export function progressHooks(
-  total: number,
-  onProgress?: (p: SweepProgress) => void,
-  then?: (task: StartTask, result: StartResult) => void,
-): StartHooks {
-  let completed = 0;
-  return {
-    onIteration: (t, iteration, logLik) =>
-      onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
-    onStart: (t, result) => {
-      completed++;
-      onProgress?.({
-        kind: 'start',
-        K: t.K,
-        replicate: t.replicate,
-        start: t.index,
-        logLik: result.logLik,
-        completed,
-        total,
-      });
-      then?.(t, result);
-    },
-  };
-}
+export type { SweepProgress } from './sweep-progress.ts';
 
 export interface SweepResult {
   readonly runs: readonly SweepRun[];
@@ -78,7 +35,7 @@ export interface SweepResult {
  * Runs a sweep on a pool. Every start's seed derives from (seed, K, replicate, start), so the
  * result is the same, bit for bit, for any number of workers. Each (K, replicate) is combined
  * by the policy as soon as its starts are in; after a cancel, runs are combined from the
- * starts that completed.
+ * starts that completed. Screened sweeps (model/screening.ts) combine the starts kept.
  */
 export async function runSweep(
   data: GenotypeData,
@@ -90,6 +47,8 @@ export async function runSweep(
   validateSweep(o, data.individuals.length);
   const md = mixtureData(data);
   const tasks = sweepTasks(o);
+  // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened).
+  const converging = screens(o) ? keptStarts(o.starts, o.screen!.keep) : o.starts;
   const groups = new Map<
     string,
     { K: number; replicate: number; results: (StartResult | undefined)[]; left: number }
@@ -97,7 +56,12 @@ export async function runSweep(
   for (const t of tasks) {
     const key = `${t.K}/${t.replicate}`;
     if (!groups.has(key))
-      groups.set(key, { K: t.K, replicate: t.replicate, results: new Array(o.starts).fill(undefined), left: o.starts });
+      groups.set(key, {
+        K: t.K,
+        replicate: t.replicate,
+        results: new Array(o.starts).fill(undefined),
+        left: converging,
+      });
   }
   const runs: SweepRun[] = [];
   const combine = (g: { K: number; replicate: number; results: (StartResult | undefined)[] }): SweepRun | undefined => {
@@ -113,11 +77,13 @@ export async function runSweep(
     g.results.fill(undefined);
     return run;
   };
-  const outcome = await pool.run(
+  const outcome = await runSweepStarts(
+    pool,
     data,
     tasks,
-    o.fit,
-    progressHooks(tasks.length, onProgress, (t, result) => {
+    o,
+    onProgress,
+    (t, result) => {
       const g = groups.get(`${t.K}/${t.replicate}`)!;
       g.results[t.index] = result;
       if (--g.left === 0) {
@@ -125,7 +91,7 @@ export async function runSweep(
         runs.push(run);
         onProgress?.({ kind: 'run', run, completed: runs.length, total: groups.size });
       }
-    }),
+    },
     signal,
   );
   if (outcome.cancelled) {

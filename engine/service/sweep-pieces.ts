@@ -15,7 +15,9 @@ import {
 import { runModel, startRanking, sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { VERSION } from '../util/version.ts';
-import { progressHooks, type SweepProgress } from './cluster-sweep.ts';
+import type { SweepProgress } from './sweep-progress.ts';
+import { runSweepStarts } from './sweep-starts.ts';
+import { screens } from '../model/screening.ts';
 import type { StartRunner } from './start-runner.ts';
 
 /**
@@ -166,9 +168,13 @@ export async function runSweepPiece(
   const tasks = sweepTasks({ ...o, kValues: [spec.K] }).filter(
     (t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to,
   );
-  const res = await runner.run(data, tasks, o.fit, progressHooks(tasks.length, onProgress), signal);
+  if (partial && screens(o))
+    throw new RangeError(
+      "a range of starts cannot be screened (screening ranks all of a run's starts together): add --screen 0",
+    );
+  const res = await runSweepStarts(runner, data, tasks, o, onProgress, undefined, signal);
   const done = res.results.filter((x): x is StartResult => x !== undefined);
-  if (res.cancelled || done.length < tasks.length)
+  if (res.cancelled || done.length < res.tasks.length)
     throw new Error('the piece was cancelled before all its starts completed; nothing was written');
   const md = mixtureData(data);
   const base = {

@@ -210,6 +210,13 @@ export const CLUSTER_DEFAULTS = {
   tanWindow: 3,
   tanOrder: 'genome',
   starts: 100,
+  /**
+   * Screening (model/screening.ts): EM iterations of the short runs and the fraction of starts
+   * kept. Off by default: on eHGDP the start a full multi-start keeps was often screened out
+   * (docs/performance.md).
+   */
+  screenIterations: 0,
+  screenKeep: 0.2,
   seed: 1,
   /** Admixture: stop when ln L changes by less than this between accepted steps (as ADMIXTURE). */
   tolerance: 1e-4,
