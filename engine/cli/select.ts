@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { toText } from '../formats/writers.ts';
-import { mixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData } from '../model/mixture/mixture-data.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { chooseModel, type FittedRun } from '../service/analyze-sweep.ts';
 import { exportDataset, panelFormat } from '../service/dataset.ts';
@@ -52,7 +52,7 @@ export function registerSelect(program: Command): void {
       if (!result.runs?.length || !result.dataset?.file)
         throw new Error(`${resultPath}: not a Stratify result (no runs or dataset)`);
       const data = await readDataset(datasetFiles(result.dataset.file), readOptionsFrom(result.readFlags ?? {}));
-      const md = mixtureData(data);
+      const md = preparedData(data);
       const chosen = chooseModel(
         md,
         result.runs.map(fittedRun),

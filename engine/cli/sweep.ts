@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { mixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData } from '../model/mixture/mixture-data.ts';
 import { sweepJson } from '../service/result-json.ts';
 import type { SweepSummary } from '../analysis/k-choice.ts';
 import { analyzeSweep } from '../service/analyze-sweep.ts';
@@ -95,7 +95,7 @@ export function writeSweepResult(
 ): void {
   const result = { runs, cancelled };
   const o = readFlags;
-  const md = mixtureData(data);
+  const md = preparedData(data);
   const summary = analyzeSweep(md, result.runs).summary;
   summary.alignment.forEach((a, idx) => {
     const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);

@@ -17,7 +17,7 @@ import {
   type StepInfo,
 } from './mixture/fit.ts';
 import { independenceMeasure } from './mixture/independence.ts';
-import { mixtureData, type MixtureData } from './mixture/mixture-data.ts';
+import { preparedData, type MixtureData } from './mixture/mixture-data.ts';
 import { permuteModel, randomModel, type MixtureModel } from './mixture/mixture-model.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 import { tanData, type TanData, type TanDataOptions } from './tan/tan-data.ts';
@@ -34,7 +34,7 @@ export interface StartContext {
 }
 
 /** A start context over a dataset; TAN variables are built on first use and cached per option set. */
-export function startContext(data: GenotypeData, md: MixtureData = mixtureData(data)): StartContext {
+export function startContext(data: GenotypeData, md: MixtureData = preparedData(data)): StartContext {
   const cache = new Map<string, TanData>();
   let work: AdmixtureWork | undefined;
   return {

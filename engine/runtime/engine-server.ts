@@ -5,7 +5,7 @@ import { bytesSource } from '../io/byte-source.ts';
 import { FormatError, isFormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { DEFAULT_FIT } from '../model/mixture/fit.ts';
-import { mixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData } from '../model/mixture/mixture-data.ts';
 import type { SweepRun } from '../model/sweep.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividuals } from '../service/assign.ts';
@@ -193,7 +193,7 @@ export class EngineServer {
       },
       selectMarkers: async (sweepId: number, K: number, pRel: number, pRed: number) => {
         const { data, runs } = this.sweep(sweepId);
-        const md = mixtureData(data);
+        const md = preparedData(data);
         return selectMarkers(data, md, chooseModel(md, fittedRuns(runs), K).run, pRel, pRed);
       },
       assign: async (req: AssignRequest) => {

@@ -1,5 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/mixture/fit.ts';
+import { preparedData, sharedCalls } from '../model/mixture/mixture-data.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
@@ -43,7 +44,12 @@ export class StartPool implements StartRunner {
   ): Promise<StartRun> {
     this.ensureWorkers();
     const datasetId = this.nextDataset++;
-    for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, data } satisfies ToStartWorker);
+    // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
+    // copy for all of them) where the platform has it, else a copy each.
+    const prepared = preparedData(data);
+    const calls = this.workers.some((w) => !w.sameThread) ? sharedCalls(data) : undefined;
+    const dataset = calls ? { data: { ...data, calls }, prepared: { ...prepared, calls } } : { data, prepared };
+    for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (StartResult | undefined)[] = new Array(tasks.length).fill(undefined);
     return new Promise<StartRun>((resolve, reject) => {
       let next = 0;

@@ -8,6 +8,8 @@ export interface Port {
   onMessage(handler: (message: unknown) => void): () => void;
   /** Ends the channel (terminates a worker). */
   close(): void;
+  /** Messages reach the other end by reference, not by structured clone (an in-process "worker"). */
+  readonly sameThread?: boolean;
 }
 
 let channel: MessageChannel | undefined;
@@ -43,6 +45,7 @@ export function inProcessPair(): [Port, Port] {
   const handlers: [Set<(m: unknown) => void>, Set<(m: unknown) => void>] = [new Set(), new Set()];
   let closed = false;
   const make = (self: 0 | 1): Port => ({
+    sameThread: true,
     postMessage(message) {
       if (closed) return;
       const other = handlers[self === 0 ? 1 : 0];

@@ -1,5 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/mixture/fit.ts';
+import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { StartTask } from '../model/sweep.ts';
 
@@ -7,7 +8,13 @@ export type { StartTask } from '../model/sweep.ts';
 
 /** Messages from the pool to a start worker. */
 export type ToStartWorker =
-  | { readonly op: 'dataset'; readonly datasetId: number; readonly data: GenotypeData }
+  | {
+      readonly op: 'dataset';
+      readonly datasetId: number;
+      readonly data: GenotypeData;
+      /** The dataset prepared once by the pool (its large arrays shared where the platform can). */
+      readonly prepared?: MixtureData;
+    }
   | {
       readonly op: 'start';
       readonly taskId: number;

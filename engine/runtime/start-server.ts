@@ -77,7 +77,7 @@ export function serveStarts(port: Port): void {
     const msg = raw as ToStartWorker;
     switch (msg.op) {
       case 'dataset':
-        datasets.set(msg.datasetId, startContext(msg.data as GenotypeData));
+        datasets.set(msg.datasetId, startContext(msg.data as GenotypeData, msg.prepared));
         break;
       case 'start':
         queue.push(msg);

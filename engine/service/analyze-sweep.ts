@@ -1,7 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { fstFromModel } from '../analysis/fst.ts';
 import { summarizeSweep, type KSummary, type SweepSummary } from '../analysis/k-choice.ts';
-import { mixtureData, type MixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData, type MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import type { SweepRun } from '../model/sweep.ts';
 
@@ -64,7 +64,7 @@ function lowestCvError(perK: readonly KSummary[]): number {
 
 /** Use case "analyse a sweep": F_ST per K with its tests, replicate alignment and colours across K. */
 export function analyzeSweep(data: GenotypeData | MixtureData, runs: readonly SweepRun[]): SweepAnalysis {
-  const md = 'individuals' in data ? mixtureData(data) : data;
+  const md = 'individuals' in data ? preparedData(data) : data;
   const summary = summarizeSweep(md, runs);
   const perK = summary.perK.map((k, idx) => {
     const reps = runs.filter((r) => r.K === k.K).sort((a, b) => a.replicate - b.replicate);

@@ -4,7 +4,7 @@ import { withCvErrors } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { fit, modelFromMemberships } from '../model/mixture/fit.ts';
 import { independenceMeasure } from '../model/mixture/independence.ts';
-import { mixtureData, type MixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData, type MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { combineStarts, type Clustering, type StartResult } from '../model/multi-start.ts';
 import {
@@ -45,7 +45,7 @@ export async function runSweep(
   signal?: AbortSignal,
 ): Promise<SweepResult> {
   validateSweep(o, data.individuals.length);
-  const md = mixtureData(data);
+  const md = preparedData(data);
   const tasks = sweepTasks(o);
   // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened).
   const converging = screens(o) ? keptStarts(o.starts, o.screen!.keep) : o.starts;
@@ -131,7 +131,7 @@ function singleStartClustering(
 export function continueFromMemberships(data: GenotypeData, Q: Float64Array, K: number, o: SweepOptions): SweepRun {
   if (o.fit.model === 'admixture')
     throw new RangeError('continuing from a membership matrix fits the mixture model (leave out --model admixture)');
-  const md = mixtureData(data);
+  const md = preparedData(data);
   if (Q.length !== md.N * K)
     throw new RangeError(`the membership matrix has ${Q.length / K} rows but the data has ${md.N} individuals`);
   const r = fit(md, modelFromMemberships(md, Q, K, o.fit), o.fit);
@@ -163,7 +163,7 @@ export interface SavedRun {
 
 /** Use case "import results": saved runs back as sweep runs of a dataset; throws when a run does not fit it. */
 export function restoreRuns(data: GenotypeData | MixtureData, runs: readonly SavedRun[]): SweepRun[] {
-  const md = 'individuals' in data ? mixtureData(data) : data;
+  const md = 'individuals' in data ? preparedData(data) : data;
   return runs.map((r) => {
     const K = r.K;
     if (r.Q.length !== md.N * K || r.theta.length !== md.totalAlleles * K || r.weights.length !== K) {

@@ -1,7 +1,7 @@
 import { withCvErrors } from './cross-validate.ts';
 import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
-import { mixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData } from '../model/mixture/mixture-data.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import {
   bestPerAlgorithm,
@@ -176,7 +176,7 @@ export async function runSweepPiece(
   const done = res.results.filter((x): x is StartResult => x !== undefined);
   if (res.cancelled || done.length < res.tasks.length)
     throw new Error('the piece was cancelled before all its starts completed; nothing was written');
-  const md = mixtureData(data);
+  const md = preparedData(data);
   const base = {
     kind: 'stratify-sweep-piece' as const,
     version: VERSION,
@@ -277,7 +277,7 @@ export function mergePieces(
   }
   const ks = [...new Set(pieces.map((p) => p.piece.piece.K))].sort((a, b) => a - b);
   for (const K of expectK ?? []) if (!ks.includes(K)) throw new RangeError(`no piece for K = ${K}`);
-  const md = mixtureData(data);
+  const md = preparedData(data);
   const runs: SweepRun[] = [];
   for (const K of ks) {
     for (let r = 0; r < plan.replicates; r++) {

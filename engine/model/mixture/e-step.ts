@@ -1,7 +1,7 @@
 import type { MissingCopies } from '../../util/choices.ts';
 import { MISSING } from '../../data/genotype-data.ts';
 import { normalizeLogRow } from '../../util/log-math.ts';
-import type { MixtureData } from './mixture-data.ts';
+import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
@@ -14,12 +14,6 @@ export interface EStepBuffers {
   readonly posterior: Float64Array;
   /** shape (max_i G_i, K): per-genotype scratch. */
   readonly genotype: Float64Array;
-}
-
-function maxGenotypes(data: MixtureData): number {
-  let m = 0;
-  for (let i = 0; i < data.L; i++) m = Math.max(m, data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!);
-  return m;
 }
 
 export function eStepBuffers(data: MixtureData, K: number): EStepBuffers {

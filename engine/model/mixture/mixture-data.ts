@@ -27,20 +27,67 @@ export interface MixtureData {
   readonly genotypeAlleles: Int16Array;
 }
 
+/** The most distinct genotypes at any locus (the size of per-locus genotype scratch). */
+export function maxGenotypes(data: MixtureData): number {
+  let m = 0;
+  for (let i = 0; i < data.L; i++) m = Math.max(m, data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!);
+  return m;
+}
+
 /** Genotype keys looked up in a flat array (1 MB) rather than a Map. */
 const DIRECT_KEYS = 1 << 18;
 
-/** Prepares a dataset for clustering: allele offsets and the distinct genotypes of each locus. */
-export function mixtureData(data: GenotypeData): MixtureData {
+/** Whether this platform has shared memory (Node; browsers only when cross-origin isolated). */
+export function sharedMemory(): boolean {
+  return (
+    typeof SharedArrayBuffer !== 'undefined' &&
+    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false
+  );
+}
+
+type Codes = Uint8Array | Uint16Array | Int32Array;
+/** A typed array's constructor. */
+type ArrayType<T> = { new (length: number): T; new (buffer: ArrayBufferLike): T; readonly BYTES_PER_ELEMENT: number };
+
+/** A typed array of `length` elements, in a SharedArrayBuffer when `shared`. */
+function allocate<T extends Codes | AlleleCalls>(Type: ArrayType<T>, length: number, shared: boolean): T {
+  return shared ? new Type(new SharedArrayBuffer(length * Type.BYTES_PER_ELEMENT)) : new Type(length);
+}
+
+const preparedCache = new WeakMap<GenotypeData, MixtureData>();
+
+/**
+ * The dataset prepared for clustering once (cached per dataset), its genotype codes in shared
+ * memory where the platform has it, so that every worker thread reads the same copy
+ * (engine/runtime/pool.ts posts it with {@link sharedCalls}).
+ */
+export function preparedData(data: GenotypeData): MixtureData {
+  let md = preparedCache.get(data);
+  if (!md) {
+    md = mixtureData(data, sharedMemory());
+    preparedCache.set(data, md);
+  }
+  return md;
+}
+
+/**
+ * Prepares a dataset for clustering: allele offsets and the distinct genotypes of each locus.
+ * With `shared`, the genotype codes are built in a SharedArrayBuffer.
+ */
+export function mixtureData(data: GenotypeData, shared = false): MixtureData {
   const L = data.loci.length;
   const N = data.individuals.length;
   const P = data.ploidy;
   const offsets = alleleOffsets(data);
   const alleles = Int32Array.from({ length: L }, (_, i) => offsets[i + 1]! - offsets[i]!);
-  const codes = new Int32Array(L * N);
+  // Genotype codes in the narrowest array that holds them, widened when a locus needs more
+  // (no L × N Int32 buffer: for 2,000 × 100,000 SNPs it was 800 MB at the peak).
+  let codes: Codes = allocate(Uint8Array, L * N, shared);
+  let capacity = 0xff;
   const genotypeOffsets = new Int32Array(L + 1);
   const table: number[] = [];
   const copy = new Int16Array(P);
+  const calls = data.calls;
   // A genotype's key is its sorted copies read as digits in base r + 1 (missing = 0): looked up
   // in a flat array when there are few possible keys (SNPs, most microsatellites), else in a Map
   // of numbers. No strings: preparing 2,000 × 100,000 SNPs took 42 s with string keys.
@@ -57,37 +104,53 @@ export function mixtureData(data: GenotypeData): MixtureData {
     let count = 0;
     for (let d = 0; d < N; d++) {
       const base = (i * N + d) * P;
-      for (let p = 0; p < P; p++) {
-        // Insertion sort: P ≤ 8 copies.
-        const a = data.calls[base + p]!;
-        let q = p;
-        while (q > 0 && copy[q - 1]! > a) {
-          copy[q] = copy[q - 1]!;
-          q--;
-        }
-        copy[q] = a;
-      }
       let key = 0;
-      for (let p = 0; p < P; p++) key = key * radix + (copy[p]! + 1);
-      const mapKey = exact ? key : copy.join(',');
-      let g = flat ? direct[key]! : (seen!.get(mapKey) ?? -1);
+      if (P === 2) {
+        // Diploids (most data): the two copies in order without the general sort.
+        const a = calls[base]!;
+        const b = calls[base + 1]!;
+        const lo = a < b ? a : b;
+        copy[0] = lo;
+        copy[1] = a < b ? b : a;
+        key = (lo + 1) * radix + copy[1]! + 1;
+      } else {
+        for (let p = 0; p < P; p++) {
+          // Insertion sort: P ≤ 8 copies.
+          const a = calls[base + p]!;
+          let q = p;
+          while (q > 0 && copy[q - 1]! > a) {
+            copy[q] = copy[q - 1]!;
+            q--;
+          }
+          copy[q] = a;
+        }
+        for (let p = 0; p < P; p++) key = key * radix + (copy[p]! + 1);
+      }
+      let g = flat ? direct[key]! : (seen!.get(exact ? key : copy.join(',')) ?? -1);
       if (g < 0) {
         g = count++;
         if (flat) {
           direct[key] = g;
           touched[g] = key;
-        } else seen!.set(mapKey, g);
+        } else seen!.set(exact ? key : copy.join(','), g);
         for (let p = 0; p < P; p++) table.push(copy[p]!);
+        if (g > capacity) {
+          const wider = allocate<Codes>(
+            (capacity === 0xff ? Uint16Array : Int32Array) as ArrayType<Codes>,
+            L * N,
+            shared,
+          );
+          wider.set(codes.subarray(0, i * N + d));
+          codes = wider;
+          capacity = capacity === 0xff ? 0xffff : 0x7fffffff;
+        }
       }
       codes[i * N + d] = g;
     }
     if (flat) for (let g = 0; g < count; g++) direct[touched[g]!] = -1;
     genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
   }
-  let maxG = 0;
-  for (let i = 0; i < L; i++) maxG = Math.max(maxG, genotypeOffsets[i + 1]! - genotypeOffsets[i]!);
-  // Narrow storage halves the memory the hot loops stream through.
-  const genotypeOf = maxG <= 0xff ? Uint8Array.from(codes) : maxG <= 0xffff ? Uint16Array.from(codes) : codes;
+  const genotypeOf = codes;
   return {
     N,
     L,
@@ -100,6 +163,24 @@ export function mixtureData(data: GenotypeData): MixtureData {
     genotypeOffsets,
     genotypeAlleles: Int16Array.from(table),
   };
+}
+
+const sharedCallsCache = new WeakMap<GenotypeData, AlleleCalls>();
+
+/**
+ * The dataset's calls copied once into shared memory (cached per dataset), for posting to worker
+ * threads without a copy each; undefined where the platform has no shared memory.
+ */
+export function sharedCalls(data: GenotypeData): AlleleCalls | undefined {
+  if (!sharedMemory()) return undefined;
+  if (data.calls.buffer instanceof SharedArrayBuffer) return data.calls;
+  let calls = sharedCallsCache.get(data);
+  if (!calls) {
+    calls = allocate(data.calls.constructor as ArrayType<AlleleCalls>, data.calls.length, true);
+    calls.set(data.calls);
+    sharedCallsCache.set(data, calls);
+  }
+  return calls;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { InitMethod } from '../../util/choices.ts';
-import type { MixtureData } from './mixture-data.ts';
+import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 
 /**
@@ -17,25 +17,39 @@ export interface MixtureModel {
 /** How random starting parameters are drawn. */
 export type { InitMethod };
 
+/** Pooled frequencies per prepared dataset (every start of a worker draws around the same ones). */
+const pooledCache = new WeakMap<MixtureData, Float64Array>();
+
 /**
  * Observed allele frequencies (add-½ smoothed), shape (Σ r_i,), the centre of the 'data' start.
+ * Computed once per prepared dataset and shared: callers must not modify the array.
  */
 export function pooledFrequencies(data: MixtureData): Float64Array {
+  const known = pooledCache.get(data);
+  if (known) return known;
   const f = new Float64Array(data.totalAlleles);
-  const { N, P, calls, offsets, alleles } = data;
+  const { N, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  // Copies counted per distinct genotype (the genotype codes, one byte per individual for most
+  // data), then spread over the genotype's alleles.
+  const seen = new Float64Array(maxGenotypes(data));
   for (let i = 0; i < data.L; i++) {
     const off = offsets[i]!;
-    const base = i * N * P;
+    const g0 = genotypeOffsets[i]!;
+    const G = genotypeOffsets[i + 1]! - g0;
+    seen.fill(0, 0, G);
+    const base = i * N;
+    for (let d = 0; d < N; d++) seen[genotypeOf[base + d]!]!++;
     let total = 0;
-    for (let k = base; k < base + N * P; k++) {
-      const a = calls[k]!;
-      if (a >= 0) {
-        f[off + a]!++;
-        total++;
+    for (let g = 0; g < G; g++)
+      for (let p = 0; p < P; p++) {
+        const a = genotypeAlleles[(g0 + g) * P + p]!;
+        if (a < 0) continue;
+        f[off + a]! += seen[g]!;
+        total += seen[g]!;
       }
-    }
     for (let a = 0; a < alleles[i]!; a++) f[off + a] = (f[off + a]! + 0.5) / (total + 0.5 * alleles[i]!);
   }
+  pooledCache.set(data, f);
   return f;
 }
 
