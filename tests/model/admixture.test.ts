@@ -75,22 +75,24 @@ function bruteEm(d: GenotypeData, p: AdmixtureParams, normalise = true): Admixtu
   return { K, Q, F };
 }
 
-test('admixture: ln L and one EM step equal their definitions (triploid, multi-allelic, missing copies)', () => {
+test('admixture: ln L and one EM step equal their definitions (triploid, multi-allelic, missing copies), for every K the written-out passes handle and beyond', () => {
   const rng = createRng(3);
   const d = makeData(7, 4, 3, [2, 3, 4, 1], (l, i, c) =>
     (i + c + l) % 5 === 0 ? -1 : Math.floor(rng.uniform() * [2, 3, 4, 1][l]!),
   );
   const md = mixtureData(d);
   const work = admixtureWork(md);
-  const p = randomAdmixture(md, 3, createRng(9));
-  const out = emptyParams(md, 3);
-  const ll = emStep(md, work, p, out);
-  const want = bruteLogLik(d, p);
-  assert.ok(Math.abs(ll - want) < 1e-10, `${ll} vs ${want}`);
-  assert.ok(Math.abs(admixtureLogLik(md, work, p) - want) < 1e-10);
-  const e = bruteEm(d, p);
-  for (let j = 0; j < e.Q.length; j++) assert.ok(Math.abs(out.Q[j]! - e.Q[j]!) < 1e-12, `Q[${j}]`);
-  for (let j = 0; j < e.F.length; j++) assert.ok(Math.abs(out.F[j]! - e.F[j]!) < 1e-12, `F[${j}]`);
+  for (const K of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+    const p = randomAdmixture(md, K, createRng(9 + K));
+    const out = emptyParams(md, K);
+    const ll = emStep(md, work, p, out);
+    const want = bruteLogLik(d, p);
+    assert.ok(Math.abs(ll - want) < 1e-10, `K = ${K}: ${ll} vs ${want}`);
+    assert.ok(Math.abs(admixtureLogLik(md, work, p) - want) < 1e-10);
+    const e = bruteEm(d, p);
+    for (let j = 0; j < e.Q.length; j++) assert.ok(Math.abs(out.Q[j]! - e.Q[j]!) < 1e-12, `K = ${K}: Q[${j}]`);
+    for (let j = 0; j < e.F.length; j++) assert.ok(Math.abs(out.F[j]! - e.F[j]!) < 1e-12, `K = ${K}: F[${j}]`);
+  }
 });
 
 test('admixture: the log-likelihood never decreases along the accepted steps, under each acceleration', () => {

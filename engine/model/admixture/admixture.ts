@@ -1,5 +1,6 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
+import { emPass } from './em-pass.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
 import type { Acceleration } from '../../util/choices.ts';
 
@@ -136,49 +137,26 @@ export function emStep(
   Fn.fill(0);
   Qn.fill(0);
   const { heldOut, start, row, count, copies, fixed } = work;
-  const genotypeOf = md.genotypeOf;
-  const genotypeOffsets = md.genotypeOffsets;
-  const terms = new Float64Array(K);
   // ln L as a sum of logs of running products (each d ≤ 1), one logarithm per few hundred copies
   // instead of one per copy. The product is flushed below 1e-250 after every copy, so a copy with
   // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that
   // small positive values are kept) can make ln L −∞, and the accelerator then rejects that point.
-  let ll = 0;
-  let product = 1;
-  for (let l = 0; l < L; l++) {
-    const gOff = genotypeOffsets[l]!;
-    const base = l * N;
-    for (let i = 0; i < N; i++) {
-      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
-      const g = gOff + genotypeOf[base + i]!;
-      const end = start[g + 1]!;
-      const qi = i * K;
-      for (let j = start[g]!; j < end; j++) {
-        const fr = row[j]! * K;
-        const c = count[j]!;
-        let d = 0;
-        for (let k = 0; k < K; k++) {
-          const x = Q[qi + k]! * F[fr + k]!;
-          terms[k] = x;
-          d += x;
-        }
-        for (let t = 0; t < c; t++) {
-          product *= d;
-          if (product < 1e-250) {
-            ll += detLog(product);
-            product = 1;
-          }
-        }
-        const s = c / d;
-        for (let k = 0; k < K; k++) {
-          const w = terms[k]! * s;
-          Qn[qi + k]! += w;
-          Fn[fr + k]! += w;
-        }
-      }
-    }
-  }
-  ll += detLog(product);
+  const ll = emPass({
+    N,
+    L,
+    K,
+    genotypeOf: md.genotypeOf,
+    genotypeOffsets: md.genotypeOffsets,
+    heldOut,
+    start,
+    row,
+    count,
+    Q,
+    F,
+    Qn,
+    Fn,
+    terms: new Float64Array(K),
+  });
   for (let i = 0; i < N; i++) {
     const n = copies[i]!;
     const keep = n === 0 || (fixed !== undefined && fixed[i] === 1);
