@@ -134,7 +134,7 @@ for (let K = 2; K <= 8; K++) {
     throw new Error('the column-loop E step disagrees with the engine');
   const cBefore = time(() => columnLoopCounts(md, K, buf.posterior, cnt, buf.genotype), 9);
   const counts = expectedCounts(md, m, buf.posterior, 'skip');
-  const cAfter = time(() => expectedCounts(md, m, buf.posterior, 'skip', counts, buf.genotype), 9);
+  const cAfter = time(() => expectedCounts(md, m, buf.posterior, 'skip', counts, buf), 9);
   const next: MixtureModel = { K, weights: new Float64Array(K), theta: new Float64Array(m.theta.length) };
   const w = new Float64Array(md.L).fill(0.5);
   const ma = time(() => maStep(md, counts, K, DEFAULT_FIT.priors, 'ema', next, w), 9);

@@ -207,3 +207,45 @@ test('E step and expected counts equal brute-force enumeration, with missing cop
     }
   }
 });
+
+test('locus groups: the E step and expected counts over combined genotypes of consecutive loci equal those locus by locus (SNPs with missing copies, multi-allelic loci mixed in)', () => {
+  const rng = createRng(21);
+  const N = 400;
+  const r = [2, 2, 2, 3, 2, 2, 7, 2, 2, 2, 2];
+  const L = r.length;
+  const data = mixtureData(
+    makeData(N, L, 2, r, (l) => (rng.uniform() < 0.05 ? -1 : Math.floor(rng.uniform() * Math.min(r[l]!, 3)))),
+  );
+  const g = data.groups;
+  // Grouping is on: N / 8 = 50, so up to three SNPs (3 or 4 genotypes, 6 with half-missing ones) share a code.
+  assert.ok(g.first.length - 1 < L, `groups ${Array.from(g.first)}`);
+  assert.ok(Array.from(g.row).some((x) => x >= 0));
+  const single = {
+    ...data,
+    groups: {
+      first: Int32Array.from({ length: L + 1 }, (_, i) => i),
+      row: new Int32Array(L).fill(-1),
+      codes: new Uint8Array(0),
+      maxCombined: 1,
+    },
+  };
+  for (const K of [2, 3, 5]) {
+    const model = randomModel(data, K, createRng(K));
+    const a = eStepBuffers(data, K);
+    const b = eStepBuffers(single, K);
+    const llA = eStep(data, model, a);
+    const llB = eStep(single, model, b);
+    assert.ok(Math.abs(llA - llB) < 1e-8 * Math.abs(llB), `K = ${K}: ln L ${llA} vs ${llB}`);
+    a.posterior.forEach((x, k) => assert.ok(Math.abs(x - b.posterior[k]!) < 1e-9, `K = ${K}: posterior ${k}`));
+    for (const mode of ['skip', 'expect'] as const) {
+      const ca = expectedCounts(data, model, b.posterior, mode);
+      const cb = expectedCounts(single, model, b.posterior, mode);
+      ca.alleleCluster.forEach((x, k) =>
+        assert.ok(
+          Math.abs(x - cb.alleleCluster[k]!) < 1e-9,
+          `K = ${K}, ${mode}: count ${k} ${x} vs ${cb.alleleCluster[k]}`,
+        ),
+      );
+    }
+  }
+});

@@ -12,8 +12,10 @@ export interface EStepBuffers {
   readonly logTheta: Float64Array;
   /** shape (N, K): posterior p(c | x_d) after {@link eStep}. */
   readonly posterior: Float64Array;
-  /** shape (max_i G_i, K): per-genotype scratch. */
+  /** shape (max_i G_i, K): per-genotype scratch of one locus. */
   readonly genotype: Float64Array;
+  /** shape (max Π G over locus groups, K): per-combined-genotype scratch of one locus group. */
+  readonly table: Float64Array;
 }
 
 export function eStepBuffers(data: MixtureData, K: number): EStepBuffers {
@@ -21,39 +23,64 @@ export function eStepBuffers(data: MixtureData, K: number): EStepBuffers {
     logTheta: new Float64Array(data.totalAlleles * K),
     posterior: new Float64Array(data.N * K),
     genotype: new Float64Array(Math.max(1, maxGenotypes(data)) * K),
+    table: new Float64Array(data.groups.maxCombined * K),
   };
+}
+
+/** out[g, :] = ln p(genotype g of locus i | c) = Σ over its observed copies of ln θ (missing copies skipped). */
+function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float64Array, out: Float64Array): number {
+  const { P, offsets, genotypeOffsets, genotypeAlleles } = data;
+  const off = offsets[i]!;
+  const g0 = genotypeOffsets[i]!;
+  const G = genotypeOffsets[i + 1]! - g0;
+  for (let g = 0; g < G; g++) {
+    const o = g * K;
+    for (let c = 0; c < K; c++) out[o + c] = 0;
+    for (let p = 0; p < P; p++) {
+      const a = genotypeAlleles[(g0 + g) * P + p]!;
+      if (a === MISSING) continue;
+      const t = (off + a) * K;
+      for (let c = 0; c < K; c++) out[o + c]! += lt[t + c]!;
+    }
+  }
+  return G;
 }
 
 /**
  * E step (equations 7.8 and 8.1): fills `buf.posterior` with p(c | x_d, θ) for every individual
  * and returns the log-likelihood Σ_d ln p(x_d | θ) of the observed copies (missing copies are
  * marginalised out, which drops them from the product). Per locus, ln p(genotype | c) is computed
- * once per distinct genotype and then added to each individual's row.
+ * once per distinct genotype; per group of loci (locus-groups.ts) these are summed into a table
+ * of the combined genotypes, whose rows are then added to each individual's row.
  */
 export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers): number {
-  const { N, L, P, offsets, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, genotypeOf, groups } = data;
   const K = model.K;
   const lt = buf.logTheta;
   const lp = buf.posterior;
   const lg = buf.genotype;
+  const table = buf.table;
   for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
   for (let c = 0; c < K; c++) lp[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) lp.copyWithin(d * K, 0, K);
-  for (let i = 0; i < L; i++) {
-    const off = offsets[i]!;
-    const g0 = genotypeOffsets[i]!;
-    const G = genotypeOffsets[i + 1]! - g0;
-    for (let g = 0; g < G; g++) {
-      const o = g * K;
-      for (let c = 0; c < K; c++) lg[o + c] = 0;
-      for (let p = 0; p < P; p++) {
-        const a = genotypeAlleles[(g0 + g) * P + p]!;
-        if (a === MISSING) continue;
-        const t = (off + a) * K;
-        for (let c = 0; c < K; c++) lg[o + c]! += lt[t + c]!;
-      }
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const i0 = groups.first[q]!;
+    const i1 = groups.first[q + 1]!;
+    if (groups.row[q]! < 0) {
+      genotypeLogs(data, i0, K, lt, lg);
+      addGenotypeRows(genotypeOf, i0 * N, N, K, lp, lg);
+      continue;
     }
-    addGenotypeRows(genotypeOf, i * N, N, K, lp, lg);
+    // The table of combined codes, one locus at a time: row c·G + g = row c + locus row g.
+    let size = genotypeLogs(data, i0, K, lt, table);
+    for (let i = i0 + 1; i < i1; i++) {
+      const G = genotypeLogs(data, i, K, lt, lg);
+      for (let c = size - 1; c >= 0; c--)
+        for (let g = G - 1; g >= 0; g--)
+          for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
+      size *= G;
+    }
+    addGenotypeRows(groups.codes, groups.row[q]! * N, N, K, lp, table);
   }
   let ll = 0;
   for (let d = 0; d < N; d++) ll += normalizeLogRow(lp, d, K);
@@ -83,42 +110,81 @@ export function expectedCounts(
   posterior: Float64Array,
   missing: MissingCopies,
   out?: ExpectedCounts,
-  scratch?: Float64Array,
+  scratch?: Pick<EStepBuffers, 'genotype' | 'table'>,
 ): ExpectedCounts {
-  const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, genotypeOf, genotypeOffsets, groups } = data;
   const K = model.K;
   const cnt = out?.alleleCluster ?? new Float64Array(data.totalAlleles * K);
   const cl = out?.cluster ?? new Float64Array(K);
-  const acc = scratch ?? new Float64Array(Math.max(1, maxGenotypes(data)) * K);
+  const acc = scratch?.genotype ?? new Float64Array(Math.max(1, maxGenotypes(data)) * K);
+  const table = scratch?.table ?? new Float64Array(groups.maxCombined * K);
   cnt.fill(0);
   cl.fill(0);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) cl[c]! += posterior[d * K + c]!;
   const miss = new Float64Array(K);
-  for (let i = 0; i < L; i++) {
-    const off = offsets[i]!;
-    const g0 = genotypeOffsets[i]!;
-    const G = genotypeOffsets[i + 1]! - g0;
-    acc.fill(0, 0, G * K);
-    gatherGenotypeRows(genotypeOf, i * N, N, K, posterior, acc);
-    miss.fill(0);
-    for (let g = 0; g < G; g++) {
-      const o = g * K;
-      for (let p = 0; p < P; p++) {
-        const a = genotypeAlleles[(g0 + g) * P + p]!;
-        if (a === MISSING) {
-          if (missing === 'expect') for (let c = 0; c < K; c++) miss[c]! += acc[o + c]!;
-          continue;
-        }
-        const t = (off + a) * K;
-        for (let c = 0; c < K; c++) cnt[t + c]! += acc[o + c]!;
-      }
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const i0 = groups.first[q]!;
+    const i1 = groups.first[q + 1]!;
+    if (groups.row[q]! < 0) {
+      acc.fill(0, 0, (genotypeOffsets[i0 + 1]! - genotypeOffsets[i0]!) * K);
+      gatherGenotypeRows(genotypeOf, i0 * N, N, K, posterior, acc);
+      spreadOverAlleles(data, model, i0, K, acc, missing, cnt, miss);
+      continue;
     }
-    if (missing === 'expect') {
-      for (let a = 0; a < alleles[i]!; a++) {
-        const t = (off + a) * K;
-        for (let c = 0; c < K; c++) cnt[t + c]! += miss[c]! * model.theta[t + c]!;
+    // Posteriors summed per combined genotype, then per genotype of each locus of the group
+    // (code c holds genotype ⌊c / stride⌋ mod G of a locus whose stride is the product of the
+    // later loci's genotype counts).
+    let size = 1;
+    for (let i = i0; i < i1; i++) size *= genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+    table.fill(0, 0, size * K);
+    gatherGenotypeRows(groups.codes, groups.row[q]! * N, N, K, posterior, table);
+    let stride = size;
+    for (let i = i0; i < i1; i++) {
+      const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+      stride /= G;
+      acc.fill(0, 0, G * K);
+      for (let c = 0; c < size; c++) {
+        const o = (Math.floor(c / stride) % G) * K;
+        for (let k = 0; k < K; k++) acc[o + k]! += table[c * K + k]!;
       }
+      spreadOverAlleles(data, model, i, K, acc, missing, cnt, miss);
     }
   }
   return { alleleCluster: cnt, cluster: cl };
+}
+
+/** Adds locus i's posterior sums per genotype (`acc`) to the expected counts of its alleles. */
+function spreadOverAlleles(
+  data: MixtureData,
+  model: MixtureModel,
+  i: number,
+  K: number,
+  acc: Float64Array,
+  missing: MissingCopies,
+  cnt: Float64Array,
+  miss: Float64Array,
+): void {
+  const { P, offsets, alleles, genotypeOffsets, genotypeAlleles } = data;
+  const off = offsets[i]!;
+  const g0 = genotypeOffsets[i]!;
+  const G = genotypeOffsets[i + 1]! - g0;
+  miss.fill(0);
+  for (let g = 0; g < G; g++) {
+    const o = g * K;
+    for (let p = 0; p < P; p++) {
+      const a = genotypeAlleles[(g0 + g) * P + p]!;
+      if (a === MISSING) {
+        if (missing === 'expect') for (let c = 0; c < K; c++) miss[c]! += acc[o + c]!;
+        continue;
+      }
+      const t = (off + a) * K;
+      for (let c = 0; c < K; c++) cnt[t + c]! += acc[o + c]!;
+    }
+  }
+  if (missing === 'expect') {
+    for (let a = 0; a < alleles[i]!; a++) {
+      const t = (off + a) * K;
+      for (let c = 0; c < K; c++) cnt[t + c]! += miss[c]! * model.theta[t + c]!;
+    }
+  }
 }

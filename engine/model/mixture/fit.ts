@@ -125,7 +125,7 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
     // E step of the current parameters: its posterior and likelihood belong to `cur`.
     logLik = eStep(data, cur, buf);
     if (iterations >= opts.maxIterations) break;
-    expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf.genotype);
+    expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf);
     maStep(data, counts, K, opts.priors, algorithm, next, informative);
     if (algorithm === 'ema' && iterations < opts.warmup && maxOf(informative) < 0.5) {
       // The split does not follow the data yet (every marker judged uninformative): an EM

@@ -1,3 +1,4 @@
+import { locusGroups, subsetGroups, type LocusGroups } from './locus-groups.ts';
 import { alleleOffsets, type AlleleCalls, type GenotypeData } from '../../data/genotype-data.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface MixtureData {
   readonly genotypeOf: Uint8Array | Uint16Array | Int32Array;
   readonly genotypeOffsets: Int32Array;
   readonly genotypeAlleles: Int16Array;
+  /** Consecutive loci with few genotypes taken together by the hot loops (locus-groups.ts). */
+  readonly groups: LocusGroups;
 }
 
 /** The most distinct genotypes at any locus (the size of per-locus genotype scratch). */
@@ -152,6 +155,7 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
   }
   const genotypeOf = codes;
   return {
+    groups: locusGroups(N, L, genotypeOf, genotypeOffsets, shared),
     N,
     L,
     P,
@@ -197,5 +201,5 @@ export function individualSubset(md: MixtureData, rows: readonly number[]): Mixt
       genotypeOf[i * n + k] = md.genotypeOf[i * N + d]!;
       for (let p = 0; p < P; p++) calls[(i * n + k) * P + p] = md.calls[(i * N + d) * P + p]!;
     });
-  return { ...md, N: n, calls, genotypeOf };
+  return { ...md, N: n, calls, genotypeOf, groups: subsetGroups(md.groups, N, rows) };
 }

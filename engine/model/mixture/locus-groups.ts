@@ -1,0 +1,73 @@
+/**
+ * Consecutive loci with few genotypes (SNPs: at most 4 with missing) taken together: an
+ * individual's genotypes at the m loci of a group are one combined code
+ * Σ_j g_j · Π_{j' > j} G_j', and the hot loops (E step, expected counts) visit each individual
+ * once per group instead of once per locus, against a table of Π G_j rows built per iteration.
+ * Grouping stops where the table would cost more than a fraction of the individuals' rows
+ * (Π G ≤ min(256, N / 8)), so microsatellites with many genotypes stay one locus per group.
+ */
+export interface LocusGroups {
+  /** shape (groups + 1,): group q holds loci first[q] .. first[q + 1] − 1. */
+  readonly first: Int32Array;
+  /** shape (groups,): the row of group q in `codes`, or −1 for a group of one locus (its genotypeOf row is used). */
+  readonly row: Int32Array;
+  /** shape (rows, N): combined genotype codes of the groups of several loci. */
+  readonly codes: Uint8Array;
+  /** The largest Π G_j over groups (the size of a table). */
+  readonly maxCombined: number;
+}
+
+/** Largest table of a group: a combined code must fit in a byte. */
+const MAX_COMBINED = 256;
+
+/** Groups consecutive loci (see {@link LocusGroups}); `shared` puts the codes in a SharedArrayBuffer. */
+export function locusGroups(
+  N: number,
+  L: number,
+  genotypeOf: ArrayLike<number>,
+  genotypeOffsets: Int32Array,
+  shared: boolean,
+): LocusGroups {
+  const limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
+  const first: number[] = [0];
+  let product = 1;
+  for (let i = 0; i < L; i++) {
+    const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+    if (i > first[first.length - 1]! && product * G > limit) {
+      first.push(i);
+      product = 1;
+    }
+    product *= G;
+  }
+  first.push(L);
+  const groups = first.length - 1;
+  const row = new Int32Array(groups).fill(-1);
+  let rows = 0;
+  let maxCombined = 1;
+  for (let q = 0; q < groups; q++) {
+    let p = 1;
+    for (let i = first[q]!; i < first[q + 1]!; i++) p *= genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+    maxCombined = Math.max(maxCombined, p);
+    if (first[q + 1]! - first[q]! > 1) row[q] = rows++;
+  }
+  const codes = shared ? new Uint8Array(new SharedArrayBuffer(rows * N)) : new Uint8Array(rows * N);
+  for (let q = 0; q < groups; q++) {
+    if (row[q]! < 0) continue;
+    const out = row[q]! * N;
+    for (let i = first[q]!; i < first[q + 1]!; i++) {
+      const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+      const base = i * N;
+      for (let d = 0; d < N; d++) codes[out + d] = codes[out + d]! * G + genotypeOf[base + d]!;
+    }
+  }
+  return { first: Int32Array.from(first), row, codes, maxCombined };
+}
+
+/** The groups of a subset of individuals (`rows`, in that order): same grouping, codes taken over. */
+export function subsetGroups(groups: LocusGroups, N: number, rows: readonly number[]): LocusGroups {
+  const n = rows.length;
+  const count = groups.codes.length / Math.max(1, N);
+  const codes = new Uint8Array(count * n);
+  for (let r = 0; r < count; r++) rows.forEach((d, k) => (codes[r * n + k] = groups.codes[r * N + d]!));
+  return { ...groups, codes };
+}
