@@ -302,9 +302,14 @@ for (const [n, snps, threads] of [
 }
 out();
 out('Memory model (bytes, diploid biallelic SNPs, N individuals × L SNPs): the calls N·L·2 (one byte per copy), the');
-out('genotype codes N·L (one byte), and with worker threads one shared copy of the calls N·L·2 more; parameters and');
+out(
+  "genotype codes N·L (one byte) and the locus groups' codes about N·L/4, and with worker threads one shared copy of",
+);
+out('the calls N·L·2 more; parameters and');
 out('per-start buffers are O((N + L)·K); reading a file adds its bytes while it is parsed. Not measured here, by the');
-out('model: 10,000 × 200,000 SNPs take 4.0 + 2.0 = 6 GB on one thread and 10 GB with worker threads, which fits in');
+out(
+  'model: 10,000 × 200,000 SNPs take 4.0 + 2.0 + 0.5 = 6.5 GB on one thread and 10.5 GB with worker threads, which fits in',
+);
 out(
   `16 GB; an iteration there (E step and counts, N·L·K = 10¹⁰ additions each at K = 5) would take about ${((msPerIteration * (1e4 * 2e5 * 5)) / (2e3 * 1e5 * 3) / 1000).toFixed(0)} s at the rate of`,
 );
