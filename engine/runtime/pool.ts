@@ -1,6 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/mixture/fit.ts';
 import { preparedData, sharedCalls } from '../model/mixture/mixture-data.ts';
+import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
@@ -42,6 +43,48 @@ export class StartPool implements StartRunner {
     hooks: StartHooks = {},
     signal?: AbortSignal,
   ): Promise<StartRun> {
+    return this.schedule<StartTask, StartResult>(
+      data,
+      tasks,
+      (taskId, datasetId, task) => ({ op: 'start', taskId, datasetId, task, options }),
+      hooks,
+      signal,
+    );
+  }
+
+  /**
+   * Runs folds of the admixture model's cross-validation on the workers (results in task order;
+   * missing ones were cancelled).
+   */
+  runCvFolds(
+    data: GenotypeData,
+    tasks: readonly CvFoldTask[],
+    options: FitOptions,
+    signal?: AbortSignal,
+  ): Promise<{ results: (CvFold | undefined)[]; cancelled: boolean }> {
+    return this.schedule<CvFoldTask, CvFold>(
+      data,
+      tasks,
+      (taskId, datasetId, task) => ({ op: 'cv-fold', taskId, datasetId, task, options }),
+      {},
+      signal,
+    );
+  }
+
+  /**
+   * Hands `tasks` to the workers as they free up (each holding IN_FLIGHT_PER_WORKER) and stores
+   * each result under its task's position.
+   */
+  private schedule<T, R>(
+    data: GenotypeData,
+    tasks: readonly T[],
+    message: (taskId: number, datasetId: number, task: T) => ToStartWorker,
+    hooks: {
+      onIteration?(task: T, iteration: number, logLik: number): void;
+      onStart?(task: T, result: R): void;
+    },
+    signal?: AbortSignal,
+  ): Promise<{ results: (R | undefined)[]; cancelled: boolean }> {
     this.ensureWorkers();
     const datasetId = this.nextDataset++;
     // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
@@ -50,8 +93,8 @@ export class StartPool implements StartRunner {
     const calls = this.workers.some((w) => !w.sameThread) ? sharedCalls(data) : undefined;
     const dataset = calls ? { data: { ...data, calls }, prepared: { ...prepared, calls } } : { data, prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
-    const results: (StartResult | undefined)[] = new Array(tasks.length).fill(undefined);
-    return new Promise<StartRun>((resolve, reject) => {
+    const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
+    return new Promise((resolve, reject) => {
       let next = 0;
       let aborted = false;
       let failed: Error | undefined;
@@ -76,13 +119,7 @@ export class StartPool implements StartRunner {
             const taskId = this.nextTask++;
             inFlight.set(taskId, { position, worker: w });
             load[w]!++;
-            this.workers[w]!.postMessage({
-              op: 'start',
-              taskId,
-              datasetId,
-              task: tasks[position]!,
-              options,
-            } satisfies ToStartWorker);
+            this.workers[w]!.postMessage(message(taskId, datasetId, tasks[position]!));
           }
         }
       };
@@ -109,9 +146,10 @@ export class StartPool implements StartRunner {
             }
             inFlight.delete(msg.taskId);
             load[slot.worker]!--;
-            if (msg.op === 'done') {
-              results[slot.position] = msg.result;
-              hooks.onStart?.(task, msg.result);
+            if (msg.op === 'done' || msg.op === 'cv-done') {
+              const result = msg.result as R;
+              results[slot.position] = result;
+              hooks.onStart?.(task, result);
             } else if (msg.op === 'error' && !failed) {
               failed = Object.assign(new Error(msg.message), { name: msg.name });
               cancelAll();

@@ -3,6 +3,7 @@ import type { FitOptions } from '../model/mixture/fit.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { StartTask } from '../model/sweep.ts';
+import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 
 export type { StartTask } from '../model/sweep.ts';
 
@@ -22,6 +23,14 @@ export type ToStartWorker =
       readonly task: StartTask;
       readonly options: FitOptions;
     }
+  /** One fold of the admixture model's cross-validation error (answered with 'cv-done'). */
+  | {
+      readonly op: 'cv-fold';
+      readonly taskId: number;
+      readonly datasetId: number;
+      readonly task: CvFoldTask;
+      readonly options: FitOptions;
+    }
   | { readonly op: 'cancel'; readonly taskId: number }
   /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */
   | { readonly op: 'drop'; readonly datasetId: number }
@@ -32,6 +41,7 @@ export type ToStartWorker =
 export type FromStartWorker =
   | { readonly op: 'iteration'; readonly taskId: number; readonly iteration: number; readonly logLik: number }
   | { readonly op: 'done'; readonly taskId: number; readonly result: StartResult }
+  | { readonly op: 'cv-done'; readonly taskId: number; readonly result: CvFold }
   | { readonly op: 'cancelled'; readonly taskId: number }
   | { readonly op: 'error'; readonly taskId: number; readonly name: string; readonly message: string }
   | { readonly op: 'held'; readonly datasets: number };

@@ -1,5 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { startContext, startSteps, type StartContext } from '../model/multi-start.ts';
+import { startContext, startSteps, type StartContext, type StartResult } from '../model/multi-start.ts';
+import { cvEntryOrder, cvFoldSteps, type CvFold } from '../model/admixture/cross-validation.ts';
+import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
 import { yieldToEventLoop, type Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 
@@ -15,10 +17,45 @@ const PROGRESS_EVERY_MS = 200;
  */
 export function serveStarts(port: Port): void {
   const datasets = new Map<number, StartContext>();
-  const queue: Extract<ToStartWorker, { op: 'start' }>[] = [];
+  const queue: Extract<ToStartWorker, { op: 'start' | 'cv-fold' }>[] = [];
   const cancelled = new Set<number>();
   let running = false;
   const send = (m: FromStartWorker, transfer?: Transferable[]) => port.postMessage(m, transfer);
+
+  /** A queued task's iterations and what to send when they are done. */
+  function job(
+    data: StartContext,
+    msg: Extract<ToStartWorker, { op: 'start' | 'cv-fold' }>,
+  ): { steps: Generator<{ iteration: number; logLik: number }, unknown>; finish(value: unknown): void } {
+    if (msg.op === 'cv-fold') {
+      const t = msg.task;
+      const order = cvEntryOrder(data.md, t.seed);
+      return {
+        steps: cvFoldSteps(
+          data.md,
+          { K: t.K, Q: t.Q, F: t.F },
+          t.folds,
+          t.fold,
+          order,
+          admixtureFitOptions(msg.options),
+        ),
+        finish: (value) => send({ op: 'cv-done', taskId: msg.taskId, result: value as CvFold }),
+      };
+    }
+    const { K, index, seed } = msg.task;
+    return {
+      steps: startSteps(data, K, msg.options, index, seed),
+      finish: (value) => {
+        const res = value as StartResult;
+        send({ op: 'done', taskId: msg.taskId, result: res }, [
+          res.posterior.buffer,
+          res.model.theta.buffer,
+          res.model.weights.buffer,
+          res.informative.buffer,
+        ] as Transferable[]);
+      },
+    };
+  }
 
   async function drain(): Promise<void> {
     if (running) return;
@@ -32,21 +69,14 @@ export function serveStarts(port: Port): void {
       try {
         const data = datasets.get(msg.datasetId);
         if (!data) throw new Error(`unknown dataset ${msg.datasetId}`);
-        const { K, index, seed } = msg.task;
-        const steps = startSteps(data, K, msg.options, index, seed);
+        const { steps, finish } = job(data, msg);
         let lastYield = Date.now();
         let lastProgress = 0;
         let stopped = false;
         for (;;) {
           const r = steps.next();
           if (r.done) {
-            const res = r.value;
-            send({ op: 'done', taskId: msg.taskId, result: res }, [
-              res.posterior.buffer,
-              res.model.theta.buffer,
-              res.model.weights.buffer,
-              res.informative.buffer,
-            ] as Transferable[]);
+            finish(r.value);
             break;
           }
           const now = Date.now();
@@ -80,6 +110,7 @@ export function serveStarts(port: Port): void {
         datasets.set(msg.datasetId, startContext(msg.data as GenotypeData, msg.prepared));
         break;
       case 'start':
+      case 'cv-fold':
         queue.push(msg);
         void drain();
         break;

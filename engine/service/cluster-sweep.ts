@@ -1,6 +1,6 @@
 import type { Model } from '../util/choices.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
-import { withCvErrors } from './cross-validate.ts';
+import { withCvErrorsOn } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { fit, modelFromMemberships } from '../model/mixture/fit.ts';
 import { independenceMeasure } from '../model/mixture/independence.ts';
@@ -103,7 +103,8 @@ export async function runSweep(
   }
   runs.sort((a, b) => a.K - b.K || a.replicate - b.replicate);
   if (outcome.cancelled || signal?.aborted) return { runs, cancelled: true };
-  return { runs: withCvErrors(md, runs, o), cancelled: false };
+  const withCv = await withCvErrorsOn(pool, data, md, runs, o, signal);
+  return withCv ? { runs: withCv, cancelled: false } : { runs, cancelled: true };
 }
 
 /** A clustering that holds one start (nothing to rank): a continued fit or a restored result. */

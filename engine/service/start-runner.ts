@@ -2,6 +2,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/mixture/fit.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { StartTask } from '../model/sweep.ts';
+import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 
 /** What a runner reports while it works. */
 export interface StartHooks {
@@ -29,4 +30,11 @@ export interface StartRunner {
     hooks?: StartHooks,
     signal?: AbortSignal,
   ): Promise<StartRun>;
+  /** Runs folds of the admixture model's cross-validation (runners without it leave them to the caller's thread). */
+  runCvFolds?(
+    data: GenotypeData,
+    tasks: readonly CvFoldTask[],
+    options: FitOptions,
+    signal?: AbortSignal,
+  ): Promise<{ results: (CvFold | undefined)[]; cancelled: boolean }>;
 }

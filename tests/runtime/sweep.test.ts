@@ -5,7 +5,9 @@ import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
-import { selectiveNaiveBayesData } from '../model/synthetic.ts';
+import { admixedData, selectiveNaiveBayesData } from '../model/synthetic.ts';
+import { withCvErrors } from '../../engine/service/cross-validate.ts';
+import { preparedData } from '../../engine/model/mixture/mixture-data.ts';
 
 const { data } = selectiveNaiveBayesData(3, { N: 150, n: 12, relevant: 6, r: 3, K: 3, P: 2 });
 const options: SweepOptions = { kValues: [2, 3], replicates: 2, starts: 6, policy: 'best', seed: 42, fit: DEFAULT_FIT };
@@ -89,4 +91,32 @@ test('cancel stops within a second and keeps completed starts', async () => {
     res.runs[0]!.completedStarts >= 2 && res.runs[0]!.completedStarts < 200,
     `kept ${res.runs[0]!.completedStarts} starts`,
   );
+});
+
+test('cross-validation folds run on the worker threads give the same CV error per K as in this thread, bit for bit', async () => {
+  const { data: admixed } = admixedData(3, { N: 60, L: 120, K: 2, alpha: 0.5, fst: 0.15 });
+  const o: SweepOptions = {
+    kValues: [2, 3],
+    replicates: 2,
+    starts: 1,
+    policy: 'best',
+    seed: 5,
+    cvFolds: 3,
+    fit: { ...DEFAULT_FIT, model: 'admixture', tolerance: 1e-4 },
+  };
+  const pool = nodeStartPool(2);
+  try {
+    const res = await runSweep(admixed, o, pool);
+    const withCv = res.runs.filter((r) => r.cvError !== undefined);
+    assert.equal(withCv.length, 2, 'one run per K carries the CV error');
+    const plain = res.runs.map(({ cvError: _cv, ...r }) => r);
+    const here = withCvErrors(preparedData(admixed), plain, o);
+    assert.deepEqual(
+      here.map((r) => r.cvError),
+      res.runs.map((r) => r.cvError),
+    );
+    assert.ok(withCv.every((r) => Number.isFinite(r.cvError) && r.cvError! > 0));
+  } finally {
+    pool.close();
+  }
 });

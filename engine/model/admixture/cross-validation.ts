@@ -1,7 +1,8 @@
 import { createRng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { admixtureWork, cloneParams, projectToSimplex, type AdmixtureParams } from './admixture.ts';
-import { admixtureFitSteps, type AdmixtureFitOptions } from './admixture-fit.ts';
+import { admixtureFitSteps, type AdmixtureFitOptions, type AdmixtureStepInfo } from './admixture-fit.ts';
+import { runToEnd } from '../mixture/fit.ts';
 import { detLog } from '../../util/det-math.ts';
 
 /**
@@ -47,18 +48,10 @@ export function heldOutDeviance(
 }
 
 /**
- * ADMIXTURE's cross-validation error: the observed (individual, locus) entries are split at random
- * (seeded) into `folds` folds; for each fold the model is refitted from the full-data estimate with
- * the fold held out, and the held-out entries are predicted. The error is the mean deviance per
- * held-out entry over all folds; the K with the lowest error is ADMIXTURE's suggestion.
+ * The observed (individual, locus) entries, as i·L + l, in the seeded random order the folds take
+ * them from: fold f holds positions f, f + folds, f + 2·folds, …
  */
-export function admixtureCvError(
-  md: MixtureData,
-  full: AdmixtureParams,
-  folds: number,
-  seed: number,
-  o: AdmixtureFitOptions,
-): { error: number; perFold: number[] } {
+export function cvEntryOrder(md: MixtureData, seed: number): Int32Array {
   const { N, L, P } = md;
   const entries: number[] = [];
   for (let l = 0; l < L; l++) {
@@ -78,26 +71,83 @@ export function admixtureCvError(
     const k = Math.floor(rng.uniform() * (j + 1));
     [entries[j], entries[k]] = [entries[k]!, entries[j]!];
   }
+  return Int32Array.from(entries);
+}
+
+/** One fold of one K's cross-validation, as a task for a worker. */
+export interface CvFoldTask {
+  readonly K: number;
+  /** The full-data estimate the refit starts from. */
+  readonly Q: Float64Array;
+  readonly F: Float64Array;
+  readonly folds: number;
+  readonly fold: number;
+  /** Seed of the entries' order ({@link cvEntryOrder}). */
+  readonly seed: number;
+}
+
+/** What one fold of the cross-validation contributes: its held-out deviance and entries. */
+export interface CvFold {
+  readonly sum: number;
+  readonly entries: number;
+}
+
+/**
+ * One fold of ADMIXTURE's cross-validation: the model refitted from the full-data estimate with
+ * the fold's entries held out, then those entries predicted (as a generator of the refit's steps,
+ * so a worker can report progress and stop it).
+ */
+export function* cvFoldSteps(
+  md: MixtureData,
+  full: AdmixtureParams,
+  folds: number,
+  fold: number,
+  order: Int32Array,
+  o: AdmixtureFitOptions,
+): Generator<AdmixtureStepInfo, CvFold> {
+  const heldOut = new Uint8Array(md.N * md.L);
+  for (let j = fold; j < order.length; j += folds) heldOut[order[j]!] = 1;
+  const r = yield* admixtureFitSteps(md, admixtureWork(md, heldOut), cloneParams(full), o);
+  // Predictions use parameters bounded to [1e-5, 1 − 1e-5] (fastmixture clips its estimates so;
+  // without it a maximum-likelihood frequency of zero for an allele that the fold's training entries
+  // lack in one cluster would otherwise make one held-out copy cost unbounded deviance, and the
+  // error would measure those few copies rather than the fit.
+  boundParams(md, r.params, PREDICTION_BOUND);
+  return heldOutDeviance(md, heldOut, r.params);
+}
+
+/** The CV error from the folds' contributions (in fold order): the mean deviance per held-out entry. */
+export function cvErrorOf(perFold: readonly CvFold[]): { error: number; perFold: number[] } {
   let sum = 0;
   let count = 0;
-  const perFold: number[] = [];
-  for (let f = 0; f < folds; f++) {
-    const heldOut = new Uint8Array(N * L);
-    for (let j = f; j < entries.length; j += folds) heldOut[entries[j]!] = 1;
-    const steps = admixtureFitSteps(md, admixtureWork(md, heldOut), cloneParams(full), o);
-    let r = steps.next();
-    while (!r.done) r = steps.next();
-    // Predictions use parameters bounded to [1e-5, 1 − 1e-5] (fastmixture clips its estimates so;
-    // without it a maximum-likelihood frequency of zero for an allele that the fold's training entries
-    // lack in one cluster would otherwise make one held-out copy cost unbounded deviance, and the
-    // error would measure those few copies rather than the fit.
-    boundParams(md, r.value.params, PREDICTION_BOUND);
-    const d = heldOutDeviance(md, heldOut, r.value.params);
-    perFold.push(d.entries > 0 ? d.sum / d.entries : NaN);
+  for (const d of perFold) {
     sum += d.sum;
     count += d.entries;
   }
-  return { error: count > 0 ? sum / count : NaN, perFold };
+  return {
+    error: count > 0 ? sum / count : NaN,
+    perFold: perFold.map((d) => (d.entries > 0 ? d.sum / d.entries : NaN)),
+  };
+}
+
+/**
+ * ADMIXTURE's cross-validation error: the observed (individual, locus) entries are split at random
+ * (seeded) into `folds` folds; for each fold the model is refitted from the full-data estimate with
+ * the fold held out, and the held-out entries are predicted. The error is the mean deviance per
+ * held-out entry over all folds; the K with the lowest error is ADMIXTURE's suggestion. (The folds
+ * of a sweep run on its workers: service/cross-validate.ts.)
+ */
+export function admixtureCvError(
+  md: MixtureData,
+  full: AdmixtureParams,
+  folds: number,
+  seed: number,
+  o: AdmixtureFitOptions,
+): { error: number; perFold: number[] } {
+  const order = cvEntryOrder(md, seed);
+  const perFold: CvFold[] = [];
+  for (let f = 0; f < folds; f++) perFold.push(runToEnd(cvFoldSteps(md, full, folds, f, order, o)));
+  return cvErrorOf(perFold);
 }
 
 /** Smallest (and 1 − largest) parameter value a cross-validation prediction uses. */
