@@ -9,7 +9,8 @@ import { DEFAULT_FIT, fitSteps } from '../engine/model/mixture/fit.ts';
 import { randomModel, type MixtureModel } from '../engine/model/mixture/mixture-model.ts';
 import { createRng } from '../engine/util/rng.ts';
 import { eStep, eStepBuffers } from '../engine/model/mixture/e-step.ts';
-import { nodeStartPool } from '../engine/node/worker-pool.ts';
+import { spawnWorkerThread } from '../engine/node/worker-pool.ts';
+import { StartPool } from '../engine/runtime/pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { dataPath } from '../data/datasets.ts';
 
@@ -73,15 +74,21 @@ for (let K = 2; K <= 8; K++) {
   );
 }
 
+/** A sweep on `threads` worker threads, timed after a warm-up run (module loading, compilation). */
 async function timedSweep(threads: number, kValues: number[], m: number): Promise<number> {
-  const pool = nodeStartPool(threads);
+  const pool = new StartPool(spawnWorkerThread, threads);
+  await runSweep(
+    data,
+    { kValues: [2], replicates: 1, starts: 2 * threads, policy: 'best', seed: 9, fit: DEFAULT_FIT },
+    pool,
+  );
   const t0 = performance.now();
   await runSweep(data, { kValues, replicates: 1, starts: m, policy: 'best', seed: 1, fit: DEFAULT_FIT }, pool);
   pool.close();
   return (performance.now() - t0) / 1000;
 }
 
-console.log('\nthread speed-up (K = 5, 60 starts):');
+console.log('\nthread speed-up (K = 5, 60 starts, 1 against 2 worker threads):');
 const t1 = await timedSweep(1, [5], 60);
 const t2 = await timedSweep(2, [5], 60);
 console.log(`1 thread ${t1.toFixed(1)} s, 2 threads ${t2.toFixed(1)} s, speed-up ${(t1 / t2).toFixed(2)}x`);
