@@ -225,6 +225,7 @@ test('locus groups: the E step and expected counts over combined genotypes of co
     groups: {
       first: Int32Array.from({ length: L + 1 }, (_, i) => i),
       row: new Int32Array(L).fill(-1),
+      size: Int32Array.from({ length: L }, (_, i) => data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!),
       codes: new Uint8Array(0),
       maxCombined: 1,
     },

@@ -134,8 +134,7 @@ export function expectedCounts(
     // Posteriors summed per combined genotype, then per genotype of each locus of the group
     // (code c holds genotype ⌊c / stride⌋ mod G of a locus whose stride is the product of the
     // later loci's genotype counts).
-    let size = 1;
-    for (let i = i0; i < i1; i++) size *= genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+    const size = groups.size[q]!;
     table.fill(0, 0, size * K);
     gatherGenotypeRows(groups.codes, groups.row[q]! * N, N, K, posterior, table);
     let stride = size;

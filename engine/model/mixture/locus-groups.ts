@@ -11,9 +11,11 @@ export interface LocusGroups {
   readonly first: Int32Array;
   /** shape (groups,): the row of group q in `codes`, or −1 for a group of one locus (its genotypeOf row is used). */
   readonly row: Int32Array;
+  /** shape (groups,): Π G_j over the group's loci, the number of its combined genotypes. */
+  readonly size: Int32Array;
   /** shape (rows, N): combined genotype codes of the groups of several loci. */
   readonly codes: Uint8Array;
-  /** The largest Π G_j over groups (the size of a table). */
+  /** The largest group size (the size of a table). */
   readonly maxCombined: number;
 }
 
@@ -30,26 +32,20 @@ export function locusGroups(
 ): LocusGroups {
   const limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
   const first: number[] = [0];
-  let product = 1;
+  const size: number[] = [1];
   for (let i = 0; i < L; i++) {
     const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-    if (i > first[first.length - 1]! && product * G > limit) {
+    if (i > first[first.length - 1]! && size[size.length - 1]! * G > limit) {
       first.push(i);
-      product = 1;
+      size.push(1);
     }
-    product *= G;
+    size[size.length - 1]! *= G;
   }
   first.push(L);
-  const groups = first.length - 1;
+  const groups = size.length;
   const row = new Int32Array(groups).fill(-1);
   let rows = 0;
-  let maxCombined = 1;
-  for (let q = 0; q < groups; q++) {
-    let p = 1;
-    for (let i = first[q]!; i < first[q + 1]!; i++) p *= genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-    maxCombined = Math.max(maxCombined, p);
-    if (first[q + 1]! - first[q]! > 1) row[q] = rows++;
-  }
+  for (let q = 0; q < groups; q++) if (first[q + 1]! - first[q]! > 1) row[q] = rows++;
   const codes = shared ? new Uint8Array(new SharedArrayBuffer(rows * N)) : new Uint8Array(rows * N);
   for (let q = 0; q < groups; q++) {
     if (row[q]! < 0) continue;
@@ -60,7 +56,13 @@ export function locusGroups(
       for (let d = 0; d < N; d++) codes[out + d] = codes[out + d]! * G + genotypeOf[base + d]!;
     }
   }
-  return { first: Int32Array.from(first), row, codes, maxCombined };
+  return {
+    first: Int32Array.from(first),
+    row,
+    size: Int32Array.from(size),
+    codes,
+    maxCombined: size.reduce((m, x) => Math.max(m, x), 1),
+  };
 }
 
 /** The groups of a subset of individuals (`rows`, in that order): same grouping, codes taken over. */

@@ -85,7 +85,7 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
   const alleles = Int32Array.from({ length: L }, (_, i) => offsets[i + 1]! - offsets[i]!);
   // Genotype codes in the narrowest array that holds them, widened when a locus needs more
   // (no L × N Int32 buffer: for 2,000 × 100,000 SNPs it was 800 MB at the peak).
-  let codes: Codes = allocate(Uint8Array, L * N, shared);
+  let genotypeOf: Codes = allocate(Uint8Array, L * N, shared);
   let capacity = 0xff;
   const genotypeOffsets = new Int32Array(L + 1);
   const table: number[] = [];
@@ -129,13 +129,14 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
         }
         for (let p = 0; p < P; p++) key = key * radix + (copy[p]! + 1);
       }
-      let g = flat ? direct[key]! : (seen!.get(exact ? key : copy.join(',')) ?? -1);
+      const mapKey = exact ? key : copy.join(',');
+      let g = flat ? direct[key]! : (seen!.get(mapKey) ?? -1);
       if (g < 0) {
         g = count++;
         if (flat) {
           direct[key] = g;
           touched[g] = key;
-        } else seen!.set(exact ? key : copy.join(','), g);
+        } else seen!.set(mapKey, g);
         for (let p = 0; p < P; p++) table.push(copy[p]!);
         if (g > capacity) {
           const wider = allocate<Codes>(
@@ -143,17 +144,16 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
             L * N,
             shared,
           );
-          wider.set(codes.subarray(0, i * N + d));
-          codes = wider;
+          wider.set(genotypeOf.subarray(0, i * N + d));
+          genotypeOf = wider;
           capacity = capacity === 0xff ? 0xffff : 0x7fffffff;
         }
       }
-      codes[i * N + d] = g;
+      genotypeOf[i * N + d] = g;
     }
     if (flat) for (let g = 0; g < count; g++) direct[touched[g]!] = -1;
     genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
   }
-  const genotypeOf = codes;
   return {
     groups: locusGroups(N, L, genotypeOf, genotypeOffsets, shared),
     N,
