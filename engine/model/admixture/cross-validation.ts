@@ -51,27 +51,32 @@ export function heldOutDeviance(
  * The observed (individual, locus) entries, as i·L + l, in the seeded random order the folds take
  * them from: fold f holds positions f, f + folds, f + 2·folds, …
  */
-export function cvEntryOrder(md: MixtureData, seed: number): Int32Array {
+export function cvEntryOrder(md: MixtureData, seed: number): Uint32Array {
   const { N, L, P } = md;
-  const entries: number[] = [];
+  // Which genotypes have an observed copy, then the entries counted and written into a typed array
+  // (4 bytes each, not a growing list of numbers: 2,000 × 100,000 SNPs have 2·10⁸ entries).
+  const observed = new Uint8Array(md.genotypeOffsets[L]!);
+  for (let g = 0; g < observed.length; g++)
+    for (let p = 0; p < P; p++) if (md.genotypeAlleles[g * P + p]! >= 0) observed[g] = 1;
+  let count = 0;
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
-    for (let i = 0; i < N; i++) {
-      const row = (gOff + md.genotypeOf[l * N + i]!) * P;
-      for (let p = 0; p < P; p++) {
-        if (md.genotypeAlleles[row + p]! >= 0) {
-          entries.push(i * L + l);
-          break;
-        }
-      }
-    }
+    for (let i = 0; i < N; i++) count += observed[gOff + md.genotypeOf[l * N + i]!]!;
+  }
+  const entries = new Uint32Array(count);
+  let e = 0;
+  for (let l = 0; l < L; l++) {
+    const gOff = md.genotypeOffsets[l]!;
+    for (let i = 0; i < N; i++) if (observed[gOff + md.genotypeOf[l * N + i]!]) entries[e++] = i * L + l;
   }
   const rng = createRng(seed);
   for (let j = entries.length - 1; j > 0; j--) {
     const k = Math.floor(rng.uniform() * (j + 1));
-    [entries[j], entries[k]] = [entries[k]!, entries[j]!];
+    const x = entries[j]!;
+    entries[j] = entries[k]!;
+    entries[k] = x;
   }
-  return Int32Array.from(entries);
+  return entries;
 }
 
 /** One fold of one K's cross-validation, as a task for a worker. */
@@ -102,7 +107,7 @@ export function* cvFoldSteps(
   full: AdmixtureParams,
   folds: number,
   fold: number,
-  order: Int32Array,
+  order: Uint32Array,
   o: AdmixtureFitOptions,
 ): Generator<AdmixtureStepInfo, CvFold> {
   const heldOut = new Uint8Array(md.N * md.L);
