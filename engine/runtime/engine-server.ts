@@ -151,17 +151,11 @@ export class EngineServer {
           { ...req, fit: { ...DEFAULT_FIT, ...req.fit } },
           this.pool(req.threads),
           (p) => {
-            if (p.kind === 'start')
-              progress({
-                kind: 'start',
-                K: p.K,
-                replicate: p.replicate,
-                completed: p.completed,
-                total: p.total,
-                perRun: p.perRun,
-                screening: p.screening,
-              });
-            else if (p.kind === 'iteration') progress(p);
+            if (p.kind === 'start') {
+              // The UI's start event: everything but which start it was and its ln L.
+              const { start: _start, logLik: _logLik, ...event } = p;
+              progress(event);
+            } else if (p.kind === 'iteration') progress(p);
             else progress({ kind: 'run', run: runInfo(p.run) });
           },
           signal,
