@@ -241,6 +241,8 @@ test('stratify run --marker-averaging: refused for the mixture model before comp
     '--marker-averaging',
     '--admixture-init',
     'random',
+    '--q-update',
+    'em',
     '--k',
     '2',
     '--starts',
@@ -252,10 +254,11 @@ test('stratify run --marker-averaging: refused for the mixture model before comp
   );
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
-    options: { fit: { markerAveraging?: boolean; admixtureInit?: string } };
+    options: { fit: { markerAveraging?: boolean; admixtureInit?: string; qUpdate?: string } };
   };
   assert.equal(json.options.fit.markerAveraging, true);
   assert.equal(json.options.fit.admixtureInit, 'random');
+  assert.equal(json.options.fit.qUpdate, 'em');
   const Q = readFileSync(join(out, 'stratify.K2.r1.Q'), 'utf8').trim().split('\n');
   assert.equal(Q.length, 237);
   for (const row of Q) {

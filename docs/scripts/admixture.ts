@@ -57,6 +57,7 @@ function fit(
     tolerance: CLUSTER_DEFAULTS.tolerance,
     maxIterations: acceleration === 'none' ? 20000 : 5000,
     acceleration,
+    qUpdate: CLUSTER_DEFAULTS.qUpdate,
     ...(averaging ? { averaging } : {}),
   });
   let r = steps.next();

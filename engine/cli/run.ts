@@ -17,6 +17,7 @@ import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import {
   ACCELERATION,
+  Q_UPDATE,
   ADMIXTURE_INIT,
   ALGORITHM,
   CLUSTER_DEFAULTS as D,
@@ -54,6 +55,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
     .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
+    .option('--q-update <how>', choiceHelp('admixture model: how each step updates Q', Q_UPDATE), D.qUpdate)
     .option(
       '--admixture-init <how>',
       choiceHelp('admixture model: how starts are drawn', ADMIXTURE_INIT),
@@ -104,6 +106,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     emaStarts: choice(o['emaStarts'] ?? D.emaStarts, '--ema-starts', EMA_STARTS.values),
     tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
     acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
+    qUpdate: choice(o['qUpdate'] ?? D.qUpdate, '--q-update', Q_UPDATE.values),
     admixtureInit: choice(o['admixtureInit'] ?? D.admixtureInit, '--admixture-init', ADMIXTURE_INIT.values),
     ...(o['markerAveraging'] === true ? { markerAveraging: true } : {}),
     tan: {

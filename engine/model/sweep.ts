@@ -86,6 +86,10 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (o.fit.model === 'admixture' && o.fit.algorithm === 'ema-tan') {
     throw new RangeError(`sweep: EMA-TAN belongs to the mixture model, not the admixture model`);
   }
+  if (o.fit.qUpdate === 'newton' && o.fit.acceleration === 'anderson')
+    throw new RangeError(
+      "sweep: Newton's Q update runs under SQUAREM or plain steps, not Anderson acceleration (it can stall there)",
+    );
   if (o.fit.markerAveraging && o.fit.model !== 'admixture')
     throw new RangeError('sweep: marker averaging of F belongs to the admixture model (--model admixture)');
   if (o.cvFolds !== undefined && o.cvFolds !== 0) {

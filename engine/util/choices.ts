@@ -43,6 +43,20 @@ export const ACCELERATION = choices({
 export type Acceleration = (typeof ACCELERATION.values)[number];
 
 /**
+ * How each step of the admixture fit updates the ancestry proportions Q (F always by EM): one
+ * Newton step per individual with F fixed (the Q block of ADMIXTURE's block relaxation), or EM.
+ * Measured in docs/admixture.md: on SNP data Newton is several times faster to the same or a
+ * higher ln L; on microsatellites (eHGDP) faster at K = 3 and slower at K = 2, 4–8, so 'auto'
+ * takes Newton when every locus is biallelic.
+ */
+export const Q_UPDATE = choices({
+  auto: 'Newton on SNP data (every locus biallelic), EM otherwise',
+  newton: 'a Newton step per individual (block relaxation)',
+  em: 'EM',
+});
+export type QUpdate = (typeof Q_UPDATE.values)[number];
+
+/**
  * How an admixture start is drawn: from an EM fit of the mixture model begun at the start's random
  * parameters (memberships softened halfway to uniform, the clusters' frequencies), or from the
  * random parameters themselves. Measured in docs/admixture.md: the mixture start needs 2–3.5 × fewer
@@ -221,12 +235,14 @@ export const CLUSTER_DEFAULTS = {
   /** Admixture: stop when ln L changes by less than this between accepted steps (as ADMIXTURE). */
   tolerance: 1e-4,
   acceleration: 'squarem',
+  qUpdate: 'auto',
   admixtureInit: 'mixture',
   /** Admixture: folds of the cross-validation error (0: none). */
   cvFolds: 0,
 } as const satisfies {
   model: Model;
   acceleration: Acceleration;
+  qUpdate: QUpdate;
   admixtureInit: AdmixtureInit;
   algorithm: Algorithm;
   emaStarts: EmaStarts;

@@ -1,4 +1,4 @@
-import { CLUSTER_DEFAULTS } from '../../util/choices.ts';
+import { CLUSTER_DEFAULTS, type Acceleration, type QUpdate } from '../../util/choices.ts';
 import { DEFAULT_FIT, fit as fitMixture, type FitOptions } from '../mixture/fit.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
@@ -18,6 +18,53 @@ import {
 } from './admixture.ts';
 export type { AdmixtureFitOptions, AdmixtureFitResult, AdmixtureStepInfo } from './admixture.ts';
 import { andersonFitSteps } from './anderson.ts';
+import { qNewtonStep, qNewtonWork } from './q-newton.ts';
+
+/**
+ * The map the accelerators extrapolate: writes the update of `cur` into `out` (every row of Q and
+ * every block of F on its simplex, ln L(out) ≥ ln L(cur)) and returns ln L(cur).
+ */
+export type AdmixtureStep = (cur: AdmixtureParams, out: AdmixtureParams) => number;
+
+/**
+ * 'auto' resolved for a dataset: Newton when every locus is biallelic (SNP data), else EM; EM under
+ * Anderson acceleration, whose extrapolations can leave a frequency so small that the fit stalls
+ * with Newton's Q update (0.007 below the optimum in tests/model/admixture.test.ts's case).
+ */
+export function resolvedQUpdate(
+  md: MixtureData,
+  qUpdate: QUpdate,
+  acceleration: Acceleration = 'squarem',
+): 'newton' | 'em' {
+  if (qUpdate !== 'auto') return qUpdate;
+  if (acceleration === 'anderson') return 'em';
+  for (let l = 0; l < md.L; l++) if (md.alleles[l]! > 2) return 'em';
+  return 'newton';
+}
+
+/**
+ * The step of `qUpdate`. 'em': one EM step (emStep). 'newton': F by the EM step, then Q by one
+ * safeguarded Newton step per individual at the new F, from the current Q (q-newton.ts). Both
+ * never lower ln L: the EM update of F with Q held fixed maximises the same minorizer in F, and no
+ * individual's Newton step is kept unless its likelihood at the new F rises. A Newton step costs
+ * about 2.5 EM passes; how many fewer steps it needs depends on the data (docs/admixture.md).
+ */
+export function admixtureStep(
+  md: MixtureData,
+  work: AdmixtureWork,
+  K: number,
+  qUpdate: QUpdate,
+  acceleration: Acceleration,
+): AdmixtureStep {
+  if (resolvedQUpdate(md, qUpdate, acceleration) === 'em' || K < 2) return (cur, out) => emStep(md, work, cur, out);
+  const scratch = qNewtonWork(md.N, K);
+  return (cur, out) => {
+    const ll = emStep(md, work, cur, out);
+    out.Q.set(cur.Q);
+    qNewtonStep(md, work, K, out.Q, out.F, scratch);
+    return ll;
+  };
+}
 
 /** The admixture fit's options from a multi-start's: defaults filled in, marker averaging under its priors. */
 export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {
@@ -25,6 +72,7 @@ export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {
     tolerance: fit.tolerance ?? CLUSTER_DEFAULTS.tolerance,
     maxIterations: fit.maxIterations,
     acceleration: fit.acceleration ?? CLUSTER_DEFAULTS.acceleration,
+    qUpdate: fit.qUpdate ?? CLUSTER_DEFAULTS.qUpdate,
     ...(fit.markerAveraging ? { averaging: fit.priors } : {}),
   };
 }
@@ -102,12 +150,13 @@ function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
 }
 
 /**
- * Maximum likelihood of Q and F by EM, accelerated by SQUAREM (the default; Varadhan & Roland
- * 2008, scheme S3) or by Anderson acceleration (anderson.ts), then refined by marker averaging when
- * `o.averaging` is set. SQUAREM: from θ0, two EM steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
+ * Maximum likelihood of Q and F by steps that never lower ln L (admixtureStep: EM, or EM for F and
+ * Newton for Q), accelerated by SQUAREM (the default; Varadhan & Roland 2008, scheme S3) or by
+ * Anderson acceleration (anderson.ts), then refined by marker averaging when `o.averaging` is set.
+ * SQUAREM: from θ0, two steps give θ1, θ2; with r = θ1 − θ0, v = θ2 − 2θ1 + θ0 and
  * α = −min(stepMax, max(1, ‖r‖/‖v‖)), the extrapolation θ′ = θ0 − 2αr + α²v is projected into
- * the simplex and stabilised by one EM step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else
- * θ2: EM never lowers ln L, so every accepted step is at least as likely as the one before.
+ * the simplex and stabilised by one step (θ″). θ″ is accepted when ln L(θ′) ≥ ln L(θ1), else
+ * θ2: a step never lowers ln L, so every accepted step is at least as likely as the one before.
  * Step-length control as in the SQUAREM package: stepMax starts at 1, grows fourfold after an
  * accepted step that used it and shrinks fourfold after a rejected one (unbounded steps near
  * convergence overshoot and are rejected every time, which leaves plain EM). Yields after every
@@ -119,10 +168,11 @@ export function* admixtureFitSteps(
   init: AdmixtureParams,
   o: AdmixtureFitOptions,
 ): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
+  const step = admixtureStep(md, work, init.K, o.qUpdate, o.acceleration);
   const ml =
     o.acceleration === 'anderson'
-      ? yield* andersonFitSteps(md, work, init, o)
-      : yield* squaremFitSteps(md, work, init, o);
+      ? yield* andersonFitSteps(md, work, init, o, step)
+      : yield* squaremFitSteps(md, work, init, o, step);
   return o.averaging ? yield* markerAveragingSteps(md, work, ml, o, o.averaging) : ml;
 }
 
@@ -155,12 +205,13 @@ function* markerAveragingSteps(
   }
 }
 
-/** SQUAREM (or, with acceleration 'none', plain EM); see admixtureFitSteps. */
+/** SQUAREM over `step` (or, with acceleration 'none', the plain steps); see admixtureFitSteps. */
 function* squaremFitSteps(
   md: MixtureData,
   work: AdmixtureWork,
   init: AdmixtureParams,
   o: AdmixtureFitOptions,
+  step: AdmixtureStep,
 ): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
   const K = init.K;
   let t0 = cloneParams(init);
@@ -173,7 +224,7 @@ function* squaremFitSteps(
   let iterations = 0;
   let stepMax = 1;
   for (;;) {
-    const ll0 = emStep(md, work, t0, t1);
+    const ll0 = step(t0, t1);
     emSteps++;
     const change = ll0 - previous;
     if (iterations > 0 && Math.abs(change) < o.tolerance) {
@@ -187,7 +238,7 @@ function* squaremFitSteps(
       [t0, t1] = [t1, t0];
       continue;
     }
-    const ll1 = emStep(md, work, t1, t2);
+    const ll1 = step(t1, t2);
     emSteps++;
     const rr = norm2(t1.Q, t0.Q) + norm2(t1.F, t0.F);
     const vv = norm2(t2.Q, t1.Q, t0.Q) + norm2(t2.F, t1.F, t0.F);
@@ -207,8 +258,8 @@ function* squaremFitSteps(
     extrapolate(t0.F, t1.F, t2.F, tp.F);
     if (work.fixed)
       for (let i = 0; i < md.N; i++) if (work.fixed[i]) tp.Q.set(t0.Q.subarray(i * K, (i + 1) * K), i * K);
-    projectToSimplex(md, tp, work.fixed);
-    const llp = emStep(md, work, tp, tpp);
+    projectToSimplex(md, tp, work.fixed, t2);
+    const llp = step(tp, tpp);
     emSteps++;
     if (Number.isFinite(llp) && llp >= ll1) {
       [t0, tpp] = [tpp, t0];

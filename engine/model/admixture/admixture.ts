@@ -2,7 +2,7 @@ import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass } from './em-pass.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
-import type { Acceleration } from '../../util/choices.ts';
+import type { Acceleration, QUpdate } from '../../util/choices.ts';
 
 /**
  * The admixture model (the likelihood of STRUCTURE's admixture model without priors, as
@@ -207,19 +207,32 @@ export function admixtureLogLik(md: MixtureData, work: AdmixtureWork, params: Ad
 }
 
 /**
- * Brings extrapolated parameters back into the simplex: a value at or below zero becomes
- * PARAMETER_FLOOR (positive values, however small, are kept: EM drives the frequencies of alleles
- * absent from a cluster towards zero, and lifting them to a floor would lower ln L), a value above
- * one becomes one, and every block is rescaled to sum to one.
+ * Brings extrapolated parameters back into the simplex: a value above one becomes one, and every
+ * block is rescaled to sum to one. A value at or below PARAMETER_FLOOR becomes `fallback`'s value
+ * (the plain step's, from which the extrapolation started) when that is larger: an extrapolation
+ * that sends a frequency to ~0 (1e-34 was seen) while its maximum is positive would leave it where
+ * EM's multiplicative update needs thousands of steps to lift it, each gaining too little ln L to
+ * pass the stopping rule (the fit stalls). Without a fallback, or where it is smaller, small positive values
+ * are kept (EM drives the frequencies of alleles absent from a cluster towards zero, and lifting
+ * them to a floor would lower ln L) and values at or below zero become PARAMETER_FLOOR.
  */
-export function projectToSimplex(md: MixtureData, params: AdmixtureParams, fixed?: Uint8Array): void {
+export function projectToSimplex(
+  md: MixtureData,
+  params: AdmixtureParams,
+  fixed?: Uint8Array,
+  fallback?: AdmixtureParams,
+): void {
   const { K, Q, F } = params;
+  const bound = (x: number, j: number, fb: Float64Array | undefined): number => {
+    if (x > PARAMETER_FLOOR) return Math.min(1, x);
+    const v = Math.max(x > 0 ? x : 0, fb ? fb[j]! : 0);
+    return v > 0 ? v : PARAMETER_FLOOR;
+  };
   for (let i = 0; i < md.N; i++) {
     if (fixed && fixed[i]) continue;
     let s = 0;
     for (let k = 0; k < K; k++) {
-      const x = Q[i * K + k]!;
-      const v = x > 0 ? Math.min(1, x) : PARAMETER_FLOOR;
+      const v = bound(Q[i * K + k]!, i * K + k, fallback?.Q);
       Q[i * K + k] = v;
       s += v;
     }
@@ -231,9 +244,9 @@ export function projectToSimplex(md: MixtureData, params: AdmixtureParams, fixed
     for (let k = 0; k < K; k++) {
       let s = 0;
       for (let a = 0; a < r; a++) {
-        const x = F[(off + a) * K + k]!;
-        const v = x > 0 ? Math.min(1, x) : PARAMETER_FLOOR;
-        F[(off + a) * K + k] = v;
+        const j = (off + a) * K + k;
+        const v = bound(F[j]!, j, fallback?.F);
+        F[j] = v;
         s += v;
       }
       for (let a = 0; a < r; a++) F[(off + a) * K + k]! /= s;
@@ -255,6 +268,7 @@ export interface AdmixtureFitOptions {
   /** Cap on accepted steps (each is one EM step, or one SQUAREM cycle of three). */
   readonly maxIterations: number;
   readonly acceleration: Acceleration;
+  readonly qUpdate: QUpdate;
   /**
    * EMA's marker averaging for F (`--marker-averaging`, docs/admixture.md): after the maximum-
    * likelihood fit has converged, F is updated by the MA step under these priors (plain passes,
@@ -276,7 +290,7 @@ export interface AdmixtureFitResult {
   readonly logLik: number;
   /** Accepted steps. */
   readonly iterations: number;
-  /** EM passes over the data (three per SQUAREM cycle). */
+  /** Steps over the data (three per SQUAREM cycle; each an EM pass, and with Newton's Q update two more passes). */
   readonly emSteps: number;
   readonly converged: boolean;
   /** With marker averaging: per locus, the posterior that its frequencies differ between clusters. */

@@ -1,6 +1,5 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import {
-  emStep,
   projectToSimplex,
   type AdmixtureFitOptions,
   type AdmixtureFitResult,
@@ -70,6 +69,7 @@ export function* andersonFitSteps(
   work: AdmixtureWork,
   init: AdmixtureParams,
   o: AdmixtureFitOptions,
+  step: (cur: AdmixtureParams, out: AdmixtureParams) => number,
 ): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
   const K = init.K;
   const m = ANDERSON_ORDER;
@@ -88,7 +88,7 @@ export function* andersonFitSteps(
   let hasPrevious = false;
   let stored = 0;
   let next = 0;
-  let llx = emStep(md, work, x.params, gx.params);
+  let llx = step(x.params, gx.params);
   let emSteps = 1;
   let iterations = 0;
   let previous = -Infinity;
@@ -136,10 +136,10 @@ export function* andersonFitSteps(
           const uf = dF[p]!;
           for (let j = 0; j < D; j++) pb[j]! -= g * (ux[j]! + uf[j]!);
         }
-        projectToSimplex(md, proposal.params, work.fixed);
+        projectToSimplex(md, proposal.params, work.fixed, gx.params);
       }
     }
-    const llProposal = emStep(md, work, proposal.params, gProposal.params);
+    const llProposal = step(proposal.params, gProposal.params);
     emSteps++;
     if (Number.isFinite(llProposal) && llProposal >= llx) {
       [x, proposal] = [proposal, x];
@@ -151,7 +151,7 @@ export function* andersonFitSteps(
       next = 0;
       hasPrevious = false;
       [x, gx] = [gx, x];
-      llx = emStep(md, work, x.params, gx.params);
+      llx = step(x.params, gx.params);
       emSteps++;
     }
   }

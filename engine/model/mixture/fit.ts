@@ -1,6 +1,7 @@
 import {
   CLUSTER_DEFAULTS as D,
   type Acceleration,
+  type QUpdate,
   type AdmixtureInit,
   type Algorithm,
   type EmaStarts,
@@ -45,6 +46,8 @@ export interface FitOptions {
   readonly tolerance?: number;
   /** Admixture: how EM is accelerated (ACCELERATION). */
   readonly acceleration?: Acceleration;
+  /** Admixture: how each step updates Q (Q_UPDATE). */
+  readonly qUpdate?: QUpdate;
   /** Admixture: how starts are drawn (ADMIXTURE_INIT; supervised fits always start at random). */
   readonly admixtureInit?: AdmixtureInit;
   /** Admixture: refine F by EMA's marker averaging under `priors` (docs/admixture.md); default off. */

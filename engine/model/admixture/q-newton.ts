@@ -1,0 +1,272 @@
+import type { MixtureData } from '../mixture/mixture-data.ts';
+import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
+import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
+
+/**
+ * One Newton step for every individual's ancestry q_i with F fixed (the Q block of ADMIXTURE's
+ * block relaxation; Alexander, Novembre & Lange 2009), safeguarded so that no individual's
+ * likelihood falls. With F fixed, ln L is a sum over individuals of
+ *
+ *   φ_i(q) = Σ over observed copies c of ln(q · f_c)          (f_c: the row of F of the copy's allele)
+ *
+ * concave in q on the simplex. Its gradient g = Σ f_c / d_c and the negative Hessian
+ * A = Σ f_c f_cᵀ / d_c² (d_c = q · f_c) are accumulated for all individuals in one locus-major
+ * pass (the EM pass's order, so genotype codes are read as stored); the step Δ maximises the
+ * quadratic model g·Δ − ½ΔᵀAΔ subject to Σ Δ = 0, with components that would fall below
+ * PARAMETER_FLOOR pinned to it (re-solved without them, at most K times). The step is kept when
+ * φ_i(q + Δ) ≥ φ_i(q) (computed in one more pass, from products of likelihood ratios); otherwise it
+ * is halved for that individual and checked again. (A check of the directional derivative at q + Δ
+ * would need no logarithms, but near the optimum it is ≈ 0 of either sign, and halving every other
+ * step slowed the fit fourfold on eHGDP.) Individuals whose rows are fixed (supervised mode) or who
+ * have no observed copies keep their q.
+ */
+export interface QNewtonWork {
+  /** Shape (N, K): gradient, then the step. */
+  readonly gradient: Float64Array;
+  /** Shape (N, K(K+1)/2): the lower triangle of A per individual. */
+  readonly hessian: Float64Array;
+  readonly step: Float64Array;
+  /** Shape (N,): φ_i's gain at q + Δ, its running product, 1 while the step is to be checked. */
+  readonly gain: Float64Array;
+  readonly ratio: Float64Array;
+  readonly pending: Uint8Array;
+  /** Scratch for the per-individual solve, shape (K, K) and (K,). */
+  readonly matrix: Float64Array;
+  readonly rhs: Float64Array;
+  readonly ones: Float64Array;
+  readonly u: Float64Array;
+  readonly v: Float64Array;
+  readonly free: Int32Array;
+  readonly pinned: Uint8Array;
+}
+
+export function qNewtonWork(N: number, K: number): QNewtonWork {
+  return {
+    gradient: new Float64Array(N * K),
+    hessian: new Float64Array((N * K * (K + 1)) / 2),
+    step: new Float64Array(N * K),
+    gain: new Float64Array(N),
+    ratio: new Float64Array(N),
+    pending: new Uint8Array(N),
+    matrix: new Float64Array(K * K),
+    rhs: new Float64Array(K),
+    ones: new Float64Array(K),
+    u: new Float64Array(K),
+    v: new Float64Array(K),
+    free: new Int32Array(K),
+    pinned: new Uint8Array(K),
+  };
+}
+
+/** Halvings of a step before the individual keeps its q (a step that is not an ascent direction). */
+const MAX_HALVINGS = 30;
+
+/** Updates Q in place: one safeguarded Newton step per individual with F fixed. */
+export function qNewtonStep(
+  md: MixtureData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+  s: QNewtonWork,
+): void {
+  if (K < 2) return;
+  const pass: NewtonPassArguments = {
+    N: md.N,
+    L: md.L,
+    K,
+    genotypeOf: md.genotypeOf,
+    genotypeOffsets: md.genotypeOffsets,
+    heldOut: work.heldOut,
+    start: work.start,
+    row: work.row,
+    count: work.count,
+    Q,
+    F,
+    ...s,
+  };
+  s.gradient.fill(0);
+  s.hessian.fill(0);
+  derivativesPass(pass);
+  const { pending, step } = s;
+  const copies = work.copies;
+  let anyPending = false;
+  for (let i = 0; i < md.N; i++) {
+    const moves = copies[i]! > 0 && !(work.fixed && work.fixed[i]) && solveStep(i, K, Q, s);
+    pending[i] = moves ? 1 : 0;
+    anyPending ||= moves;
+  }
+  if (!anyPending) return;
+  s.gain.fill(0);
+  s.ratio.fill(1);
+  gainPass(pass);
+  for (let i = 0; i < md.N; i++) if (pending[i]) s.gain[i]! += Math.log(s.ratio[i]!);
+  for (let i = 0; i < md.N; i++) {
+    if (!pending[i]) continue;
+    // The full step is kept by most individuals; the others halve it, checked one by one.
+    let t = 1;
+    let gain = s.gain[i]!;
+    for (let halving = 0; gain < 0 && halving < MAX_HALVINGS; halving++) {
+      t /= 2;
+      gain = individualGain(md, work, K, Q, F, s, i, t);
+    }
+    if (gain < 0) continue;
+    for (let k = 0; k < K; k++) Q[i * K + k]! += t * step[i * K + k]!;
+    renormalise(Q, i, K);
+  }
+}
+
+/** φ_i(q + tΔ) − φ_i(q) for one individual (its copies read locus by locus). */
+function individualGain(
+  md: MixtureData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+  s: QNewtonWork,
+  i: number,
+  t: number,
+): number {
+  const { N, L, genotypeOf, genotypeOffsets } = md;
+  const { start, row, count, heldOut } = work;
+  const { step } = s;
+  const q = i * K;
+  let gain = 0;
+  for (let l = 0; l < L; l++) {
+    if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+    const g = genotypeOffsets[l]! + genotypeOf[l * N + i]!;
+    for (let j = start[g]!; j < start[g + 1]!; j++) {
+      const r = row[j]! * K;
+      let d = 0;
+      let e = 0;
+      for (let k = 0; k < K; k++) {
+        const f = F[r + k]!;
+        d += Q[q + k]! * f;
+        e += step[q + k]! * f;
+      }
+      gain += count[j]! * Math.log((d + t * e) / d);
+    }
+  }
+  return gain;
+}
+
+/** Rounding can leave a q component just below the floor or the row's sum off 1 by an ulp. */
+function renormalise(Q: Float64Array, i: number, K: number): void {
+  let sum = 0;
+  for (let k = 0; k < K; k++) {
+    const x = Math.max(PARAMETER_FLOOR, Q[i * K + k]!);
+    Q[i * K + k] = x;
+    sum += x;
+  }
+  for (let k = 0; k < K; k++) Q[i * K + k]! /= sum;
+}
+
+/**
+ * The step of individual i into s.step: maximises the model g·Δ − ½ΔᵀAΔ subject to Σ Δ = 0 and
+ * q + Δ ≥ PARAMETER_FLOOR by an active-set iteration. Components at the floor start pinned there;
+ * a free component that would end below the floor is pinned and the rest re-solved; when the
+ * solution is feasible, the pinned component whose model gradient most exceeds the free ones'
+ * (the multiplier μ) is released and the rest re-solved (an optimum on the boundary can lie
+ * elsewhere on it than the start). Returns whether a feasible ascent step (g·Δ > 0) was found.
+ */
+function solveStep(i: number, K: number, Q: Float64Array, s: QNewtonWork): boolean {
+  const { gradient, hessian, step, matrix, rhs, ones, u, v, free, pinned } = s;
+  const T = (K * (K + 1)) / 2;
+  const h = i * T;
+  const qi = i * K;
+  const a = (k: number, m: number) =>
+    k >= m ? hessian[h + (k * (k + 1)) / 2 + m]! : hessian[h + (m * (m + 1)) / 2 + k]!;
+  for (let k = 0; k < K; k++) pinned[k] = Q[qi + k]! <= PARAMETER_FLOOR * (1 + 1e-9) ? 1 : 0;
+  for (let round = 0; round < 3 * K; round++) {
+    let n = 0;
+    for (let k = 0; k < K; k++) if (!pinned[k]) free[n++] = k;
+    if (n === 0) return false;
+    // Pinned components move to the floor; the free ones share what that frees: Σ_free Δ = −Σ_pinned Δ.
+    let target = 0;
+    for (let k = 0; k < K; k++) {
+      const d = pinned[k] ? PARAMETER_FLOOR - Q[qi + k]! : 0;
+      step[qi + k] = d;
+      target -= d;
+    }
+    let trace = 0;
+    for (let x = 0; x < n; x++) trace += a(free[x]!, free[x]!);
+    const ridge = 1e-12 * trace + 1e-300;
+    for (let x = 0; x < n; x++) {
+      const k = free[x]!;
+      let b = gradient[qi + k]!;
+      for (let m = 0; m < K; m++) if (pinned[m]) b -= a(k, m) * step[qi + m]!;
+      rhs[x] = b;
+      ones[x] = 1;
+      for (let y = 0; y < n; y++) matrix[x * n + y] = a(k, free[y]!) + (x === y ? ridge : 0);
+    }
+    if (!choleskyInPlace(matrix, n)) return false;
+    choleskySolve(matrix, n, rhs, u);
+    choleskySolve(matrix, n, ones, v);
+    let su = 0;
+    let sv = 0;
+    for (let x = 0; x < n; x++) {
+      su += u[x]!;
+      sv += v[x]!;
+    }
+    // Δ_free = A⁻¹(b − μ1) with μ such that Σ Δ_free = target.
+    const mu = (su - target) / sv;
+    let blocked = false;
+    for (let x = 0; x < n; x++) {
+      const k = free[x]!;
+      const d = u[x]! - mu * v[x]!;
+      step[qi + k] = d;
+      if (Q[qi + k]! + d < PARAMETER_FLOOR) {
+        pinned[k] = 1;
+        blocked = true;
+      }
+    }
+    if (blocked) continue;
+    // Feasible: release the pinned component whose model gradient g_k − (AΔ)_k most exceeds μ.
+    let release = -1;
+    let most = 1e-9 * Math.abs(mu);
+    for (let k = 0; k < K; k++) {
+      if (!pinned[k]) continue;
+      let m = gradient[qi + k]!;
+      for (let c = 0; c < K; c++) m -= a(k, c) * step[qi + c]!;
+      if (m - mu > most) [release, most] = [k, m - mu];
+    }
+    if (release >= 0 && round < 3 * K - 1) {
+      pinned[release] = 0;
+      continue;
+    }
+    let ascent = 0;
+    for (let k = 0; k < K; k++) ascent += gradient[qi + k]! * step[qi + k]!;
+    return ascent > 0;
+  }
+  return false;
+}
+
+/** Cholesky factor (lower, in place) of the n × n row-major matrix; false if not positive definite. */
+function choleskyInPlace(M: Float64Array, n: number): boolean {
+  for (let j = 0; j < n; j++) {
+    let s = M[j * n + j]!;
+    for (let p = 0; p < j; p++) s -= M[j * n + p]! ** 2;
+    if (!(s > 0)) return false;
+    const d = Math.sqrt(s);
+    M[j * n + j] = d;
+    for (let r = j + 1; r < n; r++) {
+      let t = M[r * n + j]!;
+      for (let p = 0; p < j; p++) t -= M[r * n + p]! * M[j * n + p]!;
+      M[r * n + j] = t / d;
+    }
+  }
+  return true;
+}
+
+function choleskySolve(M: Float64Array, n: number, b: Float64Array, out: Float64Array): void {
+  for (let r = 0; r < n; r++) {
+    let t = b[r]!;
+    for (let p = 0; p < r; p++) t -= M[r * n + p]! * out[p]!;
+    out[r] = t / M[r * n + r]!;
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let t = out[r]!;
+    for (let p = r + 1; p < n; p++) t -= M[p * n + r]! * out[p]!;
+    out[r] = t / M[r * n + r]!;
+  }
+}
