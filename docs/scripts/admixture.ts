@@ -57,7 +57,8 @@ function fit(
     tolerance: CLUSTER_DEFAULTS.tolerance,
     maxIterations: acceleration === 'none' ? 20000 : 5000,
     acceleration,
-    qUpdate: CLUSTER_DEFAULTS.qUpdate,
+    // Plain EM is EM for Q too; otherwise the default ('auto': Newton on SNP data, EM on microsatellites).
+    qUpdate: acceleration === 'none' ? 'em' : CLUSTER_DEFAULTS.qUpdate,
     ...(averaging ? { averaging } : {}),
   });
   let r = steps.next();
@@ -111,7 +112,7 @@ emit(`# The admixture model: accuracy, speed, marker averaging, CV error on eHGD
 Made by \`node --import tsx docs/scripts/admixture.ts > docs/admixture.md\` on this machine
 (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; one thread except the CV sweep, ${threads} threads);
 each section is printed when it is done. ln L has no constants (as ADMIXTURE reports it);
-stopping rule: ln L changes by less than ${CLUSTER_DEFAULTS.tolerance} between accepted steps. "EM passes" and
+stopping rule: ln L changes by less than ${CLUSTER_DEFAULTS.tolerance} between accepted steps. Passes (or steps) and
 seconds are per start.
 `);
 
@@ -147,8 +148,11 @@ K = 3 ancestral populations, ancestry q_i ~ Dirichlet(0.5), 200 diploid individu
 allele frequencies from the Balding–Nichols model with F_ST = 0.1 around ancestral frequencies ~
 Uniform(0.05, 0.95) (SNPs) or Dirichlet(1) over 10 alleles (microsatellites). Q RMSE is against
 the true ancestry after matching clusters, for the best start of the default (${configName(CONFIGS[0]!)}).
-Columns per configuration: best ln L, mean EM passes and seconds per start. Plain EM: one random
-start (the first seed).
+Columns per configuration: best ln L, mean steps (EM passes, or EM-plus-Newton steps) and seconds per
+start. Q is updated as \`--q-update ${CLUSTER_DEFAULTS.qUpdate}\` does: by a Newton step per individual on the SNP
+data under SQUAREM, by EM on the microsatellites and under Anderson acceleration
+(docs/admixture-q-update.md compares the two). Plain EM: one random start (the first seed), EM for Q
+and F.
 
 | data | seed | starts | Q RMSE | ${CONFIGS.map((c) => `${configName(c)}: ln L | passes | s`).join(' | ')} | plain EM: ln L | passes | s |
 |---|---|---|---|${CONFIGS.map(() => '---|---|---|').join('')}---|---|---|

@@ -63,11 +63,16 @@ function dataset(K: number, seed: number) {
   return { data: sim.data, F };
 }
 
-function newtonSteps({ data, F }: { data: GenotypeData; F: Float64Array }, K: number, steps: number) {
+/**
+ * Newton steps from Q = uniform, or with `corner`, from individual i's ancestry 0.98 in cluster
+ * (i + 1) mod K (far from most optima, where the quadratic model is poorest).
+ */
+function newtonSteps({ data, F }: { data: GenotypeData; F: Float64Array }, K: number, steps: number, corner = false) {
   const md = mixtureData(data);
   assert.equal(md.totalAlleles * K, F.length);
   const work = admixtureWork(md);
-  const Q = new Float64Array(md.N * K).fill(1 / K);
+  const Q = new Float64Array(md.N * K).fill(corner ? 0.02 / (K - 1) : 1 / K);
+  if (corner) for (let i = 0; i < md.N; i++) Q[i * K + ((i + 1) % K)] = 0.98;
   const scratch = qNewtonWork(md.N, K);
   const trace: number[][] = [];
   const rows = Array.from({ length: md.N }, (_, i) => copyRows(data, i));
@@ -81,6 +86,11 @@ function newtonSteps({ data, F }: { data: GenotypeData; F: Float64Array }, K: nu
 
 test('Q Newton step (K = 3): no individual loses likelihood, and it reaches the optimum a simplex grid finds, on the boundary too', () => {
   const K = 3;
+  // From the wrong corners (the steps that must be halved) and from uniform ancestry.
+  const corner = newtonSteps(dataset(K, 3), K, 25, true);
+  for (let s = 1; s < corner.trace.length; s++)
+    for (let i = 0; i < corner.md.N; i++)
+      assert.ok(corner.trace[s]![i]! >= corner.trace[s - 1]![i]! - 1e-9, `from a corner, step ${s}, individual ${i}`);
   const { md, F, Q, rows, trace } = newtonSteps(dataset(K, 3), K, 25);
   for (let s = 1; s < trace.length; s++)
     for (let i = 0; i < md.N; i++)

@@ -209,7 +209,8 @@ export function admixtureLogLik(md: MixtureData, work: AdmixtureWork, params: Ad
 /**
  * Brings extrapolated parameters back into the simplex: a value above one becomes one, and every
  * block is rescaled to sum to one. A value at or below PARAMETER_FLOOR becomes `fallback`'s value
- * (the plain step's, from which the extrapolation started) when that is larger: an extrapolation
+ * (SQUAREM's plain step θ2; Anderson acceleration passes none, docs/algorithms.md §14) when that
+ * is larger: an extrapolation
  * that sends a frequency to ~0 (1e-34 was seen) while its maximum is positive would leave it where
  * EM's multiplicative update needs thousands of steps to lift it, each gaining too little ln L to
  * pass the stopping rule (the fit stalls). Without a fallback, or where it is smaller, small positive values

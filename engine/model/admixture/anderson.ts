@@ -136,7 +136,7 @@ export function* andersonFitSteps(
           const uf = dF[p]!;
           for (let j = 0; j < D; j++) pb[j]! -= g * (ux[j]! + uf[j]!);
         }
-        projectToSimplex(md, proposal.params, work.fixed, gx.params);
+        projectToSimplex(md, proposal.params, work.fixed);
       }
     }
     const llProposal = step(proposal.params, gProposal.params);
