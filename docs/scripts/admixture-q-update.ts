@@ -81,7 +81,7 @@ Both arms run SQUAREM from the same start (the default: the mixture model's EM c
 listed) to the same stopping rule (ln L changes by less than ${CLUSTER_DEFAULTS.tolerance} between accepted steps).
 **EM**: every step is the EM step of Q and F. **Newton**: F by the EM step, then Q by one
 safeguarded Newton step per individual with F fixed (docs/algorithms.md §14). A Newton step costs
-about 2.5 EM passes, so it pays only where it needs far fewer steps. Simulated data as in
+about 1.7 EM passes, so it pays only where it needs far fewer steps. Simulated data as in
 Pritchard et al. (2000): ancestry ~ Dirichlet(0.5), Balding–Nichols frequencies. "Steps": EM steps
 or Newton steps over the data (three per SQUAREM cycle); "EM / Newton": the ratio of seconds (> 1:
 Newton faster); "Δ ln L": Newton's ln L minus EM's; "auto": what \`--q-update auto\` (the default) runs.

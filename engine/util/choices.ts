@@ -45,7 +45,7 @@ export type Acceleration = (typeof ACCELERATION.values)[number];
 /**
  * How each step of the admixture fit updates the ancestry proportions Q (F always by EM): one
  * Newton step per individual with F fixed (the Q block of ADMIXTURE's block relaxation), or EM.
- * Measured in docs/admixture-q-update.md: on SNP data Newton is 1.5–13 × faster to the same or a
+ * Measured in docs/admixture-q-update.md: on SNP data Newton is 1.2–13 × faster to the same or a
  * higher ln L; on microsatellites faster at some K, slower at others, and on eHGDP at K = 5–7 it
  * stopped on far lower optima, so 'auto' takes Newton when every locus is biallelic.
  */
