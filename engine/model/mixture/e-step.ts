@@ -5,6 +5,7 @@ import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
+import { wasmRows, type WasmRows } from './wasm-rows.ts';
 
 /** Scratch buffers reused across iterations of one start. */
 export interface EStepBuffers {
@@ -16,14 +17,20 @@ export interface EStepBuffers {
   readonly genotype: Float64Array;
   /** shape (max Π G over locus groups, K): per-combined-genotype scratch of one locus group. */
   readonly table: Float64Array;
+  /** The row loops as WebAssembly (wasm-rows.ts), when available: same results, faster. */
+  readonly wasm?: WasmRows;
 }
 
-export function eStepBuffers(data: MixtureData, K: number): EStepBuffers {
+/** `wasm: false` runs the JavaScript row loops (the WebAssembly ones give the same bits). */
+export function eStepBuffers(data: MixtureData, K: number, opts: { wasm?: boolean } = {}): EStepBuffers {
+  const genotypes = Math.max(1, maxGenotypes(data));
+  const wasm = opts.wasm === false ? undefined : wasmRows(data.N, K, Math.max(genotypes, data.groups.maxCombined));
   return {
     logTheta: new Float64Array(data.totalAlleles * K),
     posterior: new Float64Array(data.N * K),
-    genotype: new Float64Array(Math.max(1, maxGenotypes(data)) * K),
+    genotype: new Float64Array(genotypes * K),
     table: new Float64Array(data.groups.maxCombined * K),
+    ...(wasm ? { wasm } : {}),
   };
 }
 
@@ -57,9 +64,11 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
   const { N, genotypeOf, groups } = data;
   const K = model.K;
   const lt = buf.logTheta;
-  const lp = buf.posterior;
+  const w = buf.wasm;
+  // With WebAssembly the rows and the table the loop reads are in its memory.
+  const lp = w ? w.rows : buf.posterior;
   const lg = buf.genotype;
-  const table = buf.table;
+  const table = w ? w.table : buf.table;
   for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
   for (let c = 0; c < K; c++) lp[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) lp.copyWithin(d * K, 0, K);
@@ -67,8 +76,13 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
     const i0 = groups.first[q]!;
     const i1 = groups.first[q + 1]!;
     if (groups.row[q]! < 0) {
-      genotypeLogs(data, i0, K, lt, lg);
-      addGenotypeRows(genotypeOf, i0 * N, N, K, lp, lg);
+      if (w) {
+        genotypeLogs(data, i0, K, lt, w.table);
+        w.add(genotypeOf, i0 * N);
+      } else {
+        genotypeLogs(data, i0, K, lt, lg);
+        addGenotypeRows(genotypeOf, i0 * N, N, K, lp, lg);
+      }
       continue;
     }
     // The table of combined codes, one locus at a time: row c·G + g = row c + locus row g.
@@ -80,10 +94,12 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
           for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
       size *= G;
     }
-    addGenotypeRows(groups.codes, groups.row[q]! * N, N, K, lp, table);
+    if (w) w.add(groups.codes, groups.row[q]! * N);
+    else addGenotypeRows(groups.codes, groups.row[q]! * N, N, K, lp, table);
   }
   let ll = 0;
   for (let d = 0; d < N; d++) ll += normalizeLogRow(lp, d, K);
+  if (w) buf.posterior.set(lp);
   return ll;
 }
 
@@ -110,14 +126,16 @@ export function expectedCounts(
   posterior: Float64Array,
   missing: MissingCopies,
   out?: ExpectedCounts,
-  scratch?: Pick<EStepBuffers, 'genotype' | 'table'>,
+  scratch?: Pick<EStepBuffers, 'genotype' | 'table' | 'wasm'>,
 ): ExpectedCounts {
   const { N, genotypeOf, genotypeOffsets, groups } = data;
   const K = model.K;
   const cnt = out?.alleleCluster ?? new Float64Array(data.totalAlleles * K);
   const cl = out?.cluster ?? new Float64Array(K);
+  const w = scratch?.wasm;
   const acc = scratch?.genotype ?? new Float64Array(Math.max(1, maxGenotypes(data)) * K);
-  const table = scratch?.table ?? new Float64Array(groups.maxCombined * K);
+  const table = w ? w.table : (scratch?.table ?? new Float64Array(groups.maxCombined * K));
+  w?.rows.set(posterior);
   cnt.fill(0);
   cl.fill(0);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) cl[c]! += posterior[d * K + c]!;
@@ -126,9 +144,11 @@ export function expectedCounts(
     const i0 = groups.first[q]!;
     const i1 = groups.first[q + 1]!;
     if (groups.row[q]! < 0) {
-      acc.fill(0, 0, (genotypeOffsets[i0 + 1]! - genotypeOffsets[i0]!) * K);
-      gatherGenotypeRows(genotypeOf, i0 * N, N, K, posterior, acc);
-      spreadOverAlleles(data, model, i0, K, acc, missing, cnt, miss);
+      const sums = w ? w.table : acc;
+      sums.fill(0, 0, (genotypeOffsets[i0 + 1]! - genotypeOffsets[i0]!) * K);
+      if (w) w.gather(genotypeOf, i0 * N);
+      else gatherGenotypeRows(genotypeOf, i0 * N, N, K, posterior, acc);
+      spreadOverAlleles(data, model, i0, K, sums, missing, cnt, miss);
       continue;
     }
     // Posteriors summed per combined genotype, then per genotype of each locus of the group
@@ -136,7 +156,8 @@ export function expectedCounts(
     // later loci's genotype counts).
     const size = groups.size[q]!;
     table.fill(0, 0, size * K);
-    gatherGenotypeRows(groups.codes, groups.row[q]! * N, N, K, posterior, table);
+    if (w) w.gather(groups.codes, groups.row[q]! * N);
+    else gatherGenotypeRows(groups.codes, groups.row[q]! * N, N, K, posterior, table);
     let stride = size;
     for (let i = i0; i < i1; i++) {
       const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
