@@ -3,8 +3,9 @@
 // is one IEEE double addition, so the bits equal the JavaScript loops'), without bounds checks.
 // About 3–4× faster than the written-out JavaScript on eHGDP's rows (bench/clustering.ts).
 //
-// Exports add8/add16/add32 and gather8/gather16/gather32 (the codes' width in bits), each
-// (codes, n, K, rows, table) with byte addresses in the imported memory "env" "memory":
+// Exports add8/add16/add32 and gather8/gather16/gather32 (the codes' width in bits), and the same
+// for each K ≤ 8 with the columns written out (add8k3, …), each (codes, n, K, rows, table) with byte
+// addresses in the imported memory "env" "memory":
 //   add:    rows[d, :] += table[codes[d], :]   for d < n
 //   gather: table[codes[d], :] += rows[d, :]   for d < n
 // Assembled with wabt (its wat2wasm, compiled to JavaScript).
@@ -43,9 +44,49 @@ function rowLoop(name, bits, dst, src) {
         (br $next))))`;
 }
 
+/** The same loop for a fixed K ≤ 8: the columns written out, at constant offsets from the rows' addresses. */
+function rowLoopK(name, bits, K, dst, src) {
+  const pairs = Array.from({ length: K >> 1 }, (_, j) => j * 16);
+  const body = pairs
+    .map(
+      (at) => `
+        (v128.store offset=${at} (local.get ${dst})
+          (f64x2.add (v128.load offset=${at} (local.get ${dst})) (v128.load offset=${at} (local.get ${src}))))`,
+    )
+    .join('');
+  const tail =
+    K % 2 === 1
+      ? `
+        (f64.store offset=${(K - 1) * 8} (local.get ${dst})
+          (f64.add (f64.load offset=${(K - 1) * 8} (local.get ${dst})) (f64.load offset=${(K - 1) * 8} (local.get ${src}))))`
+      : '';
+  return `
+  (func (export "${name}${bits}k${K}") (param $codes i32) (param $n i32) (param $K i32) (param $rows i32) (param $table i32)
+    (local $end i32) (local $o i32) (local $t i32)
+    (local.set $o (local.get $rows))
+    (local.set $end (i32.add (local.get $codes) (i32.mul (local.get $n) (i32.const ${bits / 8}))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $codes) (local.get $end)))
+        (local.set $t (i32.add (local.get $table) (i32.mul (${LOAD[bits]} (local.get $codes)) (i32.const ${K * 8}))))${body}${tail}
+        (local.set $o (i32.add (local.get $o) (i32.const ${K * 8})))
+        (local.set $codes (i32.add (local.get $codes) (i32.const ${bits / 8})))
+        (br $next))))`;
+}
+
+/** Written-out loops for K up to this; a loop over the columns beyond. */
+export const UNROLLED_K = 8;
+
 export const rowKernelsWat = `(module
   (import "env" "memory" (memory 1))${[8, 16, 32]
-    .flatMap((bits) => [rowLoop('add', bits, '$o', '$t'), rowLoop('gather', bits, '$t', '$o')])
+    .flatMap((bits) => [
+      rowLoop('add', bits, '$o', '$t'),
+      rowLoop('gather', bits, '$t', '$o'),
+      ...Array.from({ length: UNROLLED_K }, (_, k) => [
+        rowLoopK('add', bits, k + 1, '$o', '$t'),
+        rowLoopK('gather', bits, k + 1, '$t', '$o'),
+      ]).flat(),
+    ])
     .join('')}
 )
 `;

@@ -6,6 +6,7 @@ import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
 import { wasmRows, type WasmRows } from './wasm-rows.ts';
+import { detLogInto } from '../../util/det-math-bulk.ts';
 
 /** Scratch buffers reused across iterations of one start. */
 export interface EStepBuffers {
@@ -24,7 +25,10 @@ export interface EStepBuffers {
 /** `wasm: false` runs the JavaScript row loops (the WebAssembly ones give the same bits). */
 export function eStepBuffers(data: MixtureData, K: number, opts: { wasm?: boolean } = {}): EStepBuffers {
   const genotypes = Math.max(1, maxGenotypes(data));
-  const wasm = opts.wasm === false ? undefined : wasmRows(data.N, K, Math.max(genotypes, data.groups.maxCombined));
+  const wasm =
+    opts.wasm === false
+      ? undefined
+      : wasmRows(data.N, K, Math.max(genotypes, data.groups.maxCombined), [data.genotypeOf, data.groups.codes]);
   return {
     logTheta: new Float64Array(data.totalAlleles * K),
     posterior: new Float64Array(data.N * K),
@@ -69,7 +73,7 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
   const lp = w ? w.rows : buf.posterior;
   const lg = buf.genotype;
   const table = w ? w.table : buf.table;
-  for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
+  detLogInto(model.theta, lt);
   for (let c = 0; c < K; c++) lp[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) lp.copyWithin(d * K, 0, K);
   for (let q = 0; q + 1 < groups.first.length; q++) {

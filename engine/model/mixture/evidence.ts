@@ -1,6 +1,14 @@
 import { expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
 import { logAddExp } from '../../util/log-math.ts';
-import { autoPrior, locusEvidence, locusScratch, logDirichletFactor, type Priors } from './ma-step.ts';
+import {
+  autoPrior,
+  countLogGammas,
+  fillCountLogGammas,
+  locusEvidence,
+  locusScratch,
+  logDirichletFactor,
+  type Priors,
+} from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
@@ -53,8 +61,10 @@ export function logEvidence(
     if (n > 0) plugIn += n * detLog(model.weights[c]!);
   }
   const indep = locusScratch(data);
+  const logGammas = countLogGammas(data, K);
+  fillCountLogGammas(counts, K, priors.alpha, logGammas);
   for (let i = 0; i < data.L; i++) {
-    const ev = locusEvidence(data, counts, K, i, priors.alpha, indep);
+    const ev = locusEvidence(data, counts, K, i, priors.alpha, indep, logGammas);
     completed += logAddExp(logPi + ev.logMLDependent, logNotPi + ev.logMLIndependent);
     const off = data.offsets[i]!;
     for (let a = 0; a < data.alleles[i]!; a++) {

@@ -8,7 +8,7 @@ import {
   type Model,
 } from '../../util/choices.ts';
 import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
-import { DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
+import { countLogGammas, DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import { maxParameterChange, type InitMethod, type MixtureModel } from './mixture-model.ts';
 import { DEFAULT_TAN_DATA, type TanDataOptions } from '../tan/tan-data.ts';
@@ -121,6 +121,7 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
   const buf = eStepBuffers(data, K);
   const counts = { alleleCluster: new Float64Array(data.totalAlleles * K), cluster: new Float64Array(K) };
   const informative = new Float64Array(data.L).fill(algorithm === 'em' ? 1 : 0.5);
+  const logGammas = algorithm === 'ema' ? countLogGammas(data, K) : undefined;
   let iterations = 0;
   let converged = false;
   let logLik = -Infinity;
@@ -129,7 +130,7 @@ export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOption
     logLik = eStep(data, cur, buf);
     if (iterations >= opts.maxIterations) break;
     expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf);
-    maStep(data, counts, K, opts.priors, algorithm, next, informative);
+    maStep(data, counts, K, opts.priors, algorithm, next, informative, logGammas);
     if (algorithm === 'ema' && iterations < opts.warmup && maxOf(informative) < 0.5) {
       // The split does not follow the data yet (every marker judged uninformative): an EM
       // step instead, so that the clusters are not erased before they can form.

@@ -4,6 +4,7 @@ import type { ExpectedCounts } from './e-step.ts';
 import type { MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detExp, detLog } from '../../util/det-math.ts';
+import { detLogGammaInto } from '../../util/det-math-bulk.ts';
 
 /** Priors of the MA step: Dirichlet hyperparameters and the structure prior. */
 export interface Priors {
@@ -45,23 +46,43 @@ export interface LocusEvidence {
   readonly logMLIndependent: number;
 }
 
-/** ln of the Dirichlet-multinomial factor Γ(Σα)/Γ(Σα + Σn) Π Γ(α + n_k)/Γ(α). */
+/**
+ * ln of the Dirichlet-multinomial factor Γ(Σα)/Γ(Σα + Σn) Π Γ(α + n_k)/Γ(α). `logGammas`, when
+ * given, holds ln Γ(α + n) for each count at the same index (computed over a whole array at once).
+ */
 export function logDirichletFactor(
   counts: ArrayLike<number>,
   start: number,
   stride: number,
   r: number,
   alpha: number,
+  logGammas?: Float64Array,
 ): number {
   let n = 0;
   let s = 0;
-  const lga = logGamma(alpha);
+  const lga = priorLogGamma(alpha);
   for (let a = 0; a < r; a++) {
-    const x = counts[start + a * stride]!;
+    const j = start + a * stride;
+    const x = counts[j]!;
     n += x;
-    s += logGamma(alpha + x) - lga;
+    s += (logGammas ? logGammas[j]! : logGamma(alpha + x)) - lga;
   }
-  return s + logGamma(r * alpha) - logGamma(r * alpha + n);
+  return s + priorLogGamma(r * alpha) - logGamma(r * alpha + n);
+}
+
+// ln Γ of the prior's α and rα, asked for with the same argument at every cluster and locus of a
+// step: the last few answers kept (the same bits; a third of the MA step's ln Γ calls).
+const lastGammaArgs = new Float64Array(4).fill(NaN);
+const lastGammas = new Float64Array(4);
+let nextGammaSlot = 0;
+
+function priorLogGamma(x: number): number {
+  for (let k = 0; k < 4; k++) if (lastGammaArgs[k] === x) return lastGammas[k]!;
+  const v = logGamma(x);
+  lastGammaArgs[nextGammaSlot] = x;
+  lastGammas[nextGammaSlot] = v;
+  nextGammaSlot = (nextGammaSlot + 1) & 3;
+  return v;
 }
 
 /** Scratch for {@link locusEvidence}: room for the pooled counts of the locus with most alleles. */
@@ -69,7 +90,39 @@ export function locusScratch(data: MixtureData): Float64Array {
   return new Float64Array(data.alleles.reduce((m, r) => Math.max(m, r), 0));
 }
 
-/** The marginal-likelihood factors of locus i given expected counts (equation 7.13, per locus). */
+/** ln Γ(α + n) of every expected count, shape (Σ r_i, K), and of every pooled count, shape (Σ r_i,). */
+export interface CountLogGammas {
+  readonly alleleCluster: Float64Array;
+  readonly pooled: Float64Array;
+  /** scratch, shape (Σ r_i,): the pooled counts Σ_j E(N_ijk). */
+  readonly pooledCounts: Float64Array;
+}
+
+export function countLogGammas(data: MixtureData, K: number): CountLogGammas {
+  return {
+    alleleCluster: new Float64Array(data.totalAlleles * K),
+    pooled: new Float64Array(data.totalAlleles),
+    pooledCounts: new Float64Array(data.totalAlleles),
+  };
+}
+
+/** Fills `out` with ln Γ(α + n) of the counts, each array at once (det-math-bulk.ts). */
+export function fillCountLogGammas(counts: ExpectedCounts, K: number, alpha: number, out: CountLogGammas): void {
+  const cnt = counts.alleleCluster;
+  const pooled = out.pooledCounts;
+  for (let t = 0; t < pooled.length; t++) {
+    let s = 0;
+    for (let c = 0; c < K; c++) s += cnt[t * K + c]!;
+    pooled[t] = s;
+  }
+  detLogGammaInto(cnt, alpha, out.alleleCluster);
+  detLogGammaInto(pooled, alpha, out.pooled);
+}
+
+/**
+ * The marginal-likelihood factors of locus i given expected counts (equation 7.13, per locus).
+ * `logGammas` (from {@link fillCountLogGammas} on the same counts) saves computing ln Γ here.
+ */
 export function locusEvidence(
   data: MixtureData,
   counts: ExpectedCounts,
@@ -77,17 +130,20 @@ export function locusEvidence(
   i: number,
   alpha: number,
   indep: Float64Array,
+  logGammas?: CountLogGammas,
 ): LocusEvidence {
   const off = data.offsets[i]!;
   const r = data.alleles[i]!;
   let dep = 0;
-  for (let c = 0; c < K; c++) dep += logDirichletFactor(counts.alleleCluster, off * K + c, K, r, alpha);
+  for (let c = 0; c < K; c++)
+    dep += logDirichletFactor(counts.alleleCluster, off * K + c, K, r, alpha, logGammas?.alleleCluster);
   for (let a = 0; a < r; a++) {
     let s = 0;
     for (let c = 0; c < K; c++) s += counts.alleleCluster[(off + a) * K + c]!;
     indep[a] = s;
   }
-  return { logMLDependent: dep, logMLIndependent: logDirichletFactor(indep, 0, 1, r, alpha) };
+  const pooled = logGammas ? logDirichletFactor(logGammas.pooledCounts, off, 1, r, alpha, logGammas.pooled) : undefined;
+  return { logMLDependent: dep, logMLIndependent: pooled ?? logDirichletFactor(indep, 0, 1, r, alpha) };
 }
 
 /**
@@ -106,6 +162,7 @@ export function maStep(
   algorithm: 'ema' | 'em',
   out: MixtureModel,
   informative: Float64Array,
+  scratch?: CountLogGammas,
 ): void {
   const { alpha, alphaCluster } = priors;
   const pi = priors.priorInformative === 'auto' ? autoPrior(informative) : priors.priorInformative;
@@ -115,12 +172,14 @@ export function maStep(
   for (let c = 0; c < K; c++) out.weights[c] = (alphaCluster + counts.cluster[c]!) / (K * alphaCluster + total);
   const indep = locusScratch(data);
   const nj = new Float64Array(K);
+  const logGammas = algorithm === 'ema' ? (scratch ?? countLogGammas(data, K)) : undefined;
+  if (logGammas) fillCountLogGammas(counts, K, alpha, logGammas);
   for (let i = 0; i < data.L; i++) {
     const off = data.offsets[i]!;
     const r = data.alleles[i]!;
     let w = 1;
     if (algorithm === 'ema') {
-      const ev = locusEvidence(data, counts, K, i, alpha, indep);
+      const ev = locusEvidence(data, counts, K, i, alpha, indep, logGammas);
       const x = logPriorOdds + ev.logMLDependent - ev.logMLIndependent;
       w = x >= 0 ? 1 / (1 + detExp(-x)) : detExp(x) / (1 + detExp(x));
     } else {
