@@ -1,5 +1,6 @@
 import { detLog, detLogGamma } from './det-math.ts';
 import { DET_MATH_WASM } from './det-math-wasm.ts';
+import { compileBase64 } from './wasm-module.ts';
 
 /**
  * det-math.ts's ln and ln Γ over whole arrays, as WebAssembly (scripts/wasm-det-math.mjs): the same
@@ -20,14 +21,8 @@ let view = new Float64Array(0);
 
 function detMath(): DetMathExports | null {
   if (instance === undefined) {
-    try {
-      const binary = atob(DET_MATH_WASM);
-      const bytes = new Uint8Array(binary.length);
-      for (let k = 0; k < binary.length; k++) bytes[k] = binary.charCodeAt(k);
-      instance = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as DetMathExports;
-    } catch {
-      instance = null;
-    }
+    const module = compileBase64(DET_MATH_WASM);
+    instance = module ? (new WebAssembly.Instance(module).exports as unknown as DetMathExports) : null;
   }
   return instance;
 }

@@ -28,7 +28,13 @@ export function eStepBuffers(data: MixtureData, K: number, opts: { wasm?: boolea
   const wasm =
     opts.wasm === false
       ? undefined
-      : wasmRows(data.N, K, Math.max(genotypes, data.groups.maxCombined), [data.genotypeOf, data.groups.codes]);
+      : wasmRows({
+          N: data.N,
+          K,
+          tableRows: Math.max(genotypes, data.groups.maxCombined),
+          resident: [data.genotypeOf, data.groups.codes],
+          copies: { P: data.P, alleles: data.genotypeAlleles, totalAlleles: data.totalAlleles },
+        });
   return {
     logTheta: new Float64Array(data.totalAlleles * K),
     posterior: new Float64Array(data.N * K),
@@ -65,11 +71,12 @@ function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float64Array,
  * of the combined genotypes, whose rows are then added to each individual's row.
  */
 export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers): number {
-  const { N, genotypeOf, groups } = data;
+  const { N, genotypeOf, groups, offsets, genotypeOffsets } = data;
   const K = model.K;
-  const lt = buf.logTheta;
   const w = buf.wasm;
-  // With WebAssembly the rows and the table the loop reads are in its memory.
+  const wc = w?.copies;
+  // With WebAssembly the rows, the table and ln θ the loops read are in its memory.
+  const lt = wc ? wc.logTheta : buf.logTheta;
   const lp = w ? w.rows : buf.posterior;
   const lg = buf.genotype;
   const table = w ? w.table : buf.table;
@@ -81,7 +88,9 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
     const i1 = groups.first[q + 1]!;
     if (groups.row[q]! < 0) {
       if (w) {
-        genotypeLogs(data, i0, K, lt, w.table);
+        const g0 = genotypeOffsets[i0]!;
+        if (wc) wc.genotypeLogs(g0, genotypeOffsets[i0 + 1]! - g0, offsets[i0]!);
+        else genotypeLogs(data, i0, K, lt, w.table);
         w.add(genotypeOf, i0 * N);
       } else {
         genotypeLogs(data, i0, K, lt, lg);
@@ -137,10 +146,13 @@ export function expectedCounts(
   const cnt = out?.alleleCluster ?? new Float64Array(data.totalAlleles * K);
   const cl = out?.cluster ?? new Float64Array(K);
   const w = scratch?.wasm;
+  const wc = w?.copies;
   const acc = scratch?.genotype ?? new Float64Array(Math.max(1, maxGenotypes(data)) * K);
   const table = w ? w.table : (scratch?.table ?? new Float64Array(groups.maxCombined * K));
   w?.rows.set(posterior);
-  cnt.fill(0);
+  // With WebAssembly's copies the counts are summed in its memory, then copied out.
+  const sum = wc ? wc.counts : cnt;
+  sum.fill(0);
   cl.fill(0);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) cl[c]! += posterior[d * K + c]!;
   const miss = new Float64Array(K);
@@ -152,7 +164,10 @@ export function expectedCounts(
       sums.fill(0, 0, (genotypeOffsets[i0 + 1]! - genotypeOffsets[i0]!) * K);
       if (w) w.gather(genotypeOf, i0 * N);
       else gatherGenotypeRows(genotypeOf, i0 * N, N, K, posterior, acc);
-      spreadOverAlleles(data, model, i0, K, sums, missing, cnt, miss);
+      if (wc && missing === 'skip') {
+        const g0 = genotypeOffsets[i0]!;
+        wc.spread(g0, genotypeOffsets[i0 + 1]! - g0, data.offsets[i0]!);
+      } else spreadOverAlleles(data, model, i0, K, sums, missing, sum, miss);
       continue;
     }
     // Posteriors summed per combined genotype, then per genotype of each locus of the group
@@ -171,9 +186,10 @@ export function expectedCounts(
         const o = (Math.floor(c / stride) % G) * K;
         for (let k = 0; k < K; k++) acc[o + k]! += table[c * K + k]!;
       }
-      spreadOverAlleles(data, model, i, K, acc, missing, cnt, miss);
+      spreadOverAlleles(data, model, i, K, acc, missing, sum, miss);
     }
   }
+  if (wc) cnt.set(wc.counts);
   return { alleleCluster: cnt, cluster: cl };
 }
 
