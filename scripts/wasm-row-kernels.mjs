@@ -116,10 +116,10 @@ const KS = [null, ...Array.from({ length: UNROLLED_K }, (_, k) => k + 1)];
 
 export const rowKernelsWat = `(module
   (import "env" "memory" (memory 1))${KS.flatMap((K) => [
-  ...[8, 16, 32].flatMap((bits) => [rowLoop('add', bits, K, '$o', '$t'), rowLoop('gather', bits, K, '$t', '$o')]),
-  copyLoop('genotypeLogs', K, true, '$g', '$a'),
-  copyLoop('spread', K, false, '$a', '$g'),
-]).join('')}
+    ...[8, 16, 32].flatMap((bits) => [rowLoop('add', bits, K, '$o', '$t'), rowLoop('gather', bits, K, '$t', '$o')]),
+    copyLoop('genotypeLogs', K, true, '$g', '$a'),
+    copyLoop('spread', K, false, '$a', '$g'),
+  ]).join('')}
 )
 `;
 
