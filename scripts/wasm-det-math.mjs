@@ -37,7 +37,7 @@ const HALF_LN_2PI = 0.9189385332046728;
 const kHi = `(f64.mul (local.get $dk) ${c(LN2_HI)})`;
 const kLo = `(f64.mul (local.get $dk) ${c(LN2_LO)})`;
 
-const logFunction = `
+export const logFunction = `
   (func $log (param $x f64) (result f64)
     (local $hx i32) (local $k i32) (local $i i32) (local $dk f64) (local $f f64) (local $R f64)
     (local $s f64) (local $z f64) (local $w f64) (local $hfsq f64)

@@ -1,6 +1,7 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
-import { emPass } from './em-pass.ts';
+import { emPass, type PassArguments } from './em-pass.ts';
+import { wasmEmPass, type WasmEmPass } from './wasm-em-pass.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
 import type { Acceleration, QUpdate } from '../../util/choices.ts';
 
@@ -44,6 +45,20 @@ export interface AdmixtureWork {
   readonly heldOut?: Uint8Array;
   /** Rows of Q that stay fixed (supervised mode), or absent. */
   readonly fixed?: Uint8Array;
+  /** false: the JavaScript EM pass, not the WebAssembly one (the same bits; for tests and benchmarks). */
+  readonly wasm?: boolean;
+}
+
+/** The WebAssembly EM pass of each work description, for its last K (one fit uses one K). */
+const wasmPasses = new WeakMap<AdmixtureWork, WasmEmPass | null>();
+
+function wasmPassOf(work: AdmixtureWork, args: PassArguments): WasmEmPass | undefined {
+  let pass = wasmPasses.get(work);
+  if (pass === undefined || (pass !== null && pass.K !== args.K)) {
+    pass = wasmEmPass(args) ?? null;
+    wasmPasses.set(work, pass);
+  }
+  return pass ?? undefined;
 }
 
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
@@ -141,7 +156,7 @@ export function emStep(
   // instead of one per copy. The product is flushed below 1e-250 after every copy, so a copy with
   // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that
   // small positive values are kept) can make ln L −∞, and the accelerator then rejects that point.
-  const ll = emPass({
+  const args: PassArguments = {
     N,
     L,
     K,
@@ -156,7 +171,9 @@ export function emStep(
     Qn,
     Fn,
     terms: new Float64Array(K),
-  });
+  };
+  const wasm = work.wasm === false ? undefined : wasmPassOf(work, args);
+  const ll = wasm ? wasm.run(args) : emPass(args);
   for (let i = 0; i < N; i++) {
     const n = copies[i]!;
     const keep = n === 0 || (fixed !== undefined && fixed[i] === 1);

@@ -1,0 +1,130 @@
+// The admixture model's EM pass as WebAssembly (engine/model/admixture/wasm-em-pass.ts) against the
+// JavaScript pass (em-pass.ts): the same ln L and the same sums, bit for bit, and a whole fit the same.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { admixtureWork, emStep, emptyParams } from '../../engine/model/admixture/admixture.ts';
+import {
+  admixtureFitSteps,
+  randomAdmixture,
+  type AdmixtureFitOptions,
+  type AdmixtureFitResult,
+} from '../../engine/model/admixture/admixture-fit.ts';
+import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
+import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
+import { wasmEmPass } from '../../engine/model/admixture/wasm-em-pass.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { makeData } from './synthetic.ts';
+
+/** N individuals of ploidy P at loci with these allele counts (skewed frequencies when `skew` > 1), 4 % of copies missing. */
+function dataset(N: number, P: number, r: number[], seed: number, skew = 2): MixtureData {
+  const rng = createRng(seed);
+  return mixtureData(
+    makeData(N, r.length, P, r, (l) => (rng.uniform() < 0.04 ? -1 : Math.floor(rng.uniform() ** skew * r[l]!))),
+  );
+}
+
+/** Held-out entries (individual-major), about one in five. */
+function heldOutOf(md: MixtureData, seed: number): Uint8Array {
+  const rng = createRng(seed);
+  return Uint8Array.from({ length: md.N * md.L }, () => (rng.uniform() < 0.2 ? 1 : 0));
+}
+
+function admixtureFit(
+  md: MixtureData,
+  work: AdmixtureWork,
+  init: AdmixtureParams,
+  o: AdmixtureFitOptions,
+): AdmixtureFitResult {
+  const steps = admixtureFitSteps(md, work, init, o);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+const bitsEqual = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, j) => Object.is(x, b[j]));
+
+test('the WebAssembly EM pass gives the bits of the JavaScript pass: ploidy 1-3, 8-, 16- and 32-bit codes, missing copies, held-out entries, every K to 12, codes resident or copied a few loci at a time', () => {
+  const cases = [
+    { P: 2, r: [2, 3, 7, 2, 12, 2, 5, 9], N: undefined, skew: undefined }, // 8-bit codes
+    { P: 1, r: [2, 4, 3, 2, 6], N: undefined, skew: undefined },
+    { P: 3, r: [3, 2, 5, 4], N: undefined, skew: undefined },
+    { P: 2, r: [40, 3, 2, 30], N: 700, skew: 1 }, // over 255 genotypes at a locus: 16-bit codes
+  ];
+  let checked = 0;
+  for (const [c, { P, r, N, skew }] of cases.entries()) {
+    const md = dataset(N ?? 310, P, r, 10 + c, skew);
+    assert.equal(md.genotypeOf.constructor.name, c === 3 ? 'Uint16Array' : 'Uint8Array');
+    for (const held of [false, true]) {
+      const work = admixtureWork(md, held ? heldOutOf(md, c) : undefined);
+      for (const K of [1, 2, 3, 4, 5, 6, 7, 8, 9, 12]) {
+        const p = randomAdmixture(md, K, createRng(100 * c + K));
+        // 32-bit codes: the same codes widened (real data need over 65,535 genotypes at a locus).
+        for (const genotypeOf of [md.genotypeOf, Int32Array.from(md.genotypeOf)]) {
+          const args = (): PassArguments => ({
+            N: md.N,
+            L: md.L,
+            K,
+            genotypeOf,
+            genotypeOffsets: md.genotypeOffsets,
+            heldOut: work.heldOut,
+            start: work.start,
+            row: work.row,
+            count: work.count,
+            Q: p.Q,
+            F: p.F,
+            Qn: new Float64Array(md.N * K),
+            Fn: new Float64Array(p.F.length),
+            terms: new Float64Array(K),
+          });
+          const js = args();
+          const ll = emPass(js);
+          for (const limits of [undefined, { residentBytes: 0, chunkBytes: md.N * 3 * genotypeOf.BYTES_PER_ELEMENT }]) {
+            const wa = args();
+            const pass = wasmEmPass(wa, limits);
+            assert.ok(pass, 'WebAssembly with SIMD runs in Node');
+            const where = `case ${c}, K = ${K}, ${genotypeOf.constructor.name}, held out ${held}, ${limits ? 'chunks' : 'resident'}`;
+            assert.ok(Object.is(pass.run(wa), ll), `${where}: ln L`);
+            assert.ok(bitsEqual(wa.Qn, js.Qn), `${where}: Q sums`);
+            assert.ok(bitsEqual(wa.Fn, js.Fn), `${where}: F sums`);
+            checked++;
+          }
+        }
+      }
+    }
+  }
+  assert.equal(checked, 4 * 2 * 10 * 2 * 2);
+});
+
+test('a running product that underflows (tiny frequencies) is flushed into ln L as in JavaScript, and a zero d gives -Infinity in both', () => {
+  const md = dataset(200, 2, [6, 6, 6, 6, 6, 6], 3);
+  const work = admixtureWork(md);
+  const K = 3;
+  const p = randomAdmixture(md, K, createRng(1));
+  for (let j = 0; j < p.F.length; j++) p.F[j] = 1e-30 * (1 + (j % 7));
+  for (const zero of [false, true]) {
+    if (zero) p.F.fill(0, 0, 6 * K);
+    const a = emptyParams(md, K);
+    const b = emptyParams(md, K);
+    const llWasm = emStep(md, work, p, a);
+    const llJs = emStep(md, { ...work, wasm: false }, p, b);
+    assert.ok(Object.is(llWasm, llJs), `${llWasm} vs ${llJs}`);
+    assert.equal(llWasm === -Infinity, zero);
+    if (!zero) assert.ok(llWasm < -1e5 && Number.isFinite(llWasm));
+    assert.ok(bitsEqual(a.Q, b.Q) && bitsEqual(a.F, b.F));
+  }
+});
+
+test('a whole SQUAREM fit through the WebAssembly pass ends at the bits of the JavaScript one', () => {
+  const md = dataset(150, 2, [5, 8, 3, 2, 6, 4, 7, 2, 2, 9], 21);
+  for (const K of [2, 4]) {
+    const init = randomAdmixture(md, K, createRng(K));
+    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate: 'em' } as const;
+    const wasm = admixtureFit(md, admixtureWork(md), init, options);
+    const js = admixtureFit(md, { ...admixtureWork(md), wasm: false }, init, options);
+    assert.ok(Object.is(wasm.logLik, js.logLik), `K = ${K}: ${wasm.logLik} vs ${js.logLik}`);
+    assert.equal(wasm.emSteps, js.emSteps);
+    assert.ok(bitsEqual(wasm.params.Q, js.params.Q) && bitsEqual(wasm.params.F, js.params.F));
+  }
+});
