@@ -1,4 +1,4 @@
-// The written-out kernels (genotype-rows.ts, em-pass.ts, newton-passes.ts, row-kernels-wasm.ts, det-math-wasm.ts, em-pass-wasm.ts) are generated: the files in the repository
+// The written-out kernels (genotype-rows.ts, em-pass.ts, newton-passes.ts, row-kernels-wasm.ts, det-math-wasm.ts, admixture-passes-wasm.ts) are generated: the files in the repository
 // must be what scripts/gen-kernels.mjs writes, so an edit to one of them alone is caught here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ test('the written-out kernels are the output of scripts/gen-kernels.mjs', async 
   };
   const sources = await generator.kernelSources();
   assert.deepEqual(Object.keys(sources).sort(), [
-    'engine/model/admixture/em-pass-wasm.ts',
+    'engine/model/admixture/admixture-passes-wasm.ts',
     'engine/model/admixture/em-pass.ts',
     'engine/model/admixture/newton-passes.ts',
     'engine/model/mixture/genotype-rows.ts',

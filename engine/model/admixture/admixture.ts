@@ -1,7 +1,7 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
-import { wasmEmPass, type WasmEmPass } from './wasm-em-pass.ts';
+import { wasmPassesOf } from './wasm-passes.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
 import type { Acceleration, QUpdate } from '../../util/choices.ts';
 
@@ -45,20 +45,8 @@ export interface AdmixtureWork {
   readonly heldOut?: Uint8Array;
   /** Rows of Q that stay fixed (supervised mode), or absent. */
   readonly fixed?: Uint8Array;
-  /** false: the JavaScript EM pass, not the WebAssembly one (the same bits; for tests and benchmarks). */
+  /** false: the JavaScript passes, not the WebAssembly ones (wasm-passes.ts; the same bits; for tests and benchmarks). */
   readonly wasm?: boolean;
-}
-
-/** The WebAssembly EM pass of each work description, for its last K (one fit uses one K). */
-const wasmPasses = new WeakMap<AdmixtureWork, WasmEmPass | null>();
-
-function wasmPassOf(work: AdmixtureWork, args: PassArguments): WasmEmPass | undefined {
-  let pass = wasmPasses.get(work);
-  if (pass === undefined || (pass !== null && pass.K !== args.K)) {
-    pass = wasmEmPass(args) ?? null;
-    wasmPasses.set(work, pass);
-  }
-  return pass ?? undefined;
 }
 
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
@@ -172,8 +160,8 @@ export function emStep(
     Fn,
     terms: new Float64Array(K),
   };
-  const wasm = work.wasm === false ? undefined : wasmPassOf(work, args);
-  const ll = wasm ? wasm.run(args) : emPass(args);
+  const wasm = work.wasm === false ? undefined : wasmPassesOf(work, args);
+  const ll = wasm ? wasm.em(args) : emPass(args);
   for (let i = 0; i < N; i++) {
     const n = copies[i]!;
     const keep = n === 0 || (fixed !== undefined && fixed[i] === 1);

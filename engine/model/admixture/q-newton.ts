@@ -1,6 +1,7 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
+import { wasmPassesOf } from './wasm-passes.ts';
 
 /**
  * One Newton step for every individual's ancestry q_i with F fixed (the Q block of ADMIXTURE's
@@ -86,9 +87,11 @@ export function qNewtonStep(
     F,
     ...s,
   };
+  const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   s.gradient.fill(0);
   s.hessian.fill(0);
-  derivativesPass(pass);
+  if (wasm) wasm.derivatives(pass);
+  else derivativesPass(pass);
   const { pending, step } = s;
   const copies = work.copies;
   let checks = 0;
@@ -109,7 +112,8 @@ export function qNewtonStep(
   if (onePass) {
     s.gain.fill(0);
     s.ratio.fill(1);
-    gainPass(pass);
+    if (wasm) wasm.gains(pass);
+    else gainPass(pass);
   }
   for (let i = 0; i < md.N; i++) {
     if (!pending[i]) continue;

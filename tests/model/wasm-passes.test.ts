@@ -1,5 +1,6 @@
-// The admixture model's EM pass as WebAssembly (engine/model/admixture/wasm-em-pass.ts) against the
-// JavaScript pass (em-pass.ts): the same ln L and the same sums, bit for bit, and a whole fit the same.
+// The admixture model's passes as WebAssembly (engine/model/admixture/wasm-passes.ts) against the
+// JavaScript passes (em-pass.ts, newton-passes.ts): the same ln L, sums, derivatives and gains, bit
+// for bit, and whole fits (EM and Newton's Q update) the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
@@ -12,7 +13,8 @@ import {
 } from '../../engine/model/admixture/admixture-fit.ts';
 import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
-import { wasmEmPass } from '../../engine/model/admixture/wasm-em-pass.ts';
+import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
+import { wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
@@ -43,9 +45,37 @@ function admixtureFit(
   }
 }
 
+const seedOf = (c: number, K: number) => 1000 + 100 * c + K;
+
+type NewtonOwn = Pick<NewtonPassArguments, 'gradient' | 'hessian' | 'step' | 'pending' | 'gain' | 'ratio'>;
+
+/**
+ * The Newton passes' own arguments: a step towards a random point of the simplex, about two thirds
+ * of the individuals pending, running products starting at 1 or near the bounds 1e±200 (so that
+ * some are set aside), nonzero gradient and Hessian to add to.
+ */
+function newtonArguments(md: MixtureData, K: number, Q: Float64Array, seed: number): NewtonOwn {
+  const rng = createRng(seed);
+  const step = new Float64Array(md.N * K);
+  for (let i = 0; i < md.N; i++) {
+    const target = Array.from({ length: K }, () => rng.uniform() + 1e-3);
+    const sum = target.reduce((a, b) => a + b, 0);
+    for (let k = 0; k < K; k++) step[i * K + k] = 0.4 * (target[k]! / sum - Q[i * K + k]!);
+  }
+  const start = [1, 1e199, 1e-199, 3.5];
+  return {
+    gradient: Float64Array.from({ length: md.N * K }, () => rng.uniform()),
+    hessian: Float64Array.from({ length: (md.N * K * (K + 1)) / 2 }, () => rng.uniform()),
+    step,
+    pending: Uint8Array.from({ length: md.N }, () => (rng.uniform() < 0.67 ? 1 : 0)),
+    gain: Float64Array.from({ length: md.N }, () => rng.uniform() - 0.5),
+    ratio: Float64Array.from({ length: md.N }, (_, i) => start[i % 4]!),
+  };
+}
+
 const bitsEqual = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, j) => Object.is(x, b[j]));
 
-test('the WebAssembly EM pass gives the bits of the JavaScript pass: ploidy 1-3, 8-, 16- and 32-bit codes, missing copies, held-out entries, every K to 12, codes resident or copied a few loci at a time', () => {
+test('the WebAssembly passes (EM, derivatives, gains) give the bits of the JavaScript passes: ploidy 1-3, 8-, 16- and 32-bit codes, missing copies, held-out entries, every K to 12, codes resident or copied a few loci at a time', () => {
   const cases = [
     { P: 2, r: [2, 3, 7, 2, 12, 2, 5, 9], N: undefined, skew: undefined }, // 8-bit codes
     { P: 1, r: [2, 4, 3, 2, 6], N: undefined, skew: undefined },
@@ -80,14 +110,25 @@ test('the WebAssembly EM pass gives the bits of the JavaScript pass: ploidy 1-3,
           });
           const js = args();
           const ll = emPass(js);
+          const newtonJs = newtonArguments(md, K, p.Q, seedOf(c, K));
+          const { gradient, hessian, gain, ratio } = newtonJs;
+          derivativesPass({ ...js, ...newtonJs });
+          gainPass({ ...js, ...newtonJs });
           for (const limits of [undefined, { residentBytes: 0, chunkBytes: md.N * 3 * genotypeOf.BYTES_PER_ELEMENT }]) {
             const wa = args();
-            const pass = wasmEmPass(wa, limits);
-            assert.ok(pass, 'WebAssembly with SIMD runs in Node');
+            const passes = wasmPasses(wa, limits);
+            assert.ok(passes, 'WebAssembly with SIMD runs in Node');
             const where = `case ${c}, K = ${K}, ${genotypeOf.constructor.name}, held out ${held}, ${limits ? 'chunks' : 'resident'}`;
-            assert.ok(Object.is(pass.run(wa), ll), `${where}: ln L`);
+            assert.ok(Object.is(passes.em(wa), ll), `${where}: ln L`);
             assert.ok(bitsEqual(wa.Qn, js.Qn), `${where}: Q sums`);
             assert.ok(bitsEqual(wa.Fn, js.Fn), `${where}: F sums`);
+            const newtonWa = newtonArguments(md, K, p.Q, seedOf(c, K));
+            passes.derivatives({ ...wa, ...newtonWa });
+            passes.gains({ ...wa, ...newtonWa });
+            assert.ok(bitsEqual(newtonWa.gradient, gradient), `${where}: gradient`);
+            assert.ok(bitsEqual(newtonWa.hessian, hessian), `${where}: Hessian`);
+            assert.ok(bitsEqual(newtonWa.gain, gain), `${where}: gains`);
+            assert.ok(bitsEqual(newtonWa.ratio, ratio), `${where}: ratios`);
             checked++;
           }
         }
@@ -116,11 +157,16 @@ test('a running product that underflows (tiny frequencies) is flushed into ln L 
   }
 });
 
-test('a whole SQUAREM fit through the WebAssembly pass ends at the bits of the JavaScript one', () => {
+test('whole SQUAREM fits through the WebAssembly passes (EM, and EM with the Newton Q update) end at the bits of the JavaScript ones', () => {
   const md = dataset(150, 2, [5, 8, 3, 2, 6, 4, 7, 2, 2, 9], 21);
-  for (const K of [2, 4]) {
+  for (const [K, qUpdate] of [
+    [2, 'em'],
+    [4, 'em'],
+    [3, 'newton'],
+    [5, 'newton'],
+  ] as const) {
     const init = randomAdmixture(md, K, createRng(K));
-    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate: 'em' } as const;
+    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate } as const;
     const wasm = admixtureFit(md, admixtureWork(md), init, options);
     const js = admixtureFit(md, { ...admixtureWork(md), wasm: false }, init, options);
     assert.ok(Object.is(wasm.logLik, js.logLik), `K = ${K}: ${wasm.logLik} vs ${js.logLik}`);

@@ -1,0 +1,222 @@
+import { ADMIXTURE_PASSES_WASM } from './admixture-passes-wasm.ts';
+import { compileBase64 } from '../../util/wasm-module.ts';
+import { detLog } from '../../util/det-math.ts';
+import type { PassArguments } from './em-pass.ts';
+import type { NewtonPassArguments } from './newton-passes.ts';
+
+/**
+ * The admixture model's passes over the data as WebAssembly (script./wasm-admixture-passes.mjs): the
+ * EM pass (em-pass.ts) and the Newton step's derivative and gain passes (newton-passes.ts), with the
+ * same operations in the same order, so the same results to the bit. One instance serves the
+ * passes of one dataset's work at one K: the per-genotype entries live in its memory; the genotype
+ * codes (and the held-out mask, turned locus-major) too when they take at most 16 MiB, else they
+ * are copied in a few MiB of loci at a time, so large data are not duplicated per worker. The
+ * parameters are copied in and the sums out at each pass (O(N·K² + rows·K), small beside the
+ * pass). Where WebAssembly with SIMD is missing, {@link wasmPasses} returns undefined and the
+ * JavaScript passes run.
+ */
+export interface WasmPasses {
+  readonly K: number;
+  /** emPass(a), for arguments with this instance's data, K and held-out entries. */
+  em(a: PassArguments): number;
+  /** derivativesPass(a), likewise. */
+  derivatives(a: NewtonPassArguments): void;
+  /** gainPass(a), likewise. */
+  gains(a: NewtonPassArguments): void;
+}
+
+/** The arguments every pass shares: the data, the work's entries, held-out entries, K, Q and F. */
+type DataArguments = Pick<
+  PassArguments,
+  'N' | 'L' | 'K' | 'genotypeOf' | 'genotypeOffsets' | 'heldOut' | 'start' | 'row' | 'count' | 'F'
+>;
+/** A pass's exported function: the data's arguments (codes, mask, l0, l1, N, K, gOffs, start, row, count, Q, F), then its own. */
+type PassFunction = (...addresses: number[]) => void;
+
+const PAGE = 65536;
+/** Codes (or a mask) up to this many bytes are copied in once, not for every pass. */
+const RESIDENT_BYTES = 1 << 24;
+/** Otherwise loci are copied in groups of about this many bytes. */
+const CHUNK_BYTES = 1 << 22;
+let compiled: WebAssembly.Module | null | undefined;
+
+function passModule(): WebAssembly.Module | null {
+  if (compiled === undefined) compiled = compileBase64(ADMIXTURE_PASSES_WASM);
+  return compiled;
+}
+
+/** Byte offsets of consecutive regions, each 16-byte aligned. */
+function layout(sizes: readonly number[]): { at: number[]; end: number } {
+  const at: number[] = [];
+  let end = 0;
+  for (const size of sizes) {
+    at.push(end);
+    end += Math.ceil(size / 16) * 16;
+  }
+  return { at, end };
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** heldOut (individual-major, N × L) as a locus-major mask. */
+function locusMajor(heldOut: Uint8Array, N: number, L: number): Uint8Array {
+  const mask = new Uint8Array(N * L);
+  for (let i = 0; i < N; i++) for (let l = 0; l < L; l++) mask[l * N + i] = heldOut[i * L + l]!;
+  return mask;
+}
+
+/** The most copies a genotype holds (the ploidy): Σ of its entries' counts. */
+function mostCopies(start: Int32Array, count: Float64Array): number {
+  let most = 0;
+  for (let g = 0; g + 1 < start.length; g++) {
+    let copies = 0;
+    for (let j = start[g]!; j < start[g + 1]!; j++) copies += count[j]!;
+    most = Math.max(most, copies);
+  }
+  return most;
+}
+
+/**
+ * The WebAssembly passes for the data and K of `a`; undefined where they cannot run. `limits`
+ * (tests): the largest codes kept resident, and the bytes of loci copied in at a time otherwise.
+ */
+export function wasmPasses(
+  a: DataArguments,
+  limits = { residentBytes: RESIDENT_BYTES, chunkBytes: CHUNK_BYTES },
+): WasmPasses | undefined {
+  const module = passModule();
+  if (!module) return undefined;
+  const { N, L, K, genotypeOf, genotypeOffsets, start, row, count } = a;
+  const rows = a.F.length / K;
+  const T = (K * (K + 1)) / 2;
+  const bytes = genotypeOf.BYTES_PER_ELEMENT;
+  const mask = a.heldOut ? locusMajor(a.heldOut, N, L) : undefined;
+  const ploidy = mostCopies(start, count);
+  const resident = genotypeOf.byteLength <= limits.residentBytes;
+  const chunk = resident ? L : Math.max(1, Math.min(L, Math.floor(limits.chunkBytes / (N * bytes))));
+  const regions = {
+    state: 16, // ln L so far, running product (at 0, so that no mask is at 0)
+    gOffs: genotypeOffsets.byteLength,
+    start: start.byteLength,
+    row: row.byteLength,
+    count: count.byteLength,
+    codes: chunk * N * bytes,
+    mask: mask ? chunk * N : 0,
+    Q: N * K * 8,
+    F: rows * K * 8,
+    Qn: N * K * 8, // the EM pass's sums; the Newton passes' gradient
+    Fn: rows * K * 8,
+    terms: K * 8,
+    aside: N * Math.max(1, ploidy) * 8, // running products set aside at a locus
+    asideI: N * 4, // and their individuals (gains)
+    hessian: N * T * 8,
+    step: N * K * 8,
+    pending: N,
+    gain: N * 8,
+    ratio: N * 8,
+  };
+  const { at: offsets, end } = layout(Object.values(regions));
+  const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
+    keyof typeof regions,
+    number
+  >;
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) });
+  } catch {
+    return undefined; // beyond what a WebAssembly memory can hold
+  }
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Record<
+    string,
+    PassFunction | undefined
+  >;
+  const width = genotypeOf instanceof Uint8Array ? 8 : genotypeOf instanceof Uint16Array ? 16 : 32;
+  const exported = (name: string) => (exports[`${name}${width}k${K}`] ?? exports[`${name}${width}`])!;
+  const [emFunction, derivativesFunction, gainsFunction] = ['pass', 'derivatives', 'gains'].map(exported) as [
+    PassFunction,
+    PassFunction,
+    PassFunction,
+  ];
+  const buffer = memory.buffer;
+  const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
+  new Int32Array(buffer, at.gOffs, genotypeOffsets.length).set(genotypeOffsets);
+  new Int32Array(buffer, at.start, start.length).set(start);
+  new Int32Array(buffer, at.row, row.length).set(row);
+  f64('count', count.length).set(count);
+  const codesView = new Uint8Array(buffer, at.codes, chunk * N * bytes);
+  const maskView = mask ? new Uint8Array(buffer, at.mask, chunk * N) : undefined;
+  if (resident) {
+    codesView.set(bytesOf(genotypeOf));
+    maskView?.set(mask!);
+  }
+  const codeBytes = bytesOf(genotypeOf);
+  const state = f64('state', 2);
+  const Q = f64('Q', N * K);
+  const F = f64('F', rows * K);
+  const Qn = f64('Qn', N * K);
+  const Fn = f64('Fn', rows * K);
+  const hessian = f64('hessian', N * T);
+  const step = f64('step', N * K);
+  const pending = new Uint8Array(buffer, at.pending, N);
+  const gain = f64('gain', N);
+  const ratio = f64('ratio', N);
+  /** Runs `pass` over all loci (copying codes in per group of loci unless resident), with its own arguments after the data's. */
+  const overLoci = (pass: PassFunction, own: readonly number[]) => {
+    for (let l0 = 0; l0 < L; l0 += chunk) {
+      const l1 = Math.min(L, l0 + chunk);
+      if (!resident) {
+        codesView.set(codeBytes.subarray(l0 * N * bytes, l1 * N * bytes));
+        maskView?.set(mask!.subarray(l0 * N, l1 * N));
+      }
+      pass(at.codes, maskView ? at.mask : 0, l0, l1, N, K, at.gOffs, at.start, at.row, at.count, at.Q, at.F, ...own);
+    }
+  };
+  return {
+    K,
+    em(p) {
+      Q.set(p.Q);
+      F.set(p.F);
+      Qn.set(p.Qn);
+      Fn.set(p.Fn);
+      state[0] = 0;
+      state[1] = 1;
+      overLoci(emFunction, [at.Qn, at.Fn, at.terms, at.state, at.aside]);
+      p.Qn.set(Qn);
+      p.Fn.set(Fn);
+      return state[0]! + detLog(state[1]!);
+    },
+    derivatives(p) {
+      Q.set(p.Q);
+      F.set(p.F);
+      Qn.set(p.gradient);
+      hessian.set(p.hessian);
+      overLoci(derivativesFunction, [at.Qn, at.hessian, T * 8]);
+      p.gradient.set(Qn);
+      p.hessian.set(hessian);
+    },
+    gains(p) {
+      Q.set(p.Q);
+      F.set(p.F);
+      step.set(p.step);
+      pending.set(p.pending);
+      gain.set(p.gain);
+      ratio.set(p.ratio);
+      overLoci(gainsFunction, [at.step, at.pending, at.gain, at.ratio, at.aside, at.asideI]);
+      p.gain.set(gain);
+      p.ratio.set(ratio);
+    },
+  };
+}
+
+/** The passes of each work description (the key), for its last K (one fit uses one K); null: unavailable. */
+const cache = new WeakMap<object, WasmPasses | null>();
+
+/** The WebAssembly passes for `work`'s data at K, made once per work and K. */
+export function wasmPassesOf(work: object, a: DataArguments): WasmPasses | undefined {
+  let passes = cache.get(work);
+  if (passes === undefined || (passes !== null && passes.K !== a.K)) {
+    passes = wasmPasses(a) ?? null;
+    cache.set(work, passes);
+  }
+  return passes ?? undefined;
+}
