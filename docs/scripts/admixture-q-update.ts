@@ -1,7 +1,10 @@
 // How the admixture fit updates Q: EM against one Newton step per individual (block relaxation),
 // both under SQUAREM from the same start, on simulated SNPs and microsatellites and on eHGDP at
 // K = 2..8: ln L reached, steps and seconds per start. The table that chose `--q-update auto`.
+// The fits run in two processes (each a shard of the cases; one thread each).
 // Usage: node --import tsx docs/scripts/admixture-q-update.ts > docs/admixture-q-update.md
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps, admixtureStart, resolvedQUpdate } from '../../engine/model/admixture/admixture-fit.ts';
@@ -37,20 +40,12 @@ function fit(md: MixtureData, K: number, seed: number, qUpdate: 'em' | 'newton')
   return { logLik: r.value.logLik, steps: r.value.emSteps, seconds: (performance.now() - t) / 1000 };
 }
 
-const rows: string[] = [];
-const ratios = { snp: [] as number[], microsatellite: [] as number[] };
-const lower = { snp: 0, microsatellite: 0 };
-function measure(name: string, kind: 'snp' | 'microsatellite', md: MixtureData, K: number, seed: number): void {
-  const em = fit(md, K, seed, 'em');
-  const newton = fit(md, K, seed, 'newton');
-  const ratio = em.seconds / newton.seconds;
-  ratios[kind].push(ratio);
-  if (newton.logLik < em.logLik - 0.01) lower[kind]++;
-  const cell = (f: Fit) => `${f.logLik.toFixed(2)} | ${f.steps} | ${f.seconds.toFixed(1)}`;
-  rows.push(
-    `| ${name} | ${K} | ${seed} | ${cell(em)} | ${cell(newton)} | ${ratio.toFixed(2)} | ${(newton.logLik - em.logLik).toFixed(2)} | ${resolvedQUpdate(md, 'auto')} |`,
-  );
-  process.stderr.write(`${rows.at(-1)}\n`);
+interface Job {
+  name: string;
+  kind: 'snp' | 'microsatellite';
+  data: () => Promise<MixtureData>;
+  K: number;
+  seed: number;
 }
 
 const SIMULATED = [
@@ -58,15 +53,78 @@ const SIMULATED = [
   { N: 500, L: 5000, K: 3, fst: 0.1, alleles: 2 },
   ...[3, 6].map((K) => ({ N: 300, L: 200, K, fst: 0.05, alleles: 12 })),
 ];
-for (const c of SIMULATED)
-  for (const seed of [1, 2]) {
-    const { data } = admixedData(seed, { N: c.N, L: c.L, K: c.K, alpha: 0.5, fst: c.fst, alleles: c.alleles });
-    const kind = c.alleles === 2 ? 'snp' : 'microsatellite';
-    const name = `simulated ${c.N} × ${c.L} ${kind === 'snp' ? 'SNPs' : `loci (${c.alleles} alleles)`}, F_ST ${c.fst}`;
-    measure(name, kind, mixtureData(data), c.K, seed);
+let ehgdp: MixtureData | undefined;
+const EHGDP_SEEDS = [1, 2, 3];
+const jobs: Job[] = [
+  ...SIMULATED.flatMap((c) =>
+    [1, 2].map((seed): Job => {
+      const kind = c.alleles === 2 ? 'snp' : 'microsatellite';
+      return {
+        name: `simulated ${c.N} × ${c.L} ${kind === 'snp' ? 'SNPs' : `loci (${c.alleles} alleles)`}, F_ST ${c.fst}`,
+        kind,
+        data: async () =>
+          mixtureData(admixedData(seed, { N: c.N, L: c.L, K: c.K, alpha: 0.5, fst: c.fst, alleles: c.alleles }).data),
+        K: c.K,
+        seed,
+      };
+    }),
+  ),
+  ...[2, 3, 4, 5, 6, 7, 8].flatMap((K) =>
+    EHGDP_SEEDS.map((seed): Job => ({
+      name: 'eHGDP, 1,350 × 678 microsatellites',
+      kind: 'microsatellite',
+      data: async () => (ehgdp ??= mixtureData(await readDataset(datasetFiles(dataPath('eHGDP.str.gz'))))),
+      K,
+      seed,
+    })),
+  ),
+];
+
+const shard = /^(\d+)\/(\d+)$/.exec(process.argv[process.argv.indexOf('--shard') + 1] ?? '');
+if (process.argv.includes('--shard') && shard) {
+  // A worker process: its share of the jobs, one JSON line each.
+  const [, index, count] = shard.map(Number) as [number, number, number];
+  for (const [j, job] of jobs.entries()) {
+    if (j % count !== index) continue;
+    const md = await job.data();
+    const em = fit(md, job.K, job.seed, 'em');
+    const newton = fit(md, job.K, job.seed, 'newton');
+    process.stdout.write(`${JSON.stringify({ j, em, newton, auto: resolvedQUpdate(md, 'auto') })}\n`);
   }
-const ehgdp = mixtureData(await readDataset(datasetFiles(dataPath('eHGDP.str.gz'))));
-for (let K = 2; K <= 8; K++) measure('eHGDP, 1,350 × 678 microsatellites', 'microsatellite', ehgdp, K, 1);
+  process.exit(0);
+}
+
+const SHARDS = 2;
+const script = new URL(import.meta.url).pathname;
+const outputs = await Promise.all(
+  Array.from({ length: SHARDS }, (_, index) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', script, '--shard', `${index}/${SHARDS}`], {
+      maxBuffer: 1 << 24,
+    }),
+  ),
+);
+const results = outputs
+  .flatMap((o) => o.stdout.trim().split('\n'))
+  .map((line) => JSON.parse(line) as { j: number; em: Fit; newton: Fit; auto: string })
+  .sort((a, b) => a.j - b.j);
+
+const rows: string[] = [];
+const ratios = { snp: [] as number[], microsatellite: [] as number[] };
+const lower = { snp: 0, microsatellite: 0 };
+/** eHGDP per K: Newton's ln L minus EM's, per seed. */
+const ehgdpDelta = new Map<number, number[]>();
+for (const { j, em, newton, auto } of results) {
+  const job = jobs[j]!;
+  const ratio = em.seconds / newton.seconds;
+  ratios[job.kind].push(ratio);
+  if (newton.logLik < em.logLik - 0.01) lower[job.kind]++;
+  if (job.name.startsWith('eHGDP'))
+    ehgdpDelta.set(job.K, [...(ehgdpDelta.get(job.K) ?? []), newton.logLik - em.logLik]);
+  const cell = (f: Fit) => `${f.logLik.toFixed(2)} | ${f.steps} | ${f.seconds.toFixed(1)}`;
+  rows.push(
+    `| ${job.name} | ${job.K} | ${job.seed} | ${cell(em)} | ${cell(newton)} | ${ratio.toFixed(2)} | ${(newton.logLik - em.logLik).toFixed(2)} | ${auto} |`,
+  );
+}
 
 const range = (x: number[]) =>
   x.length
@@ -75,13 +133,14 @@ const range = (x: number[]) =>
 process.stdout.write(`# Updating Q in the admixture fit: EM or a Newton step per individual
 
 Made by \`node --import tsx docs/scripts/admixture-q-update.ts > docs/admixture-q-update.md\` on this
-machine (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; one thread) in ${((performance.now() - T0) / 60000).toFixed(0)} minutes.
+machine (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; ${SHARDS} processes of one thread each) in ${((performance.now() - T0) / 60000).toFixed(0)} minutes.
 
 Both arms run SQUAREM from the same start (the default: the mixture model's EM clustering, seed as
 listed) to the same stopping rule (ln L changes by less than ${CLUSTER_DEFAULTS.tolerance} between accepted steps).
 **EM**: every step is the EM step of Q and F. **Newton**: F by the EM step, then Q by one
 safeguarded Newton step per individual with F fixed (docs/algorithms.md §14). A Newton step costs
-about 1.7 EM passes, so it pays only where it needs far fewer steps. Simulated data as in
+an EM pass, a derivative pass and for some individuals a gain pass (all WebAssembly), so it pays
+only where it needs fewer steps. Simulated data as in
 Pritchard et al. (2000): ancestry ~ Dirichlet(0.5), Balding–Nichols frequencies. "Steps": EM steps
 or Newton steps over the data (three per SQUAREM cycle); "EM / Newton": the ratio of seconds (> 1:
 Newton faster); "Δ ln L": Newton's ln L minus EM's; "auto": what \`--q-update auto\` (the default) runs.
@@ -93,4 +152,12 @@ ${rows.join('\n')}
 Time ratio EM / Newton: SNP data ${range(ratios.snp)}; microsatellites ${range(ratios.microsatellite)}.
 Newton ended more than 0.01 below EM in ${lower.snp} of ${ratios.snp.length} SNP cases and ${lower.microsatellite} of
 ${ratios.microsatellite.length} microsatellite cases (each arm may stop on a different local optimum).
+
+eHGDP, Newton's ln L minus EM's per K over seeds ${EHGDP_SEEDS.join(', ')} (mean; how many seeds Newton ended higher):
+${[...ehgdpDelta]
+  .map(
+    ([K, d]) =>
+      `K = ${K}: ${(d.reduce((a, b) => a + b, 0) / d.length).toFixed(2)} (${d.filter((x) => x > 0.01).length} of ${d.length})`,
+  )
+  .join('; ')}.
 `);
