@@ -9,3 +9,17 @@ export function compileBase64(text: string): WebAssembly.Module | null {
     return null;
   }
 }
+
+/** Byte offsets of consecutive regions of a WebAssembly memory, each 16-byte aligned, and the end. */
+export function layout(sizes: readonly number[]): { at: number[]; end: number } {
+  const at: number[] = [];
+  let end = 0;
+  for (const size of sizes) {
+    at.push(end);
+    end += Math.ceil(size / 16) * 16;
+  }
+  return { at, end };
+}
+
+/** The bytes of a typed array (a view, not a copy). */
+export const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);

@@ -1,5 +1,5 @@
 import { ADMIXTURE_PASSES_WASM } from './admixture-passes-wasm.ts';
-import { compileBase64 } from '../../util/wasm-module.ts';
+import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassArguments } from './em-pass.ts';
 import type { NewtonPassArguments } from './newton-passes.ts';
@@ -44,19 +44,6 @@ function passModule(): WebAssembly.Module | null {
   if (compiled === undefined) compiled = compileBase64(ADMIXTURE_PASSES_WASM);
   return compiled;
 }
-
-/** Byte offsets of consecutive regions, each 16-byte aligned. */
-function layout(sizes: readonly number[]): { at: number[]; end: number } {
-  const at: number[] = [];
-  let end = 0;
-  for (const size of sizes) {
-    at.push(end);
-    end += Math.ceil(size / 16) * 16;
-  }
-  return { at, end };
-}
-
-const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** heldOut (individual-major, N × L) as a locus-major mask. */
 function locusMajor(heldOut: Uint8Array, N: number, L: number): Uint8Array {

@@ -1,5 +1,5 @@
 import { ROW_KERNELS_WASM } from './row-kernels-wasm.ts';
-import { compileBase64 } from '../../util/wasm-module.ts';
+import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 
 /**
  * The mixture model's per-locus loops (genotype-rows.ts, and e-step.ts's genotype logs and the
@@ -66,19 +66,6 @@ function rowKernelsModule(): WebAssembly.Module | null {
 export function wasmRowsAvailable(): boolean {
   return rowKernelsModule() !== null;
 }
-
-/** Byte offsets of consecutive regions, each 16-byte aligned. */
-function layout(sizes: readonly number[]): { at: number[]; end: number } {
-  const at: number[] = [];
-  let end = 0;
-  for (const size of sizes) {
-    at.push(end);
-    end += Math.ceil(size / 16) * 16;
-  }
-  return { at, end };
-}
-
-const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** The WebAssembly loops for one shape; undefined where WebAssembly with SIMD is missing. */
 export function wasmRows(shape: WasmRowsShape): WasmRows | undefined {
