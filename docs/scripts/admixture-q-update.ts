@@ -89,7 +89,7 @@ if (process.argv.includes('--shard') && shard) {
     const md = await job.data();
     const em = fit(md, job.K, job.seed, 'em');
     const newton = fit(md, job.K, job.seed, 'newton');
-    process.stdout.write(`${JSON.stringify({ j, em, newton, auto: resolvedQUpdate(md, 'auto') })}\n`);
+    process.stdout.write(`${JSON.stringify({ j, em, newton, auto: resolvedQUpdate('auto') })}\n`);
   }
   process.exit(0);
 }

@@ -59,7 +59,7 @@ function fit(
     tolerance: CLUSTER_DEFAULTS.tolerance,
     maxIterations: acceleration === 'none' ? 20000 : 5000,
     acceleration,
-    // Plain EM is EM for Q too; otherwise the default ('auto': Newton on SNP data, EM on microsatellites).
+    // Plain EM is EM for Q too; otherwise the default ('auto': Newton under SQUAREM, EM under Anderson).
     qUpdate: acceleration === 'none' ? 'em' : qUpdate,
     ...(averaging ? { averaging } : {}),
   });
@@ -151,9 +151,8 @@ allele frequencies from the Balding–Nichols model with F_ST = 0.1 around ances
 Uniform(0.05, 0.95) (SNPs) or Dirichlet(1) over 10 alleles (microsatellites). Q RMSE is against
 the true ancestry after matching clusters, for the best start of the default (${configName(CONFIGS[0]!)}).
 Columns per configuration: best ln L, mean steps (EM passes, or EM-plus-Newton steps) and seconds per
-start. Q is updated as \`--q-update ${CLUSTER_DEFAULTS.qUpdate}\` does: by a Newton step per individual on the SNP
-data under SQUAREM, by EM on the microsatellites and under Anderson acceleration
-(docs/admixture-q-update.md compares the two). Plain EM: one random start (the first seed), EM for Q
+start. Q is updated as \`--q-update ${CLUSTER_DEFAULTS.qUpdate}\` does: by a Newton step per individual under
+SQUAREM, by EM under Anderson acceleration (docs/admixture-q-update.md compares the two). Plain EM: one random start (the first seed), EM for Q
 and F.
 
 | data | seed | starts | Q RMSE | ${CONFIGS.map((c) => `${configName(c)}: ln L | passes | s`).join(' | ')} | plain EM: ln L | passes | s |
@@ -190,7 +189,7 @@ const meanSeconds = (c: (typeof CONFIGS)[number]) => {
 };
 let ehBest: { logLik: number; mozabite: number; bedouin: number } | undefined;
 // The default's starts again with the other Q update (auto's choice for these data, and the other one).
-const otherQUpdate: QUpdate = resolvedQUpdate(ehMd, CLUSTER_DEFAULTS.qUpdate) === 'em' ? 'newton' : 'em';
+const otherQUpdate: QUpdate = resolvedQUpdate(CLUSTER_DEFAULTS.qUpdate) === 'em' ? 'newton' : 'em';
 const EH_CONFIGS = [...CONFIGS, { ...CONFIGS[0]!, qUpdate: otherQUpdate }];
 for (const config of EH_CONFIGS) {
   for (const seed of config.init === 'random' ? [1, 2, 3] : [1, 2, 3, 4, 5]) {
@@ -375,7 +374,7 @@ ${cvRows.join('\n')}
     const b = o.clustering;
     return `| ${r.K} | ${f2(a.logLik)} | ${steps(a.starts)} | ${capped(a.starts)} | ${f2(b.logLik)} | ${steps(b.starts)} | ${capped(b.starts)} | ${f2(b.logLik - a.logLik)} |`;
   });
-  const defaultName = `${CLUSTER_DEFAULTS.qUpdate} (here ${resolvedQUpdate(ehMd, CLUSTER_DEFAULTS.qUpdate)})`;
+  const defaultName = `${CLUSTER_DEFAULTS.qUpdate} (here ${resolvedQUpdate(CLUSTER_DEFAULTS.qUpdate)})`;
   emit(`## The sweep K = 2..8 × 10 starts on eHGDP
 
 \`runSweep\` with every default (the admixture model; ${threads} threads; no CV): ${byDefault.seconds.toFixed(0)} s in all (the issue's

@@ -45,12 +45,12 @@ export type Acceleration = (typeof ACCELERATION.values)[number];
 /**
  * How each step of the admixture fit updates the ancestry proportions Q (F always by EM): one
  * Newton step per individual with F fixed (the Q block of ADMIXTURE's block relaxation), or EM.
- * Measured in docs/admixture-q-update.md: on SNP data Newton is 1.2–13 × faster to the same or a
- * higher ln L; on microsatellites faster at some K, slower at others, and on eHGDP at K = 5–7 it
- * stopped on far lower optima, so 'auto' takes Newton when every locus is biallelic.
+ * Measured in docs/admixture-q-update.md: on SNP data Newton is 1.1–13 × faster to the same or a
+ * higher ln L; on eHGDP's microsatellites 1.5 × faster over K = 2..8, faster at small K, with
+ * higher best ln L at some K and lower at others; so 'auto' takes Newton (EM under Anderson).
  */
 export const Q_UPDATE = choices({
-  auto: 'Newton on SNP data (every locus biallelic), EM otherwise',
+  auto: 'Newton (EM under Anderson acceleration)',
   newton: 'a Newton step per individual (block relaxation)',
   em: 'EM',
 });
