@@ -2,6 +2,7 @@ import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
+import { detLog } from '../../util/det-math.ts';
 
 /**
  * One Newton step for every individual's ancestry q_i with F fixed (the Q block of ADMIXTURE's
@@ -118,7 +119,7 @@ export function qNewtonStep(
   for (let i = 0; i < md.N; i++) {
     if (!pending[i]) continue;
     let t = 1;
-    let gain = onePass ? s.gain[i]! + Math.log(s.ratio[i]!) : individualGain(md, work, K, Q, F, s, i, 1);
+    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : individualGain(md, work, K, Q, F, s, i, 1);
     for (let halving = 0; gain < 0 && halving < MAX_HALVINGS; halving++) {
       t /= 2;
       gain = individualGain(md, work, K, Q, F, s, i, t);
@@ -175,7 +176,7 @@ function individualGain(
         d += Q[q + k]! * f;
         e += step[q + k]! * f;
       }
-      gain += count[j]! * Math.log((d + t * e) / d);
+      gain += count[j]! * detLog((d + t * e) / d);
     }
   }
   return gain;
