@@ -225,9 +225,9 @@ flat ridge (between passes 400 and 1,700 of a SQUAREM run the ancestry of indivi
 0.03 RMS), so from random parameters every accelerator measured needs about a thousand passes.
 Starting from the mixture model's EM clustering (under a second) cuts that two- to threefold and
 is the default (\`--admixture-init mixture\`). Anderson acceleration
-(order 5, restarted when a proposal lowers ln L) needs fewer passes than SQUAREM on eHGDP and more
-on the simulated data above (from random starts); SQUAREM stays the default, Anderson is
-\`--acceleration anderson\`.
+(order 5, restarted when a proposal lowers ln L; Q by EM) needs fewer passes than SQUAREM with
+Q by EM on eHGDP from random starts and more on the simulated data above; SQUAREM with Newton's Q
+update is faster than both, and stays the default; Anderson is \`--acceleration anderson\`.
 Also tried and not better (notes in docs/algorithms.md §14): a 3-secant quasi-Newton on the EM
 map; ADMIXTURE's block relaxation with Newton steps for F, whose quadratic model fails on rare
 alleles of multi-allelic loci; Anderson with order 3 or 10, with a larger ridge, or keeping its
