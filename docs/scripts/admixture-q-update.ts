@@ -89,7 +89,7 @@ if (process.argv.includes('--shard') && shard) {
     const md = await job.data();
     const em = fit(md, job.K, job.seed, 'em');
     const newton = fit(md, job.K, job.seed, 'newton');
-    process.stdout.write(`${JSON.stringify({ j, em, newton, auto: resolvedQUpdate('auto') })}\n`);
+    process.stdout.write(`${JSON.stringify({ j, em, newton })}\n`);
   }
   process.exit(0);
 }
@@ -105,7 +105,7 @@ const outputs = await Promise.all(
 );
 const results = outputs
   .flatMap((o) => o.stdout.trim().split('\n'))
-  .map((line) => JSON.parse(line) as { j: number; em: Fit; newton: Fit; auto: string })
+  .map((line) => JSON.parse(line) as { j: number; em: Fit; newton: Fit })
   .sort((a, b) => a.j - b.j);
 
 const rows: string[] = [];
@@ -113,16 +113,20 @@ const ratios = { snp: [] as number[], microsatellite: [] as number[] };
 const lower = { snp: 0, microsatellite: 0 };
 /** eHGDP per K: Newton's ln L minus EM's, per seed. */
 const ehgdpDelta = new Map<number, number[]>();
-for (const { j, em, newton, auto } of results) {
+/** Seconds in all per arm, by kind of data. */
+const total = { snp: { em: 0, newton: 0 }, microsatellite: { em: 0, newton: 0 } };
+for (const { j, em, newton } of results) {
   const job = jobs[j]!;
   const ratio = em.seconds / newton.seconds;
   ratios[job.kind].push(ratio);
+  total[job.kind].em += em.seconds;
+  total[job.kind].newton += newton.seconds;
   if (newton.logLik < em.logLik - 0.01) lower[job.kind]++;
   if (job.name.startsWith('eHGDP'))
     ehgdpDelta.set(job.K, [...(ehgdpDelta.get(job.K) ?? []), newton.logLik - em.logLik]);
   const cell = (f: Fit) => `${f.logLik.toFixed(2)} | ${f.steps} | ${f.seconds.toFixed(1)}`;
   rows.push(
-    `| ${job.name} | ${job.K} | ${job.seed} | ${cell(em)} | ${cell(newton)} | ${ratio.toFixed(2)} | ${(newton.logLik - em.logLik).toFixed(2)} | ${auto} |`,
+    `| ${job.name} | ${job.K} | ${job.seed} | ${cell(em)} | ${cell(newton)} | ${ratio.toFixed(2)} | ${(newton.logLik - em.logLik).toFixed(2)} |`,
   );
 }
 
@@ -130,6 +134,8 @@ const range = (x: number[]) =>
   x.length
     ? `${Math.min(...x).toFixed(2)}–${Math.max(...x).toFixed(2)} × (median ${[...x].sort((a, b) => a - b)[x.length >> 1]!.toFixed(2)})`
     : '—';
+const sums = (t: { em: number; newton: number }) =>
+  `${t.em.toFixed(0)} s against ${t.newton.toFixed(0)} s (${(t.em / t.newton).toFixed(2)} ×)`;
 process.stdout.write(`# Updating Q in the admixture fit: EM or a Newton step per individual
 
 Made by \`node --import tsx docs/scripts/admixture-q-update.ts > docs/admixture-q-update.md\` on this
@@ -143,13 +149,16 @@ an EM pass, a derivative pass and for some individuals a gain pass (all WebAssem
 only where it needs fewer steps. Simulated data as in
 Pritchard et al. (2000): ancestry ~ Dirichlet(0.5), Balding–Nichols frequencies. "Steps": EM steps
 or Newton steps over the data (three per SQUAREM cycle); "EM / Newton": the ratio of seconds (> 1:
-Newton faster); "Δ ln L": Newton's ln L minus EM's; "auto": what \`--q-update auto\` (the default) runs.
+Newton faster); "Δ ln L": Newton's ln L minus EM's.
 
-| data | K | seed | EM: ln L | steps | s | Newton: ln L | steps | s | EM / Newton | Δ ln L | auto |
-|---|---|---|---|---|---|---|---|---|---|---|---|
+| data | K | seed | EM: ln L | steps | s | Newton: ln L | steps | s | EM / Newton | Δ ln L |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Time ratio EM / Newton: SNP data ${range(ratios.snp)}; microsatellites ${range(ratios.microsatellite)}.
+Seconds in all, EM against Newton: SNP data ${sums(total.snp)}; microsatellites ${sums(total.microsatellite)}.
+\`--q-update auto\` (the default) runs ${resolvedQUpdate('auto', 'squarem')} under SQUAREM (the default acceleration) and
+${resolvedQUpdate('auto', 'anderson')} under Anderson.
 Newton ended more than 0.01 below EM in ${lower.snp} of ${ratios.snp.length} SNP cases and ${lower.microsatellite} of
 ${ratios.microsatellite.length} microsatellite cases (each arm may stop on a different local optimum).
 
