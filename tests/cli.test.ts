@@ -305,7 +305,7 @@ test('stratify run --supervised: K = the reference populations, references keep 
   });
 });
 
-test('stratify run --screen: the short runs and the kept fraction reach the saved options and the starts run; a negative count is refused', () => {
+test('stratify run --screen (mixture) and --screen-tolerance (admixture): the options are saved and only the kept starts run; bad values are refused', () => {
   const out = mkdtempSync(join(tmpdir(), 'stratify-screen-'));
   const bad = stratify('run', dataPath('nancycats.str'), '--k', '2', '--screen', '-1', '--out', join(out, 'bad'));
   assert.notEqual(bad.status, 0);
@@ -327,10 +327,41 @@ test('stratify run --screen: the short runs and the kept fraction reach the save
     out,
   );
   assert.equal(r.status, 0, r.stderr);
-  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
-    options: { screen?: { iterations: number; keep: number } };
-    runs: { completedStarts: number }[];
+  type Saved = {
+    options: { screen?: { iterations: number; keep: number; tolerance?: number; starts?: number } };
+    runs: { completedStarts: number; starts: { index: number }[] }[];
   };
-  assert.deepEqual(json.options.screen, { iterations: 2, keep: 0.5 });
+  const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as Saved;
+  assert.equal(json.options.screen?.iterations, 2);
+  assert.equal(json.options.screen?.keep, 0.5);
   assert.equal(json.runs[0]!.completedStarts, 6);
+  // The admixture model's own flags: every start to ln L change < 5, then the 2 most likely on.
+  const badTolerance = stratify('run', dataPath('nancycats.str'), '--model', 'admixture', '--screen-tolerance', '-1');
+  assert.notEqual(badTolerance.status, 0);
+  assert.match(badTolerance.stderr, /--screen-tolerance takes a number/);
+  const adm = join(out, 'admixture');
+  const a = stratify(
+    'run',
+    dataPath('nancycats.str'),
+    '--model',
+    'admixture',
+    '--k',
+    '3',
+    '--starts',
+    '5',
+    '--screen-tolerance',
+    '5',
+    '--screen-starts',
+    '2',
+    '--threads',
+    '1',
+    '--out',
+    adm,
+  );
+  assert.equal(a.status, 0, a.stderr);
+  const admJson = JSON.parse(readFileSync(join(adm, 'stratify.json'), 'utf8')) as Saved;
+  assert.equal(admJson.options.screen?.tolerance, 5);
+  assert.equal(admJson.options.screen?.starts, 2);
+  assert.equal(admJson.runs[0]!.completedStarts, 2);
+  assert.equal(admJson.runs[0]!.starts.length, 2);
 });

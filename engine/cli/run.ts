@@ -50,6 +50,16 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
       'fraction of the starts run to convergence after screening (at least 5)',
       String(D.screenKeep),
     )
+    .option(
+      '--screen-tolerance <t>',
+      'admixture model, best choice: run every start until ln L changes by less than this, then only the most likely on to --tolerance (0: every start to --tolerance)',
+      String(D.admixtureScreenTolerance),
+    )
+    .option(
+      '--screen-starts <n>',
+      'admixture model: the starts run on to --tolerance after screening',
+      String(D.admixtureScreenStarts),
+    )
     .option('--model <name>', choiceHelp('what the bars mean', MODEL), D.model)
     .option('--algorithm <name>', choiceHelp('mixture model: clustering algorithm', ALGORITHM), D.algorithm)
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
@@ -138,6 +148,8 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
     screen: {
       iterations: wholeNumber(o['screen'] ?? D.screenIterations, '--screen'),
       keep: numberIn(o['screenKeep'] ?? D.screenKeep, '--screen-keep', 1e-9, 1),
+      tolerance: numberIn(o['screenTolerance'] ?? D.admixtureScreenTolerance, '--screen-tolerance', 0, 1e9),
+      starts: positiveInt(o['screenStarts'] ?? D.admixtureScreenStarts, '--screen-starts'),
     },
     ...(o['cv'] !== undefined ? { cvFolds: positiveInt(o['cv'], '--cv') } : {}),
   };

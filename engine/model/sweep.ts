@@ -12,10 +12,17 @@ export interface StartTask {
 
 /** Screening of the starts (model/screening.ts). */
 export interface Screening {
-  /** EM iterations of the short runs (0: no screening, every start runs to convergence). */
+  /** Mixture model: EM iterations of the short runs (0: no screening, every start runs to convergence). */
   readonly iterations: number;
-  /** Fraction of a multi-start's starts run to convergence (at least MIN_KEPT starts, model/screening.ts). */
+  /** Mixture model: fraction of a multi-start's starts run to convergence (at least MIN_KEPT starts, model/screening.ts). */
   readonly keep: number;
+  /**
+   * Admixture model: every start first runs to this tolerance on |Δ ln L| (0: no screening);
+   * default CLUSTER_DEFAULTS.admixtureScreenTolerance.
+   */
+  readonly tolerance?: number;
+  /** Admixture model: the starts of each multi-start run on to the fit's tolerance (default CLUSTER_DEFAULTS.admixtureScreenStarts). */
+  readonly starts?: number;
 }
 
 /** A K sweep: `replicates` independent multi-starts of `starts` starts at each K. */
@@ -34,9 +41,10 @@ export interface SweepOptions {
    */
   readonly cvFolds?: number;
   /**
-   * Screen the starts by short EM runs and run only the most promising to convergence
-   * (model/screening.ts; absent: every start runs to convergence). Applies to the mixture
-   * model's EM, EMA and auto under best choice.
+   * Screen the starts by short runs and run only the most promising to convergence
+   * (model/screening.ts). Mixture model (EM, EMA and auto under best choice): absent, every start
+   * runs to convergence. Admixture model (best choice): `tolerance` and `starts`, absent the
+   * defaults (CLUSTER_DEFAULTS: off).
    */
   readonly screen?: Screening;
 }
@@ -121,6 +129,11 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
       );
     if (!(keep > 0 && keep <= 1))
       throw new RangeError(`sweep: the fraction of starts kept after screening must be in (0, 1], got ${keep}`);
+    const { tolerance, starts } = o.screen;
+    if (tolerance !== undefined && !(tolerance >= 0 && Number.isFinite(tolerance)))
+      throw new RangeError(`sweep: the screening tolerance must be a number ≥ 0, got ${tolerance}`);
+    if (starts !== undefined && !(Number.isInteger(starts) && starts >= 1))
+      throw new RangeError(`sweep: the starts run on after screening must be a whole number ≥ 1, got ${starts}`);
   }
   if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);

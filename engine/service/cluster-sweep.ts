@@ -18,7 +18,7 @@ import {
 } from '../model/sweep.ts';
 import type { StartRunner } from './start-runner.ts';
 import { runSweepStarts } from './sweep-starts.ts';
-import { keptStarts, screens } from '../model/screening.ts';
+import { screenPlan } from '../model/screening.ts';
 
 export type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
@@ -48,7 +48,7 @@ export async function runSweep(
   const md = preparedData(data);
   const tasks = sweepTasks(o);
   // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened).
-  const converging = screens(o) ? keptStarts(o.starts, o.screen!.keep) : o.starts;
+  const converging = screenPlan(o)?.kept ?? o.starts;
   const groups = new Map<
     string,
     { K: number; replicate: number; results: (StartResult | undefined)[]; left: number }

@@ -170,7 +170,7 @@ export async function runSweepPiece(
   );
   if (partial && screens(o))
     throw new RangeError(
-      "a range of starts cannot be screened (screening ranks all of a run's starts together): add --screen 0",
+      `a range of starts cannot be screened (screening ranks all of a run's starts together): add ${o.fit.model === 'admixture' ? '--screen-tolerance 0' : '--screen 0'}`,
     );
   const res = await runSweepStarts(runner, data, tasks, o, onProgress, undefined, signal);
   const done = res.results.filter((x): x is StartResult => x !== undefined);

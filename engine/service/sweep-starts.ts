@@ -1,6 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { StartResult } from '../model/multi-start.ts';
-import { keptStarts, keptTasks, screeningFit, screens } from '../model/screening.ts';
+import { keptTasks, screenPlan } from '../model/screening.ts';
 import type { StartTask, SweepOptions } from '../model/sweep.ts';
 import { progressHooks, type SweepProgress } from './sweep-progress.ts';
 import type { StartRunner } from './start-runner.ts';
@@ -16,7 +16,7 @@ export interface SweepStarts {
 
 /**
  * Runs a sweep's starts on a runner. When the options screen (model/screening.ts), every start
- * first runs its short EM on the runner, and only the kept starts then run to convergence;
+ * first runs its screening fit on the runner, and only the kept starts then run to convergence;
  * progress counts both phases. `then` is called for each start run to convergence.
  */
 export async function runSweepStarts(
@@ -28,19 +28,18 @@ export async function runSweepStarts(
   then?: (task: StartTask, result: StartResult) => void,
   signal?: AbortSignal,
 ): Promise<SweepStarts> {
-  if (!screens(o)) {
+  const plan = screenPlan(o);
+  if (!plan) {
     const count = { total: tasks.length, perRun: Math.min(o.starts, tasks.length), done: 0, screening: false };
     const run = await runner.run(data, tasks, o.fit, progressHooks(count, onProgress, then), signal);
     return { tasks, results: run.results, cancelled: run.cancelled };
   }
-  const screen = o.screen!;
-  const perRun = o.starts + keptStarts(o.starts, screen.keep);
+  const perRun = o.starts + plan.kept;
   const count = { total: (tasks.length / o.starts) * perRun, perRun, done: 0, screening: true };
-  const fit = screeningFit(o.fit, screen);
-  const screening = await runner.run(data, tasks, fit, progressHooks(count, onProgress), signal);
+  const screening = await runner.run(data, tasks, plan.fit, progressHooks(count, onProgress), signal);
   if (screening.cancelled) return { tasks: [], results: [], cancelled: true };
   const logLiks = screening.results.map((r) => r?.logLik ?? -Infinity);
-  const kept = keptTasks(tasks, logLiks, screen.keep);
+  const kept = keptTasks(tasks, logLiks, plan.kept);
   const later = { ...count, done: tasks.length, screening: false };
   const run = await runner.run(data, kept, o.fit, progressHooks(later, onProgress, then), signal);
   return { tasks: kept, results: run.results, cancelled: run.cancelled };

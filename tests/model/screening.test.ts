@@ -5,11 +5,12 @@ import { runSweepPiece } from '../../engine/service/sweep-pieces.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { CLUSTER_DEFAULTS } from '../../engine/util/choices.ts';
 import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
-import { keptStarts, keptTasks, screens } from '../../engine/model/screening.ts';
+import { keptStarts, keptTasks, screenPlan, screens } from '../../engine/model/screening.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
-import { selectiveNaiveBayesData } from './synthetic.ts';
+import { admixedData, selectiveNaiveBayesData } from './synthetic.ts';
 
 test('a screened multi-start runs a fraction of its starts to convergence, never fewer than 5', () => {
   assert.equal(keptStarts(100, 0.2), 20);
@@ -28,7 +29,7 @@ test('the kept tasks are the best-screened of each (K, replicate), lower index f
   const kept = keptTasks(
     tasks,
     tasks.map((t) => group[t.index]!),
-    0.5,
+    5,
   );
   assert.equal(kept.length, 4 * 5);
   for (const K of [3, 4])
@@ -85,13 +86,12 @@ test('a screened sweep runs exactly the starts whose short EM runs reached the h
   }
 });
 
-test('screening applies to the mixture model under best choice only, and a range of starts cannot be screened', async () => {
+test('mixture screening applies to EM, EMA and auto under best choice when asked, and a range of starts cannot be screened', async () => {
   const screen = { iterations: 3, keep: 0.2 };
   assert.equal(screens({ ...base, screen }), true);
   assert.equal(screens({ ...base, screen: { iterations: 0, keep: 0.2 } }), false);
   assert.equal(screens({ ...base, screen, policy: 'weighted' }), false);
   assert.equal(screens({ ...base, screen, fit: { ...DEFAULT_FIT, algorithm: 'ema-tan' } }), false);
-  assert.equal(screens({ ...base, screen, fit: { ...DEFAULT_FIT, model: 'admixture' } }), false);
   assert.equal(screens({ ...base, screen, starts: 5 }), false);
   assert.throws(() => validateSweep({ ...base, screen: { iterations: 3, keep: 0 } }, 150), /kept after screening/);
   assert.throws(() => validateSweep({ ...base, screen: { iterations: 1.5, keep: 0.2 } }, 150), /screening iterations/);
@@ -101,4 +101,69 @@ test('screening applies to the mixture model under best choice only, and a range
     /--screen 0/,
   );
   pool.close();
+});
+
+const admixture: SweepOptions = {
+  ...base,
+  kValues: [2, 3],
+  starts: 6,
+  fit: { ...DEFAULT_FIT, model: 'admixture' },
+};
+
+test('the admixture model screens when given a screening tolerance, under best choice, by its own flags', () => {
+  const on = { iterations: 0, keep: 0.2, tolerance: 5, starts: 2 };
+  const plan = screenPlan({ ...admixture, screen: on })!;
+  assert.ok(plan);
+  assert.equal(plan.fit.tolerance, 5);
+  assert.equal(plan.fit.model, 'admixture');
+  assert.equal(plan.kept, 2);
+  // The defaults decide when the flags are absent (off: docs/admixture-screening.md found no safe rule).
+  assert.equal(screens(admixture), CLUSTER_DEFAULTS.admixtureScreenTolerance > 0);
+  // The mixture model's screening flags neither turn it on nor off.
+  assert.ok(screens({ ...admixture, screen: { ...on, iterations: 0 } }));
+  assert.equal(screens({ ...admixture, screen: { iterations: 5, keep: 0.2 } }), screens(admixture));
+  assert.equal(screens({ ...admixture, screen: { ...on, tolerance: 0 } }), false);
+  // No looser than the fit's own tolerance: nothing to screen.
+  assert.equal(screens({ ...admixture, screen: { ...on, tolerance: 1e-4 } }), false);
+  assert.equal(screens({ ...admixture, screen: { ...on, starts: 6 } }), false);
+  assert.equal(screens({ ...admixture, screen: on, policy: 'weighted' }), false);
+  assert.throws(() => validateSweep({ ...admixture, screen: { ...on, tolerance: -1 } }, 150), /tolerance/);
+  assert.throws(() => validateSweep({ ...admixture, screen: { ...on, starts: 0 } }, 150), /run on/);
+});
+
+test('a screened admixture sweep runs on exactly the starts most likely at the screening tolerance, as a full sweep runs them', async () => {
+  const { data: admixed } = admixedData(5, { N: 60, L: 300, K: 3, alpha: 0.5, fst: 0.1 });
+  const screen = { iterations: 0, keep: 0.2, tolerance: 5, starts: 2 };
+  const pool = new StartPool(spawnInProcess, 2);
+  let screeningRuns = 0;
+  const screened = await runSweep(admixed, { ...admixture, screen }, pool, (p) => {
+    if (p.kind === 'start' && p.screening) screeningRuns++;
+  });
+  const full = await runSweep(admixed, { ...admixture, screen: { ...screen, tolerance: 0 } }, pool);
+  pool.close();
+  assert.equal(screeningRuns, 2 * 6);
+  const md = mixtureData(admixed);
+  for (const K of [2, 3]) {
+    // Independently: each start fitted to the screening tolerance, ranked.
+    const loose = Array.from(
+      { length: 6 },
+      (_, i) => runStart(md, K, { ...admixture.fit, tolerance: 5 }, i, startSeed(base.seed, K, 0, i)).logLik,
+    );
+    const expected = [...loose.keys()].sort((a, b) => loose[b]! - loose[a]! || a - b).slice(0, 2);
+    const run = screened.runs.find((r) => r.K === K)!;
+    const fullRun = full.runs.find((r) => r.K === K)!;
+    assert.equal(fullRun.completedStarts, 6);
+    assert.deepEqual(
+      run.clustering.starts.map((s) => s.index).sort((a, b) => a - b),
+      expected.sort((a, b) => a - b),
+    );
+    for (const s of run.clustering.starts) {
+      const same = fullRun.clustering.starts.find((f) => f.index === s.index)!;
+      assert.equal(s.logLik, same.logLik);
+      assert.equal(s.iterations, same.iterations);
+      // Run on to the fit's tolerance: at least as likely as where the screening stopped it.
+      assert.ok(s.logLik >= loose[s.index]!);
+    }
+    assert.ok(run.clustering.logLik <= fullRun.clustering.logLik);
+  }
 });
