@@ -9,6 +9,7 @@ const NAME: Record<StartAlgorithm, string> = { ema: 'EMA', em: 'EM' };
 export function describeChoice(
   algorithm: StartAlgorithm,
   heldOut: { readonly ema: number; readonly em: number },
+  gain?: { readonly total: number; readonly z: number },
 ): AlgorithmChoice {
   const other: StartAlgorithm = algorithm === 'em' ? 'ema' : 'em';
   const f = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -17,6 +18,10 @@ export function describeChoice(
       algorithm,
       reason: `${NAME[algorithm]}: too few individuals to hold any out (fewer than ${HELD_OUT_FOLDS}), so the dissertation's EMA`,
     };
-  const reason = `${NAME[algorithm]}: held-out ln L ${f(heldOut[algorithm])} against ${f(heldOut[other])} for ${NAME[other]} (${HELD_OUT_FOLDS}-fold cross-validation over individuals)`;
+  const paired =
+    gain && Number.isFinite(gain.z)
+      ? `; EMA's gain ${gain.z.toFixed(1)} standard errors over individuals${algorithm === 'em' && gain.z > 0 ? ', too few to keep EMA' : ''}`
+      : '';
+  const reason = `${NAME[algorithm]}: held-out ln L ${f(heldOut[algorithm])} against ${f(heldOut[other])} for ${NAME[other]} (${HELD_OUT_FOLDS}-fold cross-validation over individuals${paired})`;
   return { algorithm, heldOut, reason };
 }

@@ -466,9 +466,33 @@ export function bestPerAlgorithm(
 }
 
 /**
+ * EMA is kept only when its held-out gain over EM is this many standard errors above 0 (paired
+ * over individuals); otherwise EM, the model with every marker informative.
+ */
+export const AUTO_EMA_Z = 2;
+
+/** Σ (a_d − b_d) and its z score: the sum over its standard error, paired over individuals. */
+export function pairedGain(a: Float64Array, b: Float64Array): { total: number; z: number } {
+  const n = a.length;
+  let total = 0;
+  for (let d = 0; d < n; d++) total += a[d]! - b[d]!;
+  const mean = total / n;
+  let ss = 0;
+  for (let d = 0; d < n; d++) ss += (a[d]! - b[d]! - mean) ** 2;
+  const se = Math.sqrt((ss / Math.max(1, n - 1)) * n);
+  return { total, z: se > 0 ? total / se : total > 0 ? Infinity : total < 0 ? -Infinity : 0 };
+}
+
+/** auto's rule: EMA when its paired held-out gain over EM is more than AUTO_EMA_Z standard errors, else EM. */
+export function algorithmByGain(gain: { readonly z: number }): 'ema' | 'em' {
+  return gain.z > AUTO_EMA_Z ? 'ema' : 'em';
+}
+
+/**
  * `--algorithm auto` (docs/algorithms.md §4): when the starts ran both EMA and EM, the best start
  * of each (by the ranking) is refitted on 4/5 of the individuals and scored on the other fifth,
- * five times; the algorithm whose clustering predicts held-out individuals better is chosen.
+ * five times; EMA is chosen when it predicts held-out individuals better by more than
+ * AUTO_EMA_Z standard errors (paired over individuals), else EM.
  */
 function autoChoice(
   data: MixtureData,
@@ -479,6 +503,7 @@ function autoChoice(
   const ema = starts.filter((s) => s.algorithm === 'ema');
   const em = starts.filter((s) => s.algorithm === 'em');
   if (ema.length === 0 || em.length === 0) return undefined;
+  const rows = [new Float64Array(data.N), new Float64Array(data.N)];
   const [emaHeldOut, emHeldOut] = heldOutLogLiks(
     data,
     [
@@ -486,7 +511,12 @@ function autoChoice(
       { model: rankStarts(data, em, rankBy).best.model, algorithm: 'em' },
     ],
     fit,
+    undefined,
+    rows,
   );
   const heldOut = { ema: emaHeldOut!, em: emHeldOut! };
-  return describeChoice(heldOut.em > heldOut.ema ? 'em' : 'ema', heldOut);
+  // Too few individuals to hold any out: the dissertation's EMA (describeChoice says so).
+  if (!Number.isFinite(heldOut.ema) || !Number.isFinite(heldOut.em)) return describeChoice('ema', heldOut);
+  const gain = pairedGain(rows[0]!, rows[1]!);
+  return describeChoice(algorithmByGain(gain), heldOut, gain);
 }

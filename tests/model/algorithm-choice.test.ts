@@ -7,7 +7,15 @@ import { DEFAULT_FIT, fit, type FitOptions } from '../../engine/model/mixture/fi
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
-import { combineStarts, flattenStarts, runStart, startSeed, type StartResult } from '../../engine/model/multi-start.ts';
+import {
+  combineStarts,
+  flattenStarts,
+  algorithmByGain,
+  pairedGain,
+  runStart,
+  startSeed,
+  type StartResult,
+} from '../../engine/model/multi-start.ts';
 import { adjustedRandIndex, hardAssignments } from '../../engine/analysis/partition-scores.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { multiAllelicPopulations } from './synthetic.ts';
@@ -131,7 +139,8 @@ test('auto chooses EM where every marker carries structure and EMA where noise m
       const kept = flattenStarts(all).find((s) => s.index === best.bestStart && s.algorithm === c.want)!;
       assert.deepEqual(best.Q, kept.posterior, "the kept fit is the chosen algorithm's best");
       const h = best.algorithmChoice!.heldOut!;
-      assert.ok(h[c.want] > h[c.want === 'em' ? 'ema' : 'em']);
+      if (c.want === 'ema') assert.ok(h.ema > h.em);
+      assert.match(best.algorithmChoice!.reason, /standard errors over individuals/);
     }
 });
 
@@ -144,4 +153,32 @@ test('auto with fewer individuals than folds keeps EMA and says why (no held-out
   assert.equal(best.algorithmChoice?.heldOut, undefined);
   assert.match(best.algorithmChoice!.reason, /too few individuals/);
   assert.ok(JSON.stringify(best.algorithmChoice).length > 0 && !JSON.stringify(best.algorithmChoice).includes('null'));
+});
+
+test("auto's paired gain: the sum of the differences over its standard error (z = mean / (sd / √n))", () => {
+  // Differences 1, 2, 3, 4: mean 2.5, sample variance 5/3, z = 2.5 / √(5/3 / 4).
+  const g = pairedGain(Float64Array.from([1, 2, 3, 4]), new Float64Array(4));
+  assert.equal(g.total, 10);
+  assert.ok(Math.abs(g.z - 2.5 / Math.sqrt(5 / 3 / 4)) < 1e-12);
+  // The sign follows the difference; equal differences (no spread) give ±∞ or 0.
+  assert.ok(Math.abs(pairedGain(new Float64Array(4), Float64Array.from([1, 2, 3, 4])).z + g.z) < 1e-12);
+  assert.equal(pairedGain(Float64Array.from([2, 2]), Float64Array.from([1, 1])).z, Infinity);
+  assert.equal(pairedGain(Float64Array.from([1, 1]), Float64Array.from([1, 1])).z, 0);
+});
+
+test('auto keeps EMA only when its held-out gain over EM is clear against the spread over individuals', () => {
+  const em = Float64Array.from([-10, -12, -11, -9, -10, -13]);
+  const by = (d: number[]) =>
+    algorithmByGain(
+      pairedGain(
+        Float64Array.from(em, (x, i) => x + d[i]!),
+        em,
+      ),
+    );
+  // A higher held-out total (+2) that one individual's swing could undo: EM.
+  assert.equal(by([5, -4, 3, -3, 4, -3]), 'em');
+  // The same gain spread evenly: about 1/3 per individual with little spread, clear: EMA.
+  assert.equal(by([0.3, 0.35, 0.3, 0.35, 0.4, 0.3]), 'ema');
+  // EM clearly better: EM.
+  assert.equal(by([-1, -1.2, -0.9, -1, -1.1, -1]), 'em');
 });

@@ -70,7 +70,7 @@ function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float64Array,
  * once per distinct genotype; per group of loci (locus-groups.ts) these are summed into a table
  * of the combined genotypes, whose rows are then added to each individual's row.
  */
-export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers): number {
+export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers, rowLogLiks?: Float64Array): number {
   const { N, genotypeOf, groups, offsets, genotypeOffsets } = data;
   const K = model.K;
   const w = buf.wasm;
@@ -111,7 +111,11 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers)
     else addGenotypeRows(groups.codes, groups.row[q]! * N, N, K, lp, table);
   }
   let ll = 0;
-  for (let d = 0; d < N; d++) ll += normalizeLogRow(lp, d, K);
+  for (let d = 0; d < N; d++) {
+    const x = normalizeLogRow(lp, d, K);
+    ll += x;
+    if (rowLogLiks) rowLogLiks[d] = x;
+  }
   if (w) buf.posterior.set(lp);
   return ll;
 }

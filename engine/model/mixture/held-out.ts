@@ -21,13 +21,15 @@ export interface HeldOutCandidate {
  * ln p(x_d) = ln Σ_c θ_C(c) Π θ_ic(x_di). Returns, per candidate, the sum over every individual
  * (NaN with fewer individuals than folds); the candidates share the folds. A model that calls
  * noise markers informative predicts new individuals worse; one that discards markers carrying
- * structure does too.
+ * structure does too. `perIndividual[c]`, when given (length N), receives each individual's
+ * held-out ln p(x_d) under candidate c.
  */
 export function heldOutLogLiks(
   md: MixtureData,
   candidates: readonly HeldOutCandidate[],
   opts: FitOptions,
   folds = HELD_OUT_FOLDS,
+  perIndividual?: readonly Float64Array[],
 ): number[] {
   if (md.N < folds) return candidates.map(() => NaN);
   const totals = candidates.map(() => 0);
@@ -37,9 +39,11 @@ export function heldOutLogLiks(
     for (let d = 0; d < md.N; d++) (d % folds === f ? test : train).push(d);
     const fitted = individualSubset(md, train);
     const held = individualSubset(md, test);
+    const rows = perIndividual ? new Float64Array(test.length) : undefined;
     candidates.forEach(({ model, algorithm }, c) => {
       const refit = fit(fitted, model, { ...opts, algorithm, warmup: 0 });
-      totals[c]! += eStep(held, refit.model, eStepBuffers(held, model.K));
+      totals[c]! += eStep(held, refit.model, eStepBuffers(held, model.K), rows);
+      if (rows) test.forEach((d, j) => (perIndividual![c]![d] = rows[j]!));
     });
   }
   return totals;
