@@ -3,8 +3,6 @@
 // K = 2..8: ln L reached, steps and seconds per start. The table that chose `--q-update auto`.
 // The fits run in two processes (each a shard of the cases; one thread each).
 // Usage: node --import tsx docs/scripts/admixture-q-update.ts > docs/admixture-q-update.md
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps, admixtureStart, resolvedQUpdate } from '../../engine/model/admixture/admixture-fit.ts';
@@ -16,6 +14,7 @@ import { readDataset } from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
 import { admixedData } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
+import { shardedResults } from '../../bench/shards.ts';
 
 const T0 = performance.now();
 
@@ -80,33 +79,20 @@ const jobs: Job[] = [
   ),
 ];
 
-const shard = /^(\d+)\/(\d+)$/.exec(process.argv[process.argv.indexOf('--shard') + 1] ?? '');
-if (process.argv.includes('--shard') && shard) {
-  // A worker process: its share of the jobs, one JSON line each.
-  const [, index, count] = shard.map(Number) as [number, number, number];
-  for (const [j, job] of jobs.entries()) {
-    if (j % count !== index) continue;
-    const md = await job.data();
-    const em = fit(md, job.K, job.seed, 'em');
-    const newton = fit(md, job.K, job.seed, 'newton');
-    process.stdout.write(`${JSON.stringify({ j, em, newton })}\n`);
-  }
-  process.exit(0);
-}
-
+/** Both arms of every job, fitted in two processes. */
 const SHARDS = 2;
-const script = new URL(import.meta.url).pathname;
-const outputs = await Promise.all(
-  Array.from({ length: SHARDS }, (_, index) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', script, '--shard', `${index}/${SHARDS}`], {
-      maxBuffer: 1 << 24,
-    }),
-  ),
-);
-const results = outputs
-  .flatMap((o) => o.stdout.trim().split('\n'))
-  .map((line) => JSON.parse(line) as { j: number; em: Fit; newton: Fit })
-  .sort((a, b) => a.j - b.j);
+const results = (
+  await shardedResults(
+    import.meta.url,
+    jobs.length,
+    async (j) => {
+      const job = jobs[j]!;
+      const md = await job.data();
+      return { em: fit(md, job.K, job.seed, 'em'), newton: fit(md, job.K, job.seed, 'newton') };
+    },
+    SHARDS,
+  )
+).map((r, j) => ({ j, ...r }));
 
 const rows: string[] = [];
 const ratios = { snp: [] as number[], microsatellite: [] as number[] };

@@ -6,8 +6,6 @@
 // Starts, seeds and options are the sweep's (seed 1, replicate 1, every default; 10 starts).
 // The fits run in two processes (each a shard of the starts; one thread each).
 // Usage: node --import tsx docs/scripts/admixture-screening.ts > docs/admixture-screening.md
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { cpus } from 'node:os';
 import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
@@ -17,6 +15,7 @@ import { readDataset } from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
 import { admixedData } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
+import { shardedResults } from '../../bench/shards.ts';
 
 const T0 = performance.now();
 const STARTS = 10;
@@ -98,33 +97,13 @@ const jobs = CASES.flatMap((c, ci) =>
   c.kValues.flatMap((K) => Array.from({ length: STARTS }, (_, index) => ({ ci, K, index }))),
 );
 
-const shard =
-  process.argv.indexOf('--shard') >= 0 ? process.argv[process.argv.indexOf('--shard') + 1]!.split('/') : null;
-if (shard) {
-  // A worker process: its share of the starts, one JSON line each.
-  const [index, count] = shard.map(Number) as [number, number];
-  for (const [j, job] of jobs.entries()) {
-    if (j % count !== index) continue;
-    const md = await CASES[job.ci]!.data();
-    process.stdout.write(`${JSON.stringify({ j, start: runStart(md, job.K, job.index) })}\n`);
-  }
-  process.exit(0);
-}
-
 const SHARDS = 2;
-const script = new URL(import.meta.url).pathname;
-const outputs = await Promise.all(
-  Array.from({ length: SHARDS }, (_, index) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', script, '--shard', `${index}/${SHARDS}`], {
-      maxBuffer: 1 << 24,
-    }),
-  ),
-);
-const starts = new Map<number, Start>(
-  outputs
-    .flatMap((o) => o.stdout.trim().split('\n'))
-    .map((line) => JSON.parse(line) as { j: number; start: Start })
-    .map(({ j, start }) => [j, start]),
+/** Every start's record, fitted in two processes, in job order. */
+const starts = await shardedResults(
+  import.meta.url,
+  jobs.length,
+  async (j) => runStart(await CASES[jobs[j]!.ci]!.data(), jobs[j]!.K, jobs[j]!.index),
+  SHARDS,
 );
 
 /** The starts of each (case, K), in start order. */
@@ -132,7 +111,7 @@ const groups = CASES.flatMap((c, ci) =>
   c.kValues.map((K) => ({
     ci,
     K,
-    starts: jobs.flatMap((job, j) => (job.ci === ci && job.K === K ? [starts.get(j)!] : [])),
+    starts: jobs.flatMap((job, j) => (job.ci === ci && job.K === K ? [starts[j]!] : [])),
   })),
 );
 

@@ -9,7 +9,7 @@ const NAME: Record<StartAlgorithm, string> = { ema: 'EMA', em: 'EM' };
 export function describeChoice(
   algorithm: StartAlgorithm,
   heldOut: { readonly ema: number; readonly em: number },
-  gain?: { readonly total: number; readonly z: number },
+  gain?: { readonly z: number },
 ): AlgorithmChoice {
   const other: StartAlgorithm = algorithm === 'em' ? 'ema' : 'em';
   const f = (x: number) => Math.round(x).toLocaleString('en-US');
