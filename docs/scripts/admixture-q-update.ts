@@ -33,6 +33,7 @@ function fit(md: MixtureData, K: number, seed: number, qUpdate: 'em' | 'newton')
     maxIterations: 20000,
     acceleration: 'squarem',
     qUpdate,
+    fUpdate: 'em',
   });
   let r = steps.next();
   while (!r.done) r = steps.next();

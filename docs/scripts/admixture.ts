@@ -11,7 +11,13 @@ import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixtur
 import { DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
 import { createRng } from '../../engine/util/rng.ts';
-import { CLUSTER_DEFAULTS, type Acceleration, type AdmixtureInit, type QUpdate } from '../../engine/util/choices.ts';
+import {
+  CLUSTER_DEFAULTS,
+  type Acceleration,
+  type AdmixtureInit,
+  type FUpdate,
+  type QUpdate,
+} from '../../engine/util/choices.ts';
 import { readDataset } from '../../engine/index.ts';
 import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
@@ -52,6 +58,7 @@ function fit(
   init: AdmixtureInit = CLUSTER_DEFAULTS.admixtureInit,
   averaging?: Priors,
   qUpdate: QUpdate = CLUSTER_DEFAULTS.qUpdate,
+  fUpdate: FUpdate = CLUSTER_DEFAULTS.fUpdate,
 ): Fit {
   const t = performance.now();
   const start = admixtureStart(md, k, createRng(seed), { ...DEFAULT_FIT, admixtureInit: init });
@@ -59,8 +66,9 @@ function fit(
     tolerance: CLUSTER_DEFAULTS.tolerance,
     maxIterations: acceleration === 'none' ? 20000 : 5000,
     acceleration,
-    // Plain EM is EM for Q too; otherwise the default ('auto': Newton under SQUAREM, EM under Anderson).
+    // Plain EM is EM for Q and F; otherwise the defaults ('auto': Newton under SQUAREM, EM under Anderson).
     qUpdate: acceleration === 'none' ? 'em' : qUpdate,
+    fUpdate: acceleration === 'none' ? 'em' : fUpdate,
     ...(averaging ? { averaging } : {}),
   });
   let r = steps.next();

@@ -18,6 +18,7 @@ import { ensureWritableDir } from './output-dir.ts';
 import {
   ACCELERATION,
   Q_UPDATE,
+  F_UPDATE,
   ADMIXTURE_INIT,
   ALGORITHM,
   CLUSTER_DEFAULTS as D,
@@ -66,6 +67,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
     .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
     .option('--q-update <how>', choiceHelp('admixture model: how each step updates Q', Q_UPDATE), D.qUpdate)
+    .option('--f-update <how>', choiceHelp('admixture model: how each step updates F', F_UPDATE), D.fUpdate)
     .option(
       '--admixture-init <how>',
       choiceHelp('admixture model: how starts are drawn', ADMIXTURE_INIT),
@@ -117,6 +119,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
     acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
     qUpdate: choice(o['qUpdate'] ?? D.qUpdate, '--q-update', Q_UPDATE.values),
+    fUpdate: choice(o['fUpdate'] ?? D.fUpdate, '--f-update', F_UPDATE.values),
     admixtureInit: choice(o['admixtureInit'] ?? D.admixtureInit, '--admixture-init', ADMIXTURE_INIT.values),
     ...(o['markerAveraging'] === true ? { markerAveraging: true } : {}),
     tan: {

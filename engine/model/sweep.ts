@@ -98,6 +98,10 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
     throw new RangeError(
       "sweep: Newton's Q update runs under SQUAREM or plain steps, not Anderson acceleration (it can stall there)",
     );
+  if (o.fit.fUpdate === 'newton' && o.fit.acceleration === 'anderson')
+    throw new RangeError(
+      "sweep: Newton's F update runs under SQUAREM or plain steps, not Anderson acceleration (it can stall there)",
+    );
   if (o.fit.markerAveraging && o.fit.model !== 'admixture')
     throw new RangeError('sweep: marker averaging of F belongs to the admixture model (--model admixture)');
   if (o.cvFolds !== undefined && o.cvFolds !== 0) {

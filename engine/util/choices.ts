@@ -56,6 +56,14 @@ export const Q_UPDATE = choices({
 });
 export type QUpdate = (typeof Q_UPDATE.values)[number];
 
+/** How each step of the admixture fit updates F (engine/model/admixture/f-newton.ts). */
+export const F_UPDATE = choices({
+  auto: 'EM',
+  newton: 'a Newton step per locus (block relaxation)',
+  em: 'EM',
+});
+export type FUpdate = (typeof F_UPDATE.values)[number];
+
 /**
  * How an admixture start is drawn: from an EM fit of the mixture model begun at the start's random
  * parameters (memberships softened halfway to uniform, the clusters' frequencies), or from the
@@ -236,6 +244,7 @@ export const CLUSTER_DEFAULTS = {
   tolerance: 1e-4,
   acceleration: 'squarem',
   qUpdate: 'auto',
+  fUpdate: 'auto',
   admixtureInit: 'mixture',
   /**
    * Admixture, best choice (model/screening.ts): every start first runs to this tolerance (0: no
@@ -251,6 +260,7 @@ export const CLUSTER_DEFAULTS = {
   model: Model;
   acceleration: Acceleration;
   qUpdate: QUpdate;
+  fUpdate: FUpdate;
   admixtureInit: AdmixtureInit;
   algorithm: Algorithm;
   emaStarts: EmaStarts;

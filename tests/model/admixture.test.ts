@@ -18,6 +18,7 @@ import {
   admixtureStart,
   randomAdmixture,
   resolvedQUpdate,
+  resolvedFUpdate,
 } from '../../engine/model/admixture/admixture-fit.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixtureCvError, heldOutDeviance } from '../../engine/model/admixture/cross-validation.ts';
@@ -25,7 +26,7 @@ import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
 import { createRng } from '../../engine/util/rng.ts';
-import type { Acceleration, AdmixtureInit, QUpdate } from '../../engine/util/choices.ts';
+import type { Acceleration, AdmixtureInit, FUpdate, QUpdate } from '../../engine/util/choices.ts';
 import gammaln from '@stdlib/math-base-special-gammaln';
 import { admixedData, makeData } from './synthetic.ts';
 
@@ -101,18 +102,28 @@ test('admixture: ln L and one EM step equal their definitions (triploid, multi-a
   }
 });
 
-test('admixture: the log-likelihood never decreases along the accepted steps, under each acceleration and Q update', () => {
+/** The Q and F updates of the step (engine/model/admixture/admixture-fit.ts's admixtureStep). */
+const UPDATES = [
+  ['em', 'em'],
+  ['newton', 'em'],
+  ['em', 'newton'],
+  ['newton', 'newton'],
+] as const;
+
+test('admixture: the log-likelihood never decreases along the accepted steps, under each acceleration and Q and F update', () => {
   const { data } = admixedData(5, { N: 60, L: 150, K: 3, alpha: 0.5, fst: 0.1 });
   const md = mixtureData(data);
   const work = admixtureWork(md);
-  for (const qUpdate of ['em', 'newton'] as const)
+  for (const [qUpdate, fUpdate] of UPDATES)
     for (const acceleration of ['anderson', 'squarem', 'none'] as const) {
+      if (acceleration === 'anderson' && fUpdate === 'newton') continue; // refused by sweeps (sweep.ts)
       const maxIterations = acceleration === 'none' ? 400 : 3000;
       const steps = admixtureFitSteps(md, work, randomAdmixture(md, 3, createRng(1)), {
         tolerance: 1e-6,
         maxIterations,
         acceleration,
         qUpdate,
+        fUpdate,
       });
       const lls: number[] = [];
       let r = steps.next();
@@ -120,47 +131,50 @@ test('admixture: the log-likelihood never decreases along the accepted steps, un
         lls.push(r.value.logLik);
         r = steps.next();
       }
-      const name = `${acceleration}, Q by ${qUpdate}`;
-      if (acceleration !== 'none') assert.ok(r.value.converged, `${name} converged`);
+      const name = `${acceleration}, Q by ${qUpdate}, F by ${fUpdate}`;
+      if (acceleration !== 'none' || (qUpdate === 'newton' && fUpdate === 'newton'))
+        assert.ok(r.value.converged, `${name} converged`);
       for (let t = 1; t < lls.length; t++)
         assert.ok(lls[t]! >= lls[t - 1]! - 1e-9, `${name}: step ${t} lowered ln L by ${lls[t - 1]! - lls[t]!}`);
     }
 });
 
-test('admixture: plain EM, SQUAREM and Anderson acceleration with EM for Q, and plain steps and SQUAREM with Newton for Q, reach the same log-likelihood (within 1e-3), the accelerated ones in far fewer passes', () => {
+test('admixture: plain EM, SQUAREM and Anderson acceleration with EM for Q, and plain steps and SQUAREM with Newton for Q or F or both, reach the same log-likelihood (within 1e-3), the accelerated ones in far fewer passes', () => {
   const { data } = admixedData(8, { N: 80, L: 200, K: 2, alpha: 0.5, fst: 0.15 });
   const md = mixtureData(data);
   const work = admixtureWork(md);
-  const run = (acceleration: Acceleration, qUpdate: QUpdate) => {
+  const run = (acceleration: Acceleration, qUpdate: QUpdate, fUpdate: FUpdate) => {
     const steps = admixtureFitSteps(md, work, randomAdmixture(md, 2, createRng(4)), {
       tolerance: 1e-8,
       maxIterations: 20000,
       acceleration,
       qUpdate,
+      fUpdate,
     });
     let r = steps.next();
     while (!r.done) r = steps.next();
     return r.value;
   };
-  const em = run('none', 'em');
+  const em = run('none', 'em', 'em');
   assert.ok(em.converged);
-  for (const qUpdate of ['em', 'newton'] as const)
+  for (const [qUpdate, fUpdate] of UPDATES)
     for (const acceleration of ['none', 'squarem', 'anderson'] as const) {
       // Anderson with Newton's Q update stalled 0.007 below here; sweeps refuse that pair (sweep.ts).
-      if ((acceleration === 'none' && qUpdate === 'em') || (acceleration === 'anderson' && qUpdate === 'newton'))
-        continue;
-      const fast = run(acceleration, qUpdate);
-      const name = `${acceleration}, Q by ${qUpdate}`;
+      if (acceleration === 'none' && qUpdate === 'em' && fUpdate === 'em') continue;
+      if (acceleration === 'anderson' && (qUpdate === 'newton' || fUpdate === 'newton')) continue;
+      const fast = run(acceleration, qUpdate, fUpdate);
+      const name = `${acceleration}, Q by ${qUpdate}, F by ${fUpdate}`;
       assert.ok(fast.converged, name);
       assert.ok(Math.abs(em.logLik - fast.logLik) < 1e-3, `EM ${em.logLik} vs ${name} ${fast.logLik}`);
-      // A Newton step costs about 2.5 EM passes; unaccelerated, block relaxation saves less than half.
-      const passes = fast.emSteps * (qUpdate === 'newton' ? 2.5 : 1);
-      if (acceleration !== 'none')
+      // A Newton step of Q costs about 2.5 EM passes, of F about 3; unaccelerated, block relaxation
+      // with EM for either block saves less than half (the EM block crawls).
+      const passes = fast.emSteps * ((qUpdate === 'newton' ? 2.5 : 1) + (fUpdate === 'newton' ? 3 : 0));
+      if (acceleration !== 'none' || (qUpdate === 'newton' && fUpdate === 'newton'))
         assert.ok(passes < em.emSteps / 2, `${name}: ${passes} EM passes' worth, plain EM ${em.emSteps}`);
     }
 });
 
-test('admixture: sweeps refuse Newton’s Q update under Anderson acceleration; auto resolves to Newton except under Anderson', () => {
+test('admixture: sweeps refuse Newton’s Q and F updates under Anderson acceleration; auto resolves to Newton for Q except under Anderson', () => {
   const fit = {
     ...DEFAULT_FIT,
     model: 'admixture' as const,
@@ -174,6 +188,13 @@ test('admixture: sweeps refuse Newton’s Q update under Anderson acceleration; 
   assert.equal(resolvedQUpdate('auto', 'anderson'), 'em');
   assert.equal(resolvedQUpdate('em', 'squarem'), 'em');
   assert.equal(resolvedQUpdate('newton', 'squarem'), 'newton');
+  // The same for F's Newton update.
+  const fFit = { ...fit, qUpdate: 'em' as const, fUpdate: 'newton' as const };
+  assert.throws(() => validateSweep({ ...sweep, fit: fFit }, 10), /Newton's F update runs under SQUAREM/);
+  validateSweep({ ...sweep, fit: { ...fFit, acceleration: 'squarem' } }, 10);
+  assert.equal(resolvedFUpdate('em', 'squarem'), 'em');
+  assert.equal(resolvedFUpdate('newton', 'squarem'), 'newton');
+  assert.equal(resolvedFUpdate('auto', 'anderson'), 'em');
 });
 
 test('admixture: a start from the mixture model’s EM clustering reaches the random start’s optimum (or higher) in fewer passes', () => {
@@ -187,6 +208,7 @@ test('admixture: a start from the mixture model’s EM clustering reaches the ra
       maxIterations: 5000,
       acceleration: 'squarem',
       qUpdate: 'newton',
+      fUpdate: 'em',
     });
     let r = steps.next();
     while (!r.done) r = steps.next();
@@ -250,6 +272,7 @@ test('admixture, marker averaging: after the ML fit, the noise loci are judged u
     maxIterations: 3000,
     acceleration: 'anderson',
     qUpdate: 'em',
+    fUpdate: 'em',
     averaging: priors,
   });
   let r = steps.next();
@@ -314,6 +337,7 @@ test('admixture CV error: the held-out deviance is ADMIXTURE binomial deviance f
     maxIterations: 2000,
     acceleration: 'squarem' as const,
     qUpdate: 'newton' as const,
+    fUpdate: 'newton' as const,
   };
   const cv = (K: number) => {
     const steps = admixtureFitSteps(md, admixtureWork(md), randomAdmixture(md, K, createRng(K)), fitOpts);

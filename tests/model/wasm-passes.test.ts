@@ -166,7 +166,7 @@ test('whole SQUAREM fits through the WebAssembly passes (EM, and EM with the New
     [5, 'newton'],
   ] as const) {
     const init = randomAdmixture(md, K, createRng(K));
-    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate } as const;
+    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate, fUpdate: 'em' } as const;
     const wasm = admixtureFit(md, admixtureWork(md), init, options);
     const js = admixtureFit(md, { ...admixtureWork(md), wasm: false }, init, options);
     assert.ok(Object.is(wasm.logLik, js.logLik), `K = ${K}: ${wasm.logLik} vs ${js.logLik}`);

@@ -1,4 +1,4 @@
-import { CLUSTER_DEFAULTS, type Acceleration, type QUpdate } from '../../util/choices.ts';
+import { CLUSTER_DEFAULTS, type Acceleration, type FUpdate, type QUpdate } from '../../util/choices.ts';
 import { DEFAULT_FIT, fit as fitMixture, type FitOptions } from '../mixture/fit.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
@@ -19,6 +19,7 @@ import {
 export type { AdmixtureFitOptions, AdmixtureFitResult, AdmixtureStepInfo } from './admixture.ts';
 import { andersonFitSteps } from './anderson.ts';
 import { qNewtonStep, qNewtonWork } from './q-newton.ts';
+import { fNewtonStep, fNewtonWork } from './f-newton.ts';
 
 /**
  * The map the accelerators extrapolate: writes the update of `cur` into `out` (every row of Q and
@@ -40,25 +41,51 @@ export function resolvedQUpdate(qUpdate: QUpdate, acceleration: Acceleration = '
 }
 
 /**
- * The step of `qUpdate`. 'em': one EM step (emStep). 'newton': F by the EM step, then Q by one
- * safeguarded Newton step per individual at the new F, from the current Q (q-newton.ts). Both
- * never lower ln L: the EM update of F with Q held fixed maximises the same minorizer in F, and no
- * individual's Newton step is kept unless its likelihood at the new F rises. A Newton step costs
- * about 2.5 EM passes; how many fewer steps it needs depends on the data (docs/admixture.md).
+ * 'auto' resolved: EM (Newton's F update, f-newton.ts, is measured in docs/admixture-f-update.md
+ * before it becomes the default).
+ */
+export function resolvedFUpdate(fUpdate: FUpdate, acceleration: Acceleration = 'squarem'): 'newton' | 'em' {
+  if (fUpdate !== 'auto') return fUpdate;
+  return acceleration === 'anderson' ? 'em' : 'em';
+}
+
+/**
+ * The step of `qUpdate` and `fUpdate`. All EM: one EM step (emStep). Otherwise block relaxation
+ * (ADMIXTURE's; Alexander, Novembre & Lange 2009): F first — by the EM step, or by one safeguarded
+ * Newton step per locus with Q fixed (f-newton.ts) — then Q at the new F, by the EM step's update
+ * or by one safeguarded Newton step per individual (q-newton.ts). Every one never lowers ln L: the
+ * EM update of F with Q held fixed maximises the same minorizer in F, and no locus's or individual's
+ * Newton step is kept unless its likelihood rises. A Newton step costs a few EM passes; how many
+ * fewer steps it needs depends on the data (docs/admixture-q-update.md, docs/admixture-f-update.md).
  */
 export function admixtureStep(
   md: MixtureData,
   work: AdmixtureWork,
   K: number,
-  qUpdate: QUpdate,
-  acceleration: Acceleration,
+  options: Pick<AdmixtureFitOptions, 'qUpdate' | 'fUpdate' | 'acceleration'>,
 ): AdmixtureStep {
-  if (resolvedQUpdate(qUpdate, acceleration) === 'em' || K < 2) return (cur, out) => emStep(md, work, cur, out);
-  const scratch = qNewtonWork(md.N, K);
+  const q = resolvedQUpdate(options.qUpdate, options.acceleration);
+  const f = resolvedFUpdate(options.fUpdate, options.acceleration);
+  if (K < 2 || (q === 'em' && f === 'em')) return (cur, out) => emStep(md, work, cur, out);
+  const qScratch = qNewtonWork(md.N, K);
+  if (f === 'em')
+    return (cur, out) => {
+      const ll = emStep(md, work, cur, out);
+      out.Q.set(cur.Q);
+      qNewtonStep(md, work, K, out.Q, out.F, qScratch);
+      return ll;
+    };
+  const fScratch = fNewtonWork(md, K);
+  const emOut = q === 'em' ? emptyParams(md, K) : undefined;
   return (cur, out) => {
-    const ll = emStep(md, work, cur, out);
     out.Q.set(cur.Q);
-    qNewtonStep(md, work, K, out.Q, out.F, scratch);
+    out.F.set(cur.F);
+    const ll = fNewtonStep(md, work, K, out.Q, out.F, fScratch);
+    if (emOut) {
+      // Q by the EM update at the new F (its F half is not used).
+      emStep(md, work, out, emOut);
+      out.Q.set(emOut.Q);
+    } else qNewtonStep(md, work, K, out.Q, out.F, qScratch);
     return ll;
   };
 }
@@ -70,6 +97,7 @@ export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {
     maxIterations: fit.maxIterations,
     acceleration: fit.acceleration ?? CLUSTER_DEFAULTS.acceleration,
     qUpdate: fit.qUpdate ?? CLUSTER_DEFAULTS.qUpdate,
+    fUpdate: fit.fUpdate ?? CLUSTER_DEFAULTS.fUpdate,
     ...(fit.markerAveraging ? { averaging: fit.priors } : {}),
   };
 }
@@ -165,7 +193,7 @@ export function* admixtureFitSteps(
   init: AdmixtureParams,
   o: AdmixtureFitOptions,
 ): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
-  const step = admixtureStep(md, work, init.K, o.qUpdate, o.acceleration);
+  const step = admixtureStep(md, work, init.K, o);
   const ml =
     o.acceleration === 'anderson'
       ? yield* andersonFitSteps(md, work, init, o, step)

@@ -3,7 +3,7 @@ import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
-import type { Acceleration, QUpdate } from '../../util/choices.ts';
+import type { Acceleration, FUpdate, QUpdate } from '../../util/choices.ts';
 
 /**
  * The admixture model (the likelihood of STRUCTURE's admixture model without priors, as
@@ -275,6 +275,7 @@ export interface AdmixtureFitOptions {
   readonly maxIterations: number;
   readonly acceleration: Acceleration;
   readonly qUpdate: QUpdate;
+  readonly fUpdate: FUpdate;
   /**
    * EMA's marker averaging for F (`--marker-averaging`, docs/admixture.md): after the maximum-
    * likelihood fit has converged, F is updated by the MA step under these priors (plain passes,

@@ -2,6 +2,7 @@ import {
   CLUSTER_DEFAULTS as D,
   type Acceleration,
   type QUpdate,
+  type FUpdate,
   type AdmixtureInit,
   type Algorithm,
   type EmaStarts,
@@ -48,6 +49,8 @@ export interface FitOptions {
   readonly acceleration?: Acceleration;
   /** Admixture: how each step updates Q (Q_UPDATE). */
   readonly qUpdate?: QUpdate;
+  /** Admixture: how each step updates F (F_UPDATE). */
+  readonly fUpdate?: FUpdate;
   /** Admixture: how starts are drawn (ADMIXTURE_INIT; supervised fits always start at random). */
   readonly admixtureInit?: AdmixtureInit;
   /** Admixture: refine F by EMA's marker averaging under `priors` (docs/admixture.md); default off. */

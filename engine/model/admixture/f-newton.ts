@@ -1,0 +1,419 @@
+import type { MixtureData } from '../mixture/mixture-data.ts';
+import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
+import { detLog } from '../../util/det-math.ts';
+
+/**
+ * One Newton step for the allele frequencies F with Q fixed (the F block of ADMIXTURE's block
+ * relaxation; Alexander, Novembre & Lange 2009), locus by locus, safeguarded so that no locus's
+ * likelihood falls. With Q fixed, ln L is a sum over loci of
+ *
+ *   ψ_l(F_l) = Σ over observed copies c at l of ln(q_c · f_a)      (f_a: the row of F of the copy's allele a)
+ *
+ * concave in F_l (K clusters × A alleles, each cluster's frequencies on a simplex). Its gradient
+ * g_ka = Σ_{c of a} q_ck / d_c and negative Hessian are block diagonal over alleles:
+ * H_a = Σ_{c of a} q_c q_cᵀ / d_c² (K × K). The step maximises g·Δ − ½ΔᵀHΔ subject to
+ * Σ_a Δ_ka = 0 for every k: Δ_a = H_a⁻¹(g_a − λ) with the K multipliers λ from the K × K system
+ * (Σ_a H_a⁻¹) λ = Σ_a H_a⁻¹ g_a (a Schur complement), entries that would fall below PARAMETER_FLOOR
+ * pinned to it (an active set, as the Q step's). The locus's ln L at F + Δ is then computed from
+ * the same copies (still in cache) and the step halved until it does not fall.
+ *
+ * Why: with Q fixed, EM's F update crawls when individuals are admixed between similar clusters
+ * (the copies' cluster of origin is nearly unknown); on eHGDP at K = 8, 400 such EM updates gained
+ * less than a tenth of what the F optimum given Q holds.
+ */
+export interface FNewtonWork {
+  /** Per allele of the locus (A_max rows): gradient (K), negative Hessian (K × K), step (K). */
+  readonly gradient: Float64Array;
+  /** Per allele, the packed lower triangle of H_a (K(K+1)/2). */
+  readonly hessian: Float64Array;
+  /** Per individual, the packed lower triangle of q qᵀ (shape (N, K(K+1)/2)), made once per step. */
+  readonly outer: Float64Array;
+  readonly step: Float64Array;
+  /** Per allele (K): EM's update as a step (emLocusStep). */
+  readonly emStep: Float64Array;
+  /** Per allele, the inverse of the free block of H_a (K × K, free clusters first). */
+  readonly inverse: Float64Array;
+  readonly pinned: Uint8Array;
+  /** Per cluster: the Schur complement system, the multipliers, what pinned entries free. */
+  readonly schur: Float64Array;
+  readonly rhs: Float64Array;
+  readonly lambda: Float64Array;
+  readonly target: Float64Array;
+  /** Scratch (K × K and K). */
+  readonly matrix: Float64Array;
+  readonly free: Int32Array;
+  readonly column: Float64Array;
+  readonly solved: Float64Array;
+  readonly b: Float64Array;
+}
+
+export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
+  let A = 1;
+  for (let l = 0; l < md.L; l++) A = Math.max(A, md.alleles[l]!);
+  return {
+    gradient: new Float64Array(A * K),
+    hessian: new Float64Array((A * K * (K + 1)) / 2),
+    outer: new Float64Array((md.N * K * (K + 1)) / 2),
+    step: new Float64Array(A * K),
+    emStep: new Float64Array(A * K),
+    inverse: new Float64Array(A * K * K),
+    pinned: new Uint8Array(A * K),
+    schur: new Float64Array(K * K),
+    rhs: new Float64Array(K),
+    lambda: new Float64Array(K),
+    target: new Float64Array(K),
+    matrix: new Float64Array(K * K),
+    free: new Int32Array(K),
+    column: new Float64Array(K),
+    solved: new Float64Array(K),
+    b: new Float64Array(K),
+  };
+}
+
+/** Active-set rounds per locus before the step is cut back to the floor instead. */
+const MAX_ROUNDS = 8;
+/** Halvings of a locus's step before it keeps its frequencies. */
+const MAX_HALVINGS = 20;
+
+/**
+ * Updates F in place by one safeguarded Newton step per locus with Q fixed; returns ln L at the
+ * F it was given (computed in the same pass).
+ */
+export function fNewtonStep(
+  md: MixtureData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+  s: FNewtonWork,
+): number {
+  const T = (K * (K + 1)) / 2;
+  const outer = s.outer;
+  for (let i = 0; i < md.N; i++)
+    for (let k = 0, t = i * T; k < K; k++) for (let m = 0; m <= k; m++) outer[t++] = Q[i * K + k]! * Q[i * K + m]!;
+  let ll = 0;
+  for (let l = 0; l < md.L; l++) {
+    const before = locusDerivatives(md, work, K, Q, F, s, l);
+    ll += before;
+    const solved = solveLocus(md, K, F, s, l);
+    if (solved === Solved.None) continue;
+    if (solved === Solved.Certain) {
+      applyLocus(md, K, F, s.step, l, 1);
+      continue;
+    }
+    // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
+    // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do better.
+    const newton = locusLogLik(md, work, K, Q, F, s.step, l, 1);
+    emLocusStep(md, K, F, s, l);
+    const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
+    if (em > newton && em >= before) {
+      applyLocus(md, K, F, s.emStep, l, 1);
+      continue;
+    }
+    let t = 1;
+    for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
+      if ((halving === 0 ? newton : locusLogLik(md, work, K, Q, F, s.step, l, t)) >= before) {
+        applyLocus(md, K, F, s.step, l, t);
+        break;
+      }
+    }
+  }
+  return ll;
+}
+
+/** Gradient and negative Hessian of ψ_l into s (per allele of the locus); returns ψ_l(F_l). */
+function locusDerivatives(
+  md: MixtureData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+  s: FNewtonWork,
+  l: number,
+): number {
+  const { N, L, genotypeOf, genotypeOffsets } = md;
+  const { start, row, count, heldOut } = work;
+  const off = md.offsets[l]!;
+  const A = md.alleles[l]!;
+  const { gradient, hessian, outer } = s;
+  const T = (K * (K + 1)) / 2;
+  gradient.fill(0, 0, A * K);
+  hessian.fill(0, 0, A * T);
+  const gOff = genotypeOffsets[l]!;
+  let ll = 0;
+  let product = 1;
+  for (let i = 0; i < N; i++) {
+    if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+    const g = gOff + genotypeOf[l * N + i]!;
+    const q = i * K;
+    for (let j = start[g]!; j < start[g + 1]!; j++) {
+      const r = row[j]!;
+      const c = count[j]!;
+      let d = 0;
+      for (let k = 0; k < K; k++) d += Q[q + k]! * F[r * K + k]!;
+      for (let t = 0; t < c; t++) {
+        product *= d;
+        if (product < 1e-250) {
+          ll += detLog(product);
+          product = 1;
+        }
+      }
+      const a = r - off;
+      const w = c / d;
+      const w2 = w / d;
+      for (let k = 0; k < K; k++) gradient[a * K + k]! += w * Q[q + k]!;
+      const h = a * T;
+      const o = i * T;
+      for (let t = 0; t < T; t++) hessian[h + t]! += w2 * outer[o + t]!;
+    }
+  }
+  return ll + detLog(product);
+}
+
+/** ψ_l(F_l + tΔ). */
+function locusLogLik(
+  md: MixtureData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+  step: Float64Array,
+  l: number,
+  t: number,
+): number {
+  const { N, L, genotypeOf, genotypeOffsets } = md;
+  const { start, row, count, heldOut } = work;
+  const off = md.offsets[l]!;
+  const gOff = genotypeOffsets[l]!;
+  let ll = 0;
+  let product = 1;
+  for (let i = 0; i < N; i++) {
+    if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+    const g = gOff + genotypeOf[l * N + i]!;
+    const q = i * K;
+    for (let j = start[g]!; j < start[g + 1]!; j++) {
+      const r = row[j]!;
+      const a = r - off;
+      let d = 0;
+      for (let k = 0; k < K; k++) d += Q[q + k]! * (F[r * K + k]! + t * step[a * K + k]!);
+      for (let c = count[j]!; c > 0; c--) {
+        product *= d;
+        if (product < 1e-250) {
+          ll += detLog(product);
+          product = 1;
+        }
+      }
+    }
+  }
+  return ll + detLog(product);
+}
+
+/** EM's update of locus l's frequencies with Q fixed, as a step from F into s.emStep: f_ka ∝ f_ka g_ka. */
+function emLocusStep(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number): void {
+  const off = md.offsets[l]!;
+  const A = md.alleles[l]!;
+  for (let k = 0; k < K; k++) {
+    let sum = 0;
+    for (let a = 0; a < A; a++) sum += F[(off + a) * K + k]! * s.gradient[a * K + k]!;
+    let total = 0;
+    for (let a = 0; a < A; a++) {
+      const x = sum > 0 ? Math.max(PARAMETER_FLOOR, (F[(off + a) * K + k]! * s.gradient[a * K + k]!) / sum) : 0;
+      s.emStep[a * K + k] = x;
+      total += x;
+    }
+    for (let a = 0; a < A; a++)
+      s.emStep[a * K + k] = sum > 0 ? s.emStep[a * K + k]! / total - F[(off + a) * K + k]! : 0;
+  }
+}
+
+function applyLocus(md: MixtureData, K: number, F: Float64Array, step: Float64Array, l: number, t: number): void {
+  const off = md.offsets[l]!;
+  const A = md.alleles[l]!;
+  for (let k = 0; k < K; k++) {
+    let sum = 0;
+    for (let a = 0; a < A; a++) {
+      const x = Math.max(PARAMETER_FLOOR, F[(off + a) * K + k]! + t * step[a * K + k]!);
+      F[(off + a) * K + k] = x;
+      sum += x;
+    }
+    for (let a = 0; a < A; a++) F[(off + a) * K + k]! /= sum;
+  }
+}
+
+/**
+ * A step needs no check when every |Δ_ka| ≤ CERTAIN_RATIO · f_ka and it meets the quadratic
+ * model's KKT conditions: each copy's x = q·Δ_a / d then has |x| ≤ ρ, and the gain is at least
+ * ΔᵀHΔ (½ − ρ/(3(1 − ρ))) > 0 (the argument of q-newton.ts's CERTAIN_RATIO, with pinned entries
+ * only adding to g·Δ − ΔᵀHΔ ≥ 0).
+ */
+const CERTAIN_RATIO = 0.5;
+
+/** What solveLocus found: no step; a step meeting the model's KKT conditions that needs no check; a step to check. */
+const enum Solved {
+  None,
+  Certain,
+  Unchecked,
+}
+
+/**
+ * The step of locus l into s.step (see fNewtonStep). Entries at the floor start pinned; free
+ * entries that would end below it are pinned and the rest re-solved; pinned entries whose model
+ * gradient exceeds their cluster's multiplier are released. When the rounds run out on an
+ * infeasible step, it is shortened to the floor.
+ */
+function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number): Solved {
+  const off = md.offsets[l]!;
+  const A = md.alleles[l]!;
+  const T = (K * (K + 1)) / 2;
+  const { gradient, hessian, step, inverse, pinned, schur, rhs, lambda, target, matrix, free, column, solved, b } = s;
+  const f = (a: number, k: number) => F[(off + a) * K + k]!;
+  const h = (a: number, k: number, m: number) =>
+    k >= m ? hessian[a * T + (k * (k + 1)) / 2 + m]! : hessian[a * T + (m * (m + 1)) / 2 + k]!;
+  /** g − HΔ for entry (a, k), with the current step. */
+  const residual = (a: number, k: number) => {
+    let v = gradient[a * K + k]!;
+    for (let m = 0; m < K; m++) v -= h(a, k, m) * step[a * K + m]!;
+    return v;
+  };
+  for (let a = 0; a < A; a++)
+    for (let k = 0; k < K; k++) pinned[a * K + k] = f(a, k) <= PARAMETER_FLOOR * (1 + 1e-9) ? 1 : 0;
+  let kkt = false;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    schur.fill(0);
+    rhs.fill(0);
+    target.fill(0);
+    // Pinned entries move to the floor; their cluster's free entries share what that frees.
+    for (let a = 0; a < A; a++)
+      for (let k = 0; k < K; k++) {
+        const d = pinned[a * K + k] ? PARAMETER_FLOOR - f(a, k) : 0;
+        step[a * K + k] = d;
+        target[k]! -= d;
+      }
+    for (let a = 0; a < A; a++) {
+      let n = 0;
+      for (let k = 0; k < K; k++) if (!pinned[a * K + k]) free[n++] = k;
+      if (n === 0) continue;
+      const base = a * K * K;
+      let trace = 0;
+      for (let x = 0; x < n; x++) trace += h(a, free[x]!, free[x]!);
+      const ridge = 1e-10 * trace + 1e-300;
+      for (let x = 0; x < n; x++) {
+        const k = free[x]!;
+        let v = gradient[a * K + k]!;
+        for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
+        b[x] = v;
+        for (let y = 0; y < n; y++) matrix[x * n + y] = h(a, k, free[y]!) + (x === y ? ridge : 0);
+      }
+      if (!choleskyInPlace(matrix, n)) return Solved.None;
+      // The inverse of the free block, column by column; then its share of the Schur system.
+      for (let y = 0; y < n; y++) {
+        column.fill(0, 0, n);
+        column[y] = 1;
+        choleskySolve(matrix, n, column, solved);
+        for (let x = 0; x < n; x++) inverse[base + x * n + y] = solved[x]!;
+      }
+      for (let x = 0; x < n; x++) {
+        let u = 0;
+        for (let y = 0; y < n; y++) {
+          const m = inverse[base + x * n + y]!;
+          schur[free[x]! * K + free[y]!]! += m;
+          u += m * b[y]!;
+        }
+        rhs[free[x]!]! += u;
+      }
+    }
+    // (Σ_a H_a⁻¹) λ = Σ_a H_a⁻¹ b_a − target, so that Σ_a Δ_ka = target_k for every cluster k.
+    let trace = 0;
+    for (let k = 0; k < K; k++) trace += schur[k * K + k]!;
+    for (let k = 0; k < K; k++) {
+      for (let m = 0; m < K; m++) matrix[k * K + m] = schur[k * K + m]!;
+      matrix[k * K + k]! += 1e-12 * trace + 1e-300;
+      b[k] = rhs[k]! - target[k]!;
+    }
+    if (!choleskyInPlace(matrix, K)) return Solved.None;
+    choleskySolve(matrix, K, b, lambda);
+    let blocked = false;
+    for (let a = 0; a < A; a++) {
+      let n = 0;
+      for (let k = 0; k < K; k++) if (!pinned[a * K + k]) free[n++] = k;
+      const base = a * K * K;
+      for (let x = 0; x < n; x++) {
+        const k = free[x]!;
+        let v = gradient[a * K + k]!;
+        for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
+        b[x] = v - lambda[k]!;
+      }
+      for (let x = 0; x < n; x++) {
+        let d = 0;
+        for (let y = 0; y < n; y++) d += inverse[base + x * n + y]! * b[y]!;
+        solved[x] = d;
+      }
+      for (let x = 0; x < n; x++) {
+        const k = free[x]!;
+        step[a * K + k] = solved[x]!;
+        if (f(a, k) + solved[x]! < PARAMETER_FLOOR) {
+          pinned[a * K + k] = 1;
+          blocked = true;
+        }
+      }
+    }
+    if (blocked) continue;
+    // Feasible: release the pinned entries whose model gradient exceeds their cluster's multiplier.
+    let released = false;
+    for (let a = 0; a < A; a++)
+      for (let k = 0; k < K; k++) {
+        if (pinned[a * K + k] && residual(a, k) - lambda[k]! > 1e-9 * Math.abs(lambda[k]!)) {
+          pinned[a * K + k] = 0;
+          released = true;
+        }
+      }
+    if (released) continue;
+    kkt = true;
+    break;
+  }
+  // Rounds run out on an infeasible step: shorten it to the floor (sums over alleles stay 0).
+  let t = 1;
+  for (let e = 0; e < A * K; e++) {
+    const x = F[off * K + e]! + step[e]!;
+    if (x < PARAMETER_FLOOR) t = Math.min(t, (F[off * K + e]! - PARAMETER_FLOOR) / -step[e]!);
+  }
+  let ascent = 0;
+  let ratio = 0;
+  for (let e = 0; e < A * K; e++) {
+    step[e]! *= t;
+    ascent += gradient[e]! * step[e]!;
+    ratio = Math.max(ratio, Math.abs(step[e]!) / F[off * K + e]!);
+  }
+  if (!(ascent > 0)) return Solved.None;
+  return kkt && t === 1 && ratio <= CERTAIN_RATIO ? Solved.Certain : Solved.Unchecked;
+}
+
+/** Cholesky factor (lower, in place) of the n × n row-major matrix; false if not positive definite. */
+function choleskyInPlace(M: Float64Array, n: number): boolean {
+  for (let j = 0; j < n; j++) {
+    let s = M[j * n + j]!;
+    for (let p = 0; p < j; p++) s -= M[j * n + p]! ** 2;
+    if (!(s > 0)) return false;
+    const d = Math.sqrt(s);
+    M[j * n + j] = d;
+    for (let r = j + 1; r < n; r++) {
+      let t = M[r * n + j]!;
+      for (let p = 0; p < j; p++) t -= M[r * n + p]! * M[j * n + p]!;
+      M[r * n + j] = t / d;
+    }
+  }
+  return true;
+}
+
+function choleskySolve(M: Float64Array, n: number, b: Float64Array, out: Float64Array): void {
+  for (let r = 0; r < n; r++) {
+    let t = b[r]!;
+    for (let p = 0; p < r; p++) t -= M[r * n + p]! * out[p]!;
+    out[r] = t / M[r * n + r]!;
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let t = out[r]!;
+    for (let p = r + 1; p < n; p++) t -= M[p * n + r]! * out[p]!;
+    out[r] = t / M[r * n + r]!;
+  }
+}
