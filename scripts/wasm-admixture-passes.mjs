@@ -515,6 +515,88 @@ function gainsFunction(bits, K) {
   );
 }
 
+// ——— The derivative pass of the F block's Newton step (f-newton.ts) ———
+
+/**
+ * fderivatives{bits}k{K} (K = 2..8): per entry (an allele of an individual's genotype, c copies),
+ * with d = q·f, w = c/d and v = w/d, gradient[row] += w q and hessian[row] += v · outer[i] (the
+ * packed lower triangle of q qᵀ, made by the caller per individual), rows counted from rowBase; ln
+ * of each locus's copies (running products set aside below 1e-250, as the EM pass) into lociLL[l]
+ * (f-newton.ts's fDerivativesPass, the same operations in the same order).
+ */
+function fDerivativesFunction(bits, K) {
+  const T = (K * (K + 1)) / 2;
+  const params =
+    '(param $gradient i32) (param $hessian i32) (param $outer i32) (param $T8 i32) (param $rowBase i32) (param $lociLL i32) (param $flushes i32)';
+  const rows = [['oi', 'outer', get('T8')]];
+  const tPairs = Array.from({ length: T >> 1 }, (_, p) => p);
+  const tOdd = T % 2 === 1;
+  const { pairs, odd, last } = columns(K);
+  const locals = [
+    rowLocals(K, 'q'),
+    rowLocals(K, 'f'),
+    dotLocals(K),
+    '(local $d f64) (local $w f64) (local $v f64) (local $r i32) (local $gr i32) (local $hr i32) (local $n i32)',
+    '(local $product f64) (local $flushed i32) (local $at i32) (local $ll f64)',
+  ].join(' ');
+  const entry = [
+    loadRow(K, 'f', 'fr'),
+    `(local.set $d ${dot(K, 'q', 'f')})`,
+    `;; The copies' factors d one at a time, flushing below 1e-250 after each (as the EM pass).
+                    (local.set $product (f64.mul ${get('product')} ${get('d')}))
+                    ${flush}
+                    (local.set $n (i32.trunc_f64_u ${get('c')}))
+                    (local.set $product
+                      (select (f64.mul ${get('product')} ${get('d')}) ${get('product')} (i32.ge_u ${get('n')} (i32.const 2))))
+                    ${flush}
+                    (if (i32.gt_u ${get('n')} (i32.const 2))
+                      (then
+                        (local.set $n (i32.sub ${get('n')} (i32.const 2)))
+                        (loop $copies
+                          (local.set $product (f64.mul ${get('product')} ${get('d')}))
+                          ${flush}
+                          (local.set $n (i32.sub ${get('n')} (i32.const 1)))
+                          (br_if $copies ${get('n')}))))`,
+    `(local.set $w (f64.div ${get('c')} ${get('d')}))`,
+    `(local.set $v (f64.div ${get('w')} ${get('d')}))`,
+    `(local.set $r (i32.sub (i32.load (i32.add ${get('row')} (i32.shl ${get('j')} (i32.const 2)))) ${get('rowBase')}))`,
+    `(local.set $gr (i32.add ${get('gradient')} (i32.mul ${get('r')} ${get('K8')})))`,
+    `(local.set $hr (i32.add ${get('hessian')} (i32.mul ${get('r')} ${get('T8')})))`,
+    ...pairs.map((j) => addTo('gr', j * 16, `(f64x2.mul (f64x2.splat ${get('w')}) ${get(`q${j}`)})`, false)),
+    ...(odd ? [addTo('gr', last, `(f64.mul ${get('w')} ${get('qo')})`, true)] : []),
+    ...tPairs.map((p) =>
+      addTo('hr', p * 16, `(f64x2.mul (f64x2.splat ${get('v')}) (v128.load${at(p * 16)} ${get('oi')}))`, false),
+    ),
+    ...(tOdd
+      ? [addTo('hr', (T - 1) * 8, `(f64.mul ${get('v')} (f64.load${at((T - 1) * 8)} ${get('oi')}))`, true)]
+      : []),
+  ].join('\n                    ');
+  const afterLocus = `;; ln of the locus's copies: the products set aside, in order, then the last one.
+        (local.set $ll (f64.const 0))
+        (local.set $at ${get('flushes')})
+        (block $logsDone
+          (loop $logs
+            (br_if $logsDone (i32.ge_u ${get('at')} ${get('flushed')}))
+            (local.set $ll (f64.add ${get('ll')} (call $log (f64.load ${get('at')}))))
+            (local.set $at (i32.add ${get('at')} (i32.const 8)))
+            (br $logs)))
+        (f64.store (i32.add ${get('lociLL')} (i32.shl ${get('l')} (i32.const 3))) (f64.add ${get('ll')} (call $log ${get('product')})))
+        (local.set $flushed ${get('flushes')})
+        (local.set $product (f64.const 1))`;
+  const body = newtonLoops('fderivatives', bits, K, params, locals, {
+    rows,
+    skip: '(i32.const 0)',
+    before: loadRow(K, 'q', 'qi'),
+    entry,
+    after: '',
+    afterLocus,
+  });
+  return body.replace(
+    '(local.set $K8',
+    `(local.set $product (f64.const 1))\n    (local.set $flushed ${get('flushes')})\n    (local.set $K8`,
+  );
+}
+
 /** Written-out passes for K up to this; a loop over the columns beyond. */
 export const UNROLLED_K = 8;
 const KS = [null, ...Array.from({ length: UNROLLED_K }, (_, k) => k + 1)];
@@ -525,6 +607,8 @@ export const admixturePassWat = `(module
       passFunction(bits, K),
       // newton-passes.ts writes out K = 2..8 (K = 1 takes its loop over the columns).
       ...(K === 1 ? [] : [derivativesFunction(bits, K), gainsFunction(bits, K)]),
+      // f-newton.ts's derivative pass: K = 2..8 written out; beyond, the JavaScript pass.
+      ...(K === null || K === 1 ? [] : [fDerivativesFunction(bits, K)]),
     ]),
   ).join('')}
 )

@@ -15,6 +15,7 @@ import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixtur
 import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
 import { wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
+import { fDerivativesPass, type FDerivativeArguments } from '../../engine/model/admixture/f-derivatives.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
@@ -70,6 +71,21 @@ function newtonArguments(md: MixtureData, K: number, Q: Float64Array, seed: numb
     pending: Uint8Array.from({ length: md.N }, () => (rng.uniform() < 0.67 ? 1 : 0)),
     gain: Float64Array.from({ length: md.N }, () => rng.uniform() - 0.5),
     ratio: Float64Array.from({ length: md.N }, (_, i) => start[i % 4]!),
+  };
+}
+
+/** F's derivative pass's arguments (f-derivatives.ts) over `data`'s, outputs zeroed. */
+function fArguments(md: MixtureData, K: number, Q: Float64Array, data: PassArguments): FDerivativeArguments {
+  const T = (K * (K + 1)) / 2;
+  const outer = new Float64Array(md.N * T);
+  for (let i = 0; i < md.N; i++)
+    for (let k = 0, t = i * T; k < K; k++) for (let m = 0; m <= k; m++) outer[t++] = Q[i * K + k]! * Q[i * K + m]!;
+  return {
+    ...data,
+    outer,
+    gradient: new Float64Array(md.totalAlleles * K),
+    hessian: new Float64Array(md.totalAlleles * T),
+    lociLL: new Float64Array(md.L),
   };
 }
 
@@ -129,6 +145,20 @@ test('the WebAssembly passes (EM, derivatives, gains) give the bits of the JavaS
             assert.ok(bitsEqual(newtonWa.hessian, hessian), `${where}: Hessian`);
             assert.ok(bitsEqual(newtonWa.gain, gain), `${where}: gains`);
             assert.ok(bitsEqual(newtonWa.ratio, ratio), `${where}: ratios`);
+            // F's derivative pass, over all loci and over the loci from the third (rows from its first).
+            for (const l0 of [0, 2]) {
+              const rowBase = md.offsets[l0]!;
+              const rows = md.totalAlleles - rowBase;
+              const fJs = fArguments(md, K, p.Q, js);
+              fDerivativesPass(fJs, l0, md.L, rowBase);
+              const fWa = fArguments(md, K, p.Q, wa);
+              const done = passes.fDerivatives(fWa, l0, md.L, rowBase, rows);
+              assert.equal(done, K >= 2 && K <= 8, `${where}: F derivatives written out for K = 2..8`);
+              if (!done) continue;
+              assert.ok(bitsEqual(fWa.gradient, fJs.gradient), `${where}, from locus ${l0}: F gradient`);
+              assert.ok(bitsEqual(fWa.hessian, fJs.hessian), `${where}, from locus ${l0}: F Hessian`);
+              assert.ok(bitsEqual(fWa.lociLL, fJs.lociLL), `${where}, from locus ${l0}: ln L per locus`);
+            }
             checked++;
           }
         }
@@ -157,16 +187,19 @@ test('a running product that underflows (tiny frequencies) is flushed into ln L 
   }
 });
 
-test('whole SQUAREM fits through the WebAssembly passes (EM, and EM with the Newton Q update) end at the bits of the JavaScript ones', () => {
+test('whole SQUAREM fits through the WebAssembly passes (EM, and Newton updates of Q, F or both) end at the bits of the JavaScript ones', () => {
   const md = dataset(150, 2, [5, 8, 3, 2, 6, 4, 7, 2, 2, 9], 21);
-  for (const [K, qUpdate] of [
-    [2, 'em'],
-    [4, 'em'],
-    [3, 'newton'],
-    [5, 'newton'],
+  for (const [K, qUpdate, fUpdate] of [
+    [2, 'em', 'em'],
+    [4, 'em', 'em'],
+    [3, 'newton', 'em'],
+    [5, 'newton', 'em'],
+    [3, 'newton', 'newton'],
+    [6, 'em', 'newton'],
+    [9, 'newton', 'newton'], // F's derivative pass in JavaScript in both
   ] as const) {
     const init = randomAdmixture(md, K, createRng(K));
-    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate, fUpdate: 'em' } as const;
+    const options = { tolerance: 1e-6, maxIterations: 300, acceleration: 'squarem', qUpdate, fUpdate } as const;
     const wasm = admixtureFit(md, admixtureWork(md), init, options);
     const js = admixtureFit(md, { ...admixtureWork(md), wasm: false }, init, options);
     assert.ok(Object.is(wasm.logLik, js.logLik), `K = ${K}: ${wasm.logLik} vs ${js.logLik}`);

@@ -1,6 +1,8 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { detLog } from '../../util/det-math.ts';
+import { fBlockRows, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
+import { wasmPassesOf } from './wasm-passes.ts';
 
 /**
  * One Newton step for the allele frequencies F with Q fixed (the F block of ADMIXTURE's block
@@ -22,14 +24,17 @@ import { detLog } from '../../util/det-math.ts';
  * less than a tenth of what the F optimum given Q holds.
  */
 export interface FNewtonWork {
-  /** Per allele of the locus (A_max rows): gradient (K), negative Hessian (K × K), step (K). */
+  /** Rows of F whose derivatives are held at a time (a block of loci; a locus with more rows alone). */
+  readonly blockRows: number;
+  /** Per row of the block: gradient (K) and the packed lower triangle of H_a (K(K+1)/2). */
   readonly gradient: Float64Array;
-  /** Per allele, the packed lower triangle of H_a (K(K+1)/2). */
   readonly hessian: Float64Array;
   /** Per individual, the packed lower triangle of q qᵀ (shape (N, K(K+1)/2)), made once per step. */
   readonly outer: Float64Array;
+  /** Per locus, ψ_l at the F the step was given. */
+  readonly lociLL: Float64Array;
+  /** Per allele of a locus (K each): the Newton step, and EM's update as a step (emLocusStep). */
   readonly step: Float64Array;
-  /** Per allele (K): EM's update as a step (emLocusStep). */
   readonly emStep: Float64Array;
   /** Per allele, the inverse of the free block of H_a (K × K, free clusters first). */
   readonly inverse: Float64Array;
@@ -50,10 +55,14 @@ export interface FNewtonWork {
 export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
   let A = 1;
   for (let l = 0; l < md.L; l++) A = Math.max(A, md.alleles[l]!);
+  const T = (K * (K + 1)) / 2;
+  const rows = Math.max(A, Math.min(md.totalAlleles, fBlockRows(K)));
   return {
-    gradient: new Float64Array(A * K),
-    hessian: new Float64Array((A * K * (K + 1)) / 2),
-    outer: new Float64Array((md.N * K * (K + 1)) / 2),
+    blockRows: fBlockRows(K),
+    gradient: new Float64Array(rows * K),
+    hessian: new Float64Array(rows * T),
+    outer: new Float64Array(md.N * T),
+    lociLL: new Float64Array(md.L),
     step: new Float64Array(A * K),
     emStep: new Float64Array(A * K),
     inverse: new Float64Array(A * K * K),
@@ -91,38 +100,42 @@ export function fNewtonStep(
   const outer = s.outer;
   for (let i = 0; i < md.N; i++)
     for (let k = 0, t = i * T; k < K; k++) for (let m = 0; m <= k; m++) outer[t++] = Q[i * K + k]! * Q[i * K + m]!;
+  const pass: FDerivativeArguments = {
+    N: md.N,
+    L: md.L,
+    K,
+    genotypeOf: md.genotypeOf,
+    genotypeOffsets: md.genotypeOffsets,
+    heldOut: work.heldOut,
+    start: work.start,
+    row: work.row,
+    count: work.count,
+    Q,
+    F,
+    outer,
+    gradient: s.gradient,
+    hessian: s.hessian,
+    lociLL: s.lociLL,
+  };
+  const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   let ll = 0;
-  for (let l = 0; l < md.L; l++) {
-    const before = locusDerivatives(md, work, K, Q, F, s, l);
-    ll += before;
-    const solved = solveLocus(md, K, F, s, l);
-    if (solved === Solved.None) continue;
-    if (solved === Solved.Certain) {
-      applyLocus(md, K, F, s.step, l, 1);
-      continue;
-    }
-    // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
-    // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do better.
-    const newton = locusLogLik(md, work, K, Q, F, s.step, l, 1);
-    emLocusStep(md, K, F, s, l);
-    const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
-    if (em > newton && em >= before) {
-      applyLocus(md, K, F, s.emStep, l, 1);
-      continue;
-    }
-    let t = 1;
-    for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
-      if ((halving === 0 ? newton : locusLogLik(md, work, K, Q, F, s.step, l, t)) >= before) {
-        applyLocus(md, K, F, s.step, l, t);
-        break;
-      }
-    }
+  // Loci in blocks of at most s.blockRows rows of F (one locus alone may exceed it).
+  for (let l0 = 0; l0 < md.L;) {
+    const rowBase = md.offsets[l0]!;
+    let l1 = l0 + 1;
+    while (l1 < md.L && md.offsets[l1 + 1]! - rowBase <= s.blockRows) l1++;
+    const rows = md.offsets[l1]! - rowBase;
+    s.gradient.fill(0, 0, rows * K);
+    s.hessian.fill(0, 0, rows * T);
+    if (!wasm?.fDerivatives(pass, l0, l1, rowBase, rows)) fDerivativesPass(pass, l0, l1, rowBase);
+    for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase);
+    l0 = l1;
   }
   return ll;
 }
 
-/** Gradient and negative Hessian of ψ_l into s (per allele of the locus); returns ψ_l(F_l). */
-function locusDerivatives(
+/** Locus l's safeguarded step (its derivatives in s from row rb); returns ψ_l at the F it was given. */
+function locusStep(
   md: MixtureData,
   work: AdmixtureWork,
   K: number,
@@ -130,44 +143,32 @@ function locusDerivatives(
   F: Float64Array,
   s: FNewtonWork,
   l: number,
+  rb: number,
 ): number {
-  const { N, L, genotypeOf, genotypeOffsets } = md;
-  const { start, row, count, heldOut } = work;
-  const off = md.offsets[l]!;
-  const A = md.alleles[l]!;
-  const { gradient, hessian, outer } = s;
-  const T = (K * (K + 1)) / 2;
-  gradient.fill(0, 0, A * K);
-  hessian.fill(0, 0, A * T);
-  const gOff = genotypeOffsets[l]!;
-  let ll = 0;
-  let product = 1;
-  for (let i = 0; i < N; i++) {
-    if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
-    const g = gOff + genotypeOf[l * N + i]!;
-    const q = i * K;
-    for (let j = start[g]!; j < start[g + 1]!; j++) {
-      const r = row[j]!;
-      const c = count[j]!;
-      let d = 0;
-      for (let k = 0; k < K; k++) d += Q[q + k]! * F[r * K + k]!;
-      for (let t = 0; t < c; t++) {
-        product *= d;
-        if (product < 1e-250) {
-          ll += detLog(product);
-          product = 1;
-        }
-      }
-      const a = r - off;
-      const w = c / d;
-      const w2 = w / d;
-      for (let k = 0; k < K; k++) gradient[a * K + k]! += w * Q[q + k]!;
-      const h = a * T;
-      const o = i * T;
-      for (let t = 0; t < T; t++) hessian[h + t]! += w2 * outer[o + t]!;
+  const before = s.lociLL[l]!;
+  const solved = solveLocus(md, K, F, s, l, rb);
+  if (solved === Solved.None) return before;
+  if (solved === Solved.Certain) {
+    applyLocus(md, K, F, s.step, l, 1);
+    return before;
+  }
+  // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
+  // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do better.
+  const newton = locusLogLik(md, work, K, Q, F, s.step, l, 1);
+  emLocusStep(md, K, F, s, l, rb);
+  const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
+  if (em > newton && em >= before) {
+    applyLocus(md, K, F, s.emStep, l, 1);
+    return before;
+  }
+  let t = 1;
+  for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
+    if ((halving === 0 ? newton : locusLogLik(md, work, K, Q, F, s.step, l, t)) >= before) {
+      applyLocus(md, K, F, s.step, l, t);
+      break;
     }
   }
-  return ll + detLog(product);
+  return before;
 }
 
 /** ψ_l(F_l + tΔ). */
@@ -209,15 +210,15 @@ function locusLogLik(
 }
 
 /** EM's update of locus l's frequencies with Q fixed, as a step from F into s.emStep: f_ka ∝ f_ka g_ka. */
-function emLocusStep(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number): void {
+function emLocusStep(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): void {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   for (let k = 0; k < K; k++) {
     let sum = 0;
-    for (let a = 0; a < A; a++) sum += F[(off + a) * K + k]! * s.gradient[a * K + k]!;
+    for (let a = 0; a < A; a++) sum += F[(off + a) * K + k]! * s.gradient[(rb + a) * K + k]!;
     let total = 0;
     for (let a = 0; a < A; a++) {
-      const x = sum > 0 ? Math.max(PARAMETER_FLOOR, (F[(off + a) * K + k]! * s.gradient[a * K + k]!) / sum) : 0;
+      const x = sum > 0 ? Math.max(PARAMETER_FLOOR, (F[(off + a) * K + k]! * s.gradient[(rb + a) * K + k]!) / sum) : 0;
       s.emStep[a * K + k] = x;
       total += x;
     }
@@ -261,17 +262,17 @@ const enum Solved {
  * gradient exceeds their cluster's multiplier are released. When the rounds run out on an
  * infeasible step, it is shortened to the floor.
  */
-function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number): Solved {
+function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): Solved {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   const T = (K * (K + 1)) / 2;
   const { gradient, hessian, step, inverse, pinned, schur, rhs, lambda, target, matrix, free, column, solved, b } = s;
   const f = (a: number, k: number) => F[(off + a) * K + k]!;
   const h = (a: number, k: number, m: number) =>
-    k >= m ? hessian[a * T + (k * (k + 1)) / 2 + m]! : hessian[a * T + (m * (m + 1)) / 2 + k]!;
+    k >= m ? hessian[(rb + a) * T + (k * (k + 1)) / 2 + m]! : hessian[(rb + a) * T + (m * (m + 1)) / 2 + k]!;
   /** g − HΔ for entry (a, k), with the current step. */
   const residual = (a: number, k: number) => {
-    let v = gradient[a * K + k]!;
+    let v = gradient[(rb + a) * K + k]!;
     for (let m = 0; m < K; m++) v -= h(a, k, m) * step[a * K + m]!;
     return v;
   };
@@ -299,7 +300,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
       const ridge = 1e-10 * trace + 1e-300;
       for (let x = 0; x < n; x++) {
         const k = free[x]!;
-        let v = gradient[a * K + k]!;
+        let v = gradient[(rb + a) * K + k]!;
         for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
         b[x] = v;
         for (let y = 0; y < n; y++) matrix[x * n + y] = h(a, k, free[y]!) + (x === y ? ridge : 0);
@@ -339,7 +340,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
       const base = a * K * K;
       for (let x = 0; x < n; x++) {
         const k = free[x]!;
-        let v = gradient[a * K + k]!;
+        let v = gradient[(rb + a) * K + k]!;
         for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
         b[x] = v - lambda[k]!;
       }
@@ -381,7 +382,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   let ratio = 0;
   for (let e = 0; e < A * K; e++) {
     step[e]! *= t;
-    ascent += gradient[e]! * step[e]!;
+    ascent += gradient[rb * K + e]! * step[e]!;
     ratio = Math.max(ratio, Math.abs(step[e]!) / F[off * K + e]!);
   }
   if (!(ascent > 0)) return Solved.None;

@@ -3,6 +3,7 @@ import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassArguments } from './em-pass.ts';
 import type { NewtonPassArguments } from './newton-passes.ts';
+import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
 
 /**
  * The admixture model's passes over the data as WebAssembly (script./wasm-admixture-passes.mjs): the
@@ -23,6 +24,12 @@ export interface WasmPasses {
   derivatives(a: NewtonPassArguments): void;
   /** gainPass(a), likewise. */
   gains(a: NewtonPassArguments): void;
+  /**
+   * fDerivativesPass(a, l0, l1, rowBase) (f-derivatives.ts), likewise, for the `rows` rows of F
+   * from rowBase that loci l0..l1 − 1 own (at most fBlockRows(K)); false (nothing done) where no
+   * WebAssembly pass is written out for K (K > 8) or the rows are more.
+   */
+  fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
 }
 
 /** The arguments every pass shares: the data, the work's entries, held-out entries, K, Q and F. */
@@ -101,6 +108,11 @@ export function wasmPasses(
     pending: N,
     gain: N * 8,
     ratio: N * 8,
+    // F's Newton step: per individual q qᵀ, per locus ln L, a block of rows' gradients and Hessians.
+    outer: N * T * 8,
+    lociLL: L * 8,
+    fGradient: Math.min(rows, fBlockRows(K)) * K * 8,
+    fHessian: Math.min(rows, fBlockRows(K)) * T * 8,
   };
   const { at: offsets, end } = layout(Object.values(regions));
   const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
@@ -124,6 +136,7 @@ export function wasmPasses(
     PassFunction,
     PassFunction,
   ];
+  const fDerivativesFunction = exports[`fderivatives${width}k${K}`];
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
   new Int32Array(buffer, at.gOffs, genotypeOffsets.length).set(genotypeOffsets);
@@ -147,17 +160,42 @@ export function wasmPasses(
   const pending = new Uint8Array(buffer, at.pending, N);
   const gain = f64('gain', N);
   const ratio = f64('ratio', N);
-  /** Runs `pass` over all loci (copying codes in per group of loci unless resident), with its own arguments after the data's. */
-  const overLoci = (pass: PassFunction, own: readonly number[]) => {
-    for (let l0 = 0; l0 < L; l0 += chunk) {
-      const l1 = Math.min(L, l0 + chunk);
-      if (!resident) {
-        codesView.set(codeBytes.subarray(l0 * N * bytes, l1 * N * bytes));
-        maskView?.set(mask!.subarray(l0 * N, l1 * N));
-      }
+  /**
+   * Runs `pass` over loci from ≤ l < to (copying codes in per group of loci unless resident), with
+   * its own arguments after the data's.
+   */
+  const overLoci = (pass: PassFunction, own: readonly number[], from = 0, to = L) => {
+    if (resident) {
+      const codes = at.codes + from * N * bytes;
+      pass(
+        codes,
+        maskView ? at.mask + from * N : 0,
+        from,
+        to,
+        N,
+        K,
+        at.gOffs,
+        at.start,
+        at.row,
+        at.count,
+        at.Q,
+        at.F,
+        ...own,
+      );
+      return;
+    }
+    for (let l0 = from; l0 < to; l0 += chunk) {
+      const l1 = Math.min(to, l0 + chunk);
+      codesView.set(codeBytes.subarray(l0 * N * bytes, l1 * N * bytes));
+      maskView?.set(mask!.subarray(l0 * N, l1 * N));
       pass(at.codes, maskView ? at.mask : 0, l0, l1, N, K, at.gOffs, at.start, at.row, at.count, at.Q, at.F, ...own);
     }
   };
+  const outer = f64('outer', N * T);
+  const lociLL = f64('lociLL', L);
+  const blockRows = Math.min(rows, fBlockRows(K));
+  const fGradient = f64('fGradient', blockRows * K);
+  const fHessian = f64('fHessian', blockRows * T);
   return {
     K,
     em(p) {
@@ -191,6 +229,28 @@ export function wasmPasses(
       overLoci(gainsFunction, [at.step, at.pending, at.gain, at.ratio, at.aside, at.asideI]);
       p.gain.set(gain);
       p.ratio.set(ratio);
+    },
+    fDerivatives(p, l0, l1, rowBase, n) {
+      if (!fDerivativesFunction || n > blockRows) return false;
+      // A step passes its blocks in order from locus 0, with Q fixed: Q and q qᵀ are copied at the
+      // first; F's rows of each block's loci (not yet updated by the step) with the block.
+      if (l0 === 0) {
+        Q.set(p.Q);
+        outer.set(p.outer);
+      }
+      F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
+      fGradient.fill(0, 0, n * K);
+      fHessian.fill(0, 0, n * T);
+      overLoci(
+        fDerivativesFunction,
+        [at.fGradient, at.fHessian, at.outer, T * 8, rowBase, at.lociLL, at.aside],
+        l0,
+        l1,
+      );
+      p.gradient.set(fGradient.subarray(0, n * K));
+      p.hessian.set(fHessian.subarray(0, n * T));
+      p.lociLL.set(lociLL.subarray(l0, l1), l0);
+      return true;
     },
   };
 }

@@ -1,0 +1,70 @@
+import { detLog } from '../../util/det-math.ts';
+
+/** Rows of F per block of the derivative pass at K: about 4 MiB of Hessians. */
+export function fBlockRows(K: number): number {
+  return Math.max(1, Math.floor((1 << 22) / (4 * K * (K + 1))));
+}
+
+/** What the derivative pass of F's Newton step reads and writes (f-newton.ts). */
+export interface FDerivativeArguments {
+  readonly N: number;
+  readonly L: number;
+  readonly K: number;
+  readonly genotypeOf: Uint8Array | Uint16Array | Int32Array;
+  readonly genotypeOffsets: Int32Array;
+  readonly heldOut: Uint8Array | undefined;
+  readonly start: Int32Array;
+  readonly row: Int32Array;
+  readonly count: Float64Array;
+  readonly Q: Float64Array;
+  readonly F: Float64Array;
+  /** Shape (N, K(K+1)/2): per individual the packed lower triangle of q qᵀ. */
+  readonly outer: Float64Array;
+  /** Zeroed by the caller; rows from rowBase (the first row of the loci passed): shape (rows, K) and (rows, K(K+1)/2). */
+  readonly gradient: Float64Array;
+  readonly hessian: Float64Array;
+  /** Shape (L,): receives ln L of each locus passed. */
+  readonly lociLL: Float64Array;
+}
+
+/**
+ * For loci l0 ≤ l < l1: per observed entry (an allele of an individual's genotype, c copies) with
+ * d = q·f, w = c/d and v = w/d, adds w q to the gradient of the allele's row and v q qᵀ (packed)
+ * to its negative Hessian; ln L of each locus (running products flushed below 1e-250, as the EM
+ * pass) into lociLL. The WebAssembly pass (wasm-passes.ts) does the same operations in the same order.
+ */
+export function fDerivativesPass(a: FDerivativeArguments, l0: number, l1: number, rowBase: number): void {
+  const { N, L, K, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, outer, gradient, hessian } = a;
+  const T = (K * (K + 1)) / 2;
+  for (let l = l0; l < l1; l++) {
+    const gOff = genotypeOffsets[l]!;
+    let ll = 0;
+    let product = 1;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[l * N + i]!;
+      const q = i * K;
+      const o = i * T;
+      for (let j = start[g]!; j < start[g + 1]!; j++) {
+        const r = row[j]!;
+        const c = count[j]!;
+        let d = 0;
+        for (let k = 0; k < K; k++) d += Q[q + k]! * F[r * K + k]!;
+        for (let t = 0; t < c; t++) {
+          product *= d;
+          if (product < 1e-250) {
+            ll += detLog(product);
+            product = 1;
+          }
+        }
+        const w = c / d;
+        const v = w / d;
+        const gr = (r - rowBase) * K;
+        for (let k = 0; k < K; k++) gradient[gr + k]! += w * Q[q + k]!;
+        const hr = (r - rowBase) * T;
+        for (let t = 0; t < T; t++) hessian[hr + t]! += v * outer[o + t]!;
+      }
+    }
+    a.lociLL[l] = ll + detLog(product);
+  }
+}
