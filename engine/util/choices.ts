@@ -58,7 +58,7 @@ export type QUpdate = (typeof Q_UPDATE.values)[number];
 
 /** How each step of the admixture fit updates F (engine/model/admixture/f-newton.ts). */
 export const F_UPDATE = choices({
-  auto: 'EM',
+  auto: 'Newton (EM under Anderson acceleration)',
   newton: 'a Newton step per locus (block relaxation)',
   em: 'EM',
 });

@@ -174,7 +174,7 @@ test('admixture: plain EM, SQUAREM and Anderson acceleration with EM for Q, and 
     }
 });
 
-test('admixture: sweeps refuse Newton’s Q and F updates under Anderson acceleration; auto resolves to Newton for Q except under Anderson', () => {
+test('admixture: sweeps refuse Newton’s Q and F updates under Anderson acceleration; auto resolves to Newton for Q and F except under Anderson', () => {
   const fit = {
     ...DEFAULT_FIT,
     model: 'admixture' as const,
@@ -195,6 +195,7 @@ test('admixture: sweeps refuse Newton’s Q and F updates under Anderson acceler
   assert.equal(resolvedFUpdate('em', 'squarem'), 'em');
   assert.equal(resolvedFUpdate('newton', 'squarem'), 'newton');
   assert.equal(resolvedFUpdate('auto', 'anderson'), 'em');
+  assert.equal(resolvedFUpdate('auto', 'squarem'), 'newton');
 });
 
 test('admixture: a start from the mixture model’s EM clustering reaches the random start’s optimum (or higher) in fewer passes', () => {

@@ -36,7 +36,10 @@ export interface FNewtonWork {
   /** Per allele of a locus (K each): the Newton step, and EM's update as a step (emLocusStep). */
   readonly step: Float64Array;
   readonly emStep: Float64Array;
-  /** Per allele, the inverse of the free block of H_a (K × K, free clusters first). */
+  /** The last solved step's largest rise of a frequency relative to it. */
+  readonly growth: Float64Array;
+  /** Per allele, H_a unpacked (K × K), and the inverse of its free block (K × K, free clusters first). */
+  readonly full: Float64Array;
   readonly inverse: Float64Array;
   readonly pinned: Uint8Array;
   /** Per cluster: the Schur complement system, the multipliers, what pinned entries free. */
@@ -65,6 +68,8 @@ export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
     lociLL: new Float64Array(md.L),
     step: new Float64Array(A * K),
     emStep: new Float64Array(A * K),
+    growth: new Float64Array(1),
+    full: new Float64Array(A * K * K),
     inverse: new Float64Array(A * K * K),
     pinned: new Uint8Array(A * K),
     schur: new Float64Array(K * K),
@@ -81,6 +86,8 @@ export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
 
 /** Active-set rounds per locus before the step is cut back to the floor instead. */
 const MAX_ROUNDS = 8;
+/** A Newton step that raises a frequency by more than this fraction of it is compared with EM's update. */
+const DOUBLING = 0.9;
 /** Halvings of a locus's step before it keeps its frequencies. */
 const MAX_HALVINGS = 20;
 
@@ -153,13 +160,16 @@ function locusStep(
     return before;
   }
   // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
-  // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do better.
+  // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
+  // better. It is tried when the Newton step fails or nearly doubles a frequency.
   const newton = locusLogLik(md, work, K, Q, F, s.step, l, 1);
-  emLocusStep(md, K, F, s, l, rb);
-  const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
-  if (em > newton && em >= before) {
-    applyLocus(md, K, F, s.emStep, l, 1);
-    return before;
+  if (newton < before || s.growth[0]! > DOUBLING) {
+    emLocusStep(md, K, F, s, l, rb);
+    const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
+    if (em > newton && em >= before) {
+      applyLocus(md, K, F, s.emStep, l, 1);
+      return before;
+    }
   }
   let t = 1;
   for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
@@ -268,8 +278,19 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   const T = (K * (K + 1)) / 2;
   const { gradient, hessian, step, inverse, pinned, schur, rhs, lambda, target, matrix, free, column, solved, b } = s;
   const f = (a: number, k: number) => F[(off + a) * K + k]!;
-  const h = (a: number, k: number, m: number) =>
-    k >= m ? hessian[(rb + a) * T + (k * (k + 1)) / 2 + m]! : hessian[(rb + a) * T + (m * (m + 1)) / 2 + k]!;
+  // Each allele's H_a unpacked into full K × K (s.full), so that the rounds index it directly.
+  const full = s.full;
+  for (let a = 0; a < A; a++) {
+    const p = (rb + a) * T;
+    const u = a * K * K;
+    for (let k = 0, t = p; k < K; k++)
+      for (let m = 0; m <= k; m++, t++) {
+        const x = hessian[t]!;
+        full[u + k * K + m] = x;
+        full[u + m * K + k] = x;
+      }
+  }
+  const h = (a: number, k: number, m: number) => full[a * K * K + k * K + m]!;
   /** g − HΔ for entry (a, k), with the current step. */
   const residual = (a: number, k: number) => {
     let v = gradient[(rb + a) * K + k]!;
@@ -380,11 +401,15 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   }
   let ascent = 0;
   let ratio = 0;
+  let growth = 0;
   for (let e = 0; e < A * K; e++) {
     step[e]! *= t;
     ascent += gradient[rb * K + e]! * step[e]!;
-    ratio = Math.max(ratio, Math.abs(step[e]!) / F[off * K + e]!);
+    const r = step[e]! / F[off * K + e]!;
+    ratio = Math.max(ratio, Math.abs(r));
+    growth = Math.max(growth, r);
   }
+  s.growth[0] = growth;
   if (!(ascent > 0)) return Solved.None;
   return kkt && t === 1 && ratio <= CERTAIN_RATIO ? Solved.Certain : Solved.Unchecked;
 }
