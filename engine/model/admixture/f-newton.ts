@@ -1,6 +1,7 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { detLog } from '../../util/det-math.ts';
+import { choleskyInPlace, choleskySolve } from '../../util/cholesky.ts';
 import { fBlockRows, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
 
@@ -412,34 +413,4 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   s.growth[0] = growth;
   if (!(ascent > 0)) return Solved.None;
   return kkt && t === 1 && ratio <= CERTAIN_RATIO ? Solved.Certain : Solved.Unchecked;
-}
-
-/** Cholesky factor (lower, in place) of the n × n row-major matrix; false if not positive definite. */
-function choleskyInPlace(M: Float64Array, n: number): boolean {
-  for (let j = 0; j < n; j++) {
-    let s = M[j * n + j]!;
-    for (let p = 0; p < j; p++) s -= M[j * n + p]! ** 2;
-    if (!(s > 0)) return false;
-    const d = Math.sqrt(s);
-    M[j * n + j] = d;
-    for (let r = j + 1; r < n; r++) {
-      let t = M[r * n + j]!;
-      for (let p = 0; p < j; p++) t -= M[r * n + p]! * M[j * n + p]!;
-      M[r * n + j] = t / d;
-    }
-  }
-  return true;
-}
-
-function choleskySolve(M: Float64Array, n: number, b: Float64Array, out: Float64Array): void {
-  for (let r = 0; r < n; r++) {
-    let t = b[r]!;
-    for (let p = 0; p < r; p++) t -= M[r * n + p]! * out[p]!;
-    out[r] = t / M[r * n + r]!;
-  }
-  for (let r = n - 1; r >= 0; r--) {
-    let t = out[r]!;
-    for (let p = r + 1; p < n; p++) t -= M[p * n + r]! * out[p]!;
-    out[r] = t / M[r * n + r]!;
-  }
 }
