@@ -228,7 +228,7 @@ test('stratify sweep --model admixture --cv 5: the CV error is lowest at the sim
   assert.match(bad.stderr, /admixture/);
 });
 
-test('stratify run --marker-averaging: refused for the mixture model before computing; with the admixture model the options say so and Q rows are proportions', () => {
+test('stratify run --marker-averaging: refused for the mixture model before computing; with the admixture model the options (and the Q and F updates) say so and Q rows are proportions', () => {
   const out = mkdtempSync(join(tmpdir(), 'stratify-ma-'));
   const bad = stratify('run', dataPath('nancycats.str'), '--k', '2', '--marker-averaging', '--out', join(out, 'bad'));
   assert.notEqual(bad.status, 0);
@@ -243,6 +243,8 @@ test('stratify run --marker-averaging: refused for the mixture model before comp
     'random',
     '--q-update',
     'em',
+    '--f-update',
+    'newton',
     '--k',
     '2',
     '--starts',
@@ -254,11 +256,12 @@ test('stratify run --marker-averaging: refused for the mixture model before comp
   );
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(readFileSync(join(out, 'stratify.json'), 'utf8')) as {
-    options: { fit: { markerAveraging?: boolean; admixtureInit?: string; qUpdate?: string } };
+    options: { fit: { markerAveraging?: boolean; admixtureInit?: string; qUpdate?: string; fUpdate?: string } };
   };
   assert.equal(json.options.fit.markerAveraging, true);
   assert.equal(json.options.fit.admixtureInit, 'random');
   assert.equal(json.options.fit.qUpdate, 'em');
+  assert.equal(json.options.fit.fUpdate, 'newton');
   const Q = readFileSync(join(out, 'stratify.K2.r1.Q'), 'utf8').trim().split('\n');
   assert.equal(Q.length, 237);
   for (const row of Q) {
