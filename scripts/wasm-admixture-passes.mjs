@@ -114,6 +114,26 @@ const flush = `(if (f64.lt ${get('product')} ${FLUSH})
                         (local.set $flushed (i32.add ${get('flushed')} (i32.const 8)))
                         (local.set $product (f64.const 1))))`;
 
+/**
+ * The running product times the entry's c copies of d ($c, $d; $n scratch), flushing below 1e-250
+ * after each: the first, the second by a select (no branch on hetero- against homozygotes, which
+ * would be mispredicted), the rest (polyploids) in a loop. Shared by the EM pass and F's derivative pass.
+ */
+const copiesProduct = `(local.set $product (f64.mul ${get('product')} ${get('d')}))
+                    ${flush}
+                    (local.set $n (i32.trunc_f64_u ${get('c')}))
+                    (local.set $product
+                      (select (f64.mul ${get('product')} ${get('d')}) ${get('product')} (i32.ge_u ${get('n')} (i32.const 2))))
+                    ${flush}
+                    (if (i32.gt_u ${get('n')} (i32.const 2))
+                      (then
+                        (local.set $n (i32.sub ${get('n')} (i32.const 2)))
+                        (loop $copies
+                          (local.set $product (f64.mul ${get('product')} ${get('d')}))
+                          ${flush}
+                          (local.set $n (i32.sub ${get('n')} (i32.const 1)))
+                          (br_if $copies ${get('n')}))))`;
+
 function passFunction(bits, K) {
   const body = K === null ? looped() : unrolled(K);
   const K8 = K === null ? `(i32.shl ${get('K')} (i32.const 3))` : `(i32.const ${K * 8})`;
@@ -156,23 +176,7 @@ function passFunction(bits, K) {
                     (local.set $fnr (i32.add ${get('Fn')} ${get('r')}))
                     (local.set $c (f64.load (i32.add ${get('count')} (i32.shl ${get('j')} (i32.const 3)))))
                     ${body.products}
-                    ;; The copies' factors d one at a time, flushing below 1e-250 after each: the
-                    ;; first, the second by a select (no branch on hetero- against homozygotes, which
-                    ;; would be mispredicted), the rest (polyploids) in a loop.
-                    (local.set $product (f64.mul ${get('product')} ${get('d')}))
-                    ${flush}
-                    (local.set $n (i32.trunc_f64_u ${get('c')}))
-                    (local.set $product
-                      (select (f64.mul ${get('product')} ${get('d')}) ${get('product')} (i32.ge_u ${get('n')} (i32.const 2))))
-                    ${flush}
-                    (if (i32.gt_u ${get('n')} (i32.const 2))
-                      (then
-                        (local.set $n (i32.sub ${get('n')} (i32.const 2)))
-                        (loop $copies
-                          (local.set $product (f64.mul ${get('product')} ${get('d')}))
-                          ${flush}
-                          (local.set $n (i32.sub ${get('n')} (i32.const 1)))
-                          (br_if $copies ${get('n')}))))
+                    ${copiesProduct}
                     (local.set $s (f64.div ${get('c')} ${get('d')}))
                     ${body.updates}
                     (local.set $j (i32.add ${get('j')} (i32.const 1)))
@@ -542,21 +546,7 @@ function fDerivativesFunction(bits, K) {
   const entry = [
     loadRow(K, 'f', 'fr'),
     `(local.set $d ${dot(K, 'q', 'f')})`,
-    `;; The copies' factors d one at a time, flushing below 1e-250 after each (as the EM pass).
-                    (local.set $product (f64.mul ${get('product')} ${get('d')}))
-                    ${flush}
-                    (local.set $n (i32.trunc_f64_u ${get('c')}))
-                    (local.set $product
-                      (select (f64.mul ${get('product')} ${get('d')}) ${get('product')} (i32.ge_u ${get('n')} (i32.const 2))))
-                    ${flush}
-                    (if (i32.gt_u ${get('n')} (i32.const 2))
-                      (then
-                        (local.set $n (i32.sub ${get('n')} (i32.const 2)))
-                        (loop $copies
-                          (local.set $product (f64.mul ${get('product')} ${get('d')}))
-                          ${flush}
-                          (local.set $n (i32.sub ${get('n')} (i32.const 1)))
-                          (br_if $copies ${get('n')}))))`,
+    copiesProduct,
     `(local.set $w (f64.div ${get('c')} ${get('d')}))`,
     `(local.set $v (f64.div ${get('w')} ${get('d')}))`,
     `(local.set $r (i32.sub (i32.load (i32.add ${get('row')} (i32.shl ${get('j')} (i32.const 2)))) ${get('rowBase')}))`,

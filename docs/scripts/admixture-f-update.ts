@@ -21,11 +21,10 @@ import { createRng } from '../../engine/util/rng.ts';
 import { CLUSTER_DEFAULTS, type FUpdate } from '../../engine/util/choices.ts';
 import { readDataset } from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
-import { nodeStartPool } from '../../engine/node/worker-pool.ts';
-import { runSweep } from '../../engine/service/cluster-sweep.ts';
 import { admixedData } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
 import { scriptNumber } from '../../bench/args.ts';
+import { cappedStarts, runTargetSweep, stepRange, type TargetSweep } from '../../bench/sweep-target.ts';
 
 const T0 = performance.now();
 const threads = scriptNumber('--threads', 2);
@@ -51,40 +50,16 @@ units; two Newton steps gained 66.`);
 
 // 1. The sweep.
 const ehgdp = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {});
-interface SweepArm {
-  seconds: number;
-  runs: Awaited<ReturnType<typeof runSweep>>['runs'];
-}
-const arms = new Map<FUpdate, SweepArm>();
-for (const fUpdate of UPDATES) {
-  const pool = nodeStartPool(threads);
-  const t = performance.now();
-  const sweep = await runSweep(
-    ehgdp,
-    {
-      kValues: [2, 3, 4, 5, 6, 7, 8],
-      replicates: 1,
-      starts: 10,
-      policy: 'best',
-      rankBy: CLUSTER_DEFAULTS.rankBy,
-      seed: 1,
-      fit: { ...DEFAULT_FIT, model: 'admixture', fUpdate },
-    },
-    pool,
-  );
-  pool.close();
-  arms.set(fUpdate, { seconds: (performance.now() - t) / 1000, runs: sweep.runs });
-}
+const arms = new Map<FUpdate, TargetSweep>();
+for (const fUpdate of UPDATES)
+  arms.set(fUpdate, await runTargetSweep(ehgdp, { ...DEFAULT_FIT, model: 'admixture', fUpdate }, threads));
 const newton = arms.get('newton')!;
 const em = arms.get('em')!;
-type Starts = readonly { iterations: number; logLik: number }[];
-const range = (s: Starts) => `${Math.min(...s.map((x) => x.iterations))}–${Math.max(...s.map((x) => x.iterations))}`;
-const capped = (s: Starts) => s.filter((x) => x.iterations >= DEFAULT_FIT.maxIterations).length;
-const mean = (s: Starts) => s.reduce((a, x) => a + x.logLik, 0) / s.length;
+const mean = (s: readonly { logLik: number }[]) => s.reduce((a, x) => a + x.logLik, 0) / s.length;
 const sweepRows = newton.runs.map((r, i) => {
   const a = r.clustering;
   const b = em.runs[i]!.clustering;
-  return `| ${r.K} | ${f2(a.logLik)} | ${f2(mean(a.starts))} | ${range(a.starts)} | ${capped(a.starts)} | ${f2(b.logLik)} | ${f2(mean(b.starts))} | ${range(b.starts)} | ${capped(b.starts)} | ${f2(a.logLik - b.logLik)} |`;
+  return `| ${r.K} | ${f2(a.logLik)} | ${f2(mean(a.starts))} | ${stepRange(a.starts)} | ${cappedStarts(a.starts)} | ${f2(b.logLik)} | ${f2(mean(b.starts))} | ${stepRange(b.starts)} | ${cappedStarts(b.starts)} | ${f2(a.logLik - b.logLik)} |`;
 });
 emit(`## The sweep K = 2..8 × 10 starts on eHGDP (1,350 individuals × 678 microsatellites)
 

@@ -26,6 +26,7 @@ import { parseKRange } from '../../engine/cli/parse-args.ts';
 import { admixedData } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
 import { scriptArg, scriptNumber } from '../../bench/args.ts';
+import { cappedStarts, runTargetSweep, stepRange } from '../../bench/sweep-target.ts';
 
 const T0 = performance.now();
 const threads = scriptNumber('--threads', 2);
@@ -351,36 +352,15 @@ ${cvRows.join('\n')}
 // 5. The issue's sweep target: eHGDP, K = 2..8 × 10 starts with every default, 2 threads, no CV;
 // then the same sweep with the other Q update (the evidence for `--q-update auto` under the step cap).
 {
-  const sweepWith = async (qUpdate: QUpdate) => {
-    const pool = nodeStartPool(threads);
-    const t = performance.now();
-    const target = await runSweep(
-      ehgdp,
-      {
-        kValues: [2, 3, 4, 5, 6, 7, 8],
-        replicates: 1,
-        starts: 10,
-        policy: 'best',
-        rankBy: CLUSTER_DEFAULTS.rankBy,
-        seed: 1,
-        fit: { ...DEFAULT_FIT, model: 'admixture', qUpdate },
-      },
-      pool,
-    );
-    pool.close();
-    return { runs: target.runs, seconds: (performance.now() - t) / 1000 };
-  };
+  const sweepWith = (qUpdate: QUpdate) =>
+    runTargetSweep(ehgdp, { ...DEFAULT_FIT, model: 'admixture', qUpdate }, threads);
   const byDefault = await sweepWith(CLUSTER_DEFAULTS.qUpdate);
   const other = await sweepWith(otherQUpdate);
-  const steps = (s: readonly { iterations: number }[]) =>
-    `${Math.min(...s.map((x) => x.iterations))}–${Math.max(...s.map((x) => x.iterations))}`;
-  const capped = (s: readonly { iterations: number }[]) =>
-    s.filter((x) => x.iterations >= DEFAULT_FIT.maxIterations).length;
   const rows = byDefault.runs.map((r, i) => {
     const o = other.runs[i]!;
     const a = r.clustering;
     const b = o.clustering;
-    return `| ${r.K} | ${f2(a.logLik)} | ${steps(a.starts)} | ${capped(a.starts)} | ${f2(b.logLik)} | ${steps(b.starts)} | ${capped(b.starts)} | ${f2(b.logLik - a.logLik)} |`;
+    return `| ${r.K} | ${f2(a.logLik)} | ${stepRange(a.starts)} | ${cappedStarts(a.starts)} | ${f2(b.logLik)} | ${stepRange(b.starts)} | ${cappedStarts(b.starts)} | ${f2(b.logLik - a.logLik)} |`;
   });
   const defaultName = `${CLUSTER_DEFAULTS.qUpdate} (here ${resolvedQUpdate(CLUSTER_DEFAULTS.qUpdate)})`;
   emit(`## The sweep K = 2..8 × 10 starts on eHGDP

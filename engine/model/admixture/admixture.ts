@@ -2,6 +2,7 @@ import type { MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
+import { passData } from './pass-data.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
 import type { Acceleration, FUpdate, QUpdate } from '../../util/choices.ts';
 
@@ -139,27 +140,12 @@ export function emStep(
   const Fn = out.F;
   Fn.fill(0);
   Qn.fill(0);
-  const { heldOut, start, row, count, copies, fixed } = work;
+  const { copies, fixed } = work;
   // ln L as a sum of logs of running products (each d ≤ 1), one logarithm per few hundred copies
   // instead of one per copy. The product is flushed below 1e-250 after every copy, so a copy with
   // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that
   // small positive values are kept) can make ln L −∞, and the accelerator then rejects that point.
-  const args: PassArguments = {
-    N,
-    L,
-    K,
-    genotypeOf: md.genotypeOf,
-    genotypeOffsets: md.genotypeOffsets,
-    heldOut,
-    start,
-    row,
-    count,
-    Q,
-    F,
-    Qn,
-    Fn,
-    terms: new Float64Array(K),
-  };
+  const args: PassArguments = { ...passData(md, work, K, Q, F), Qn, Fn, terms: new Float64Array(K) };
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, args);
   const ll = wasm ? wasm.em(args) : emPass(args);
   for (let i = 0; i < N; i++) {

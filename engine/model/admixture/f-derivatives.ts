@@ -1,23 +1,13 @@
 import { detLog } from '../../util/det-math.ts';
+import type { PassData } from './pass-data.ts';
 
 /** Rows of F per block of the derivative pass at K: about 4 MiB of Hessians. */
 export function fBlockRows(K: number): number {
   return Math.max(1, Math.floor((1 << 22) / (4 * K * (K + 1))));
 }
 
-/** What the derivative pass of F's Newton step reads and writes (f-newton.ts). */
-export interface FDerivativeArguments {
-  readonly N: number;
-  readonly L: number;
-  readonly K: number;
-  readonly genotypeOf: Uint8Array | Uint16Array | Int32Array;
-  readonly genotypeOffsets: Int32Array;
-  readonly heldOut: Uint8Array | undefined;
-  readonly start: Int32Array;
-  readonly row: Int32Array;
-  readonly count: Float64Array;
-  readonly Q: Float64Array;
-  readonly F: Float64Array;
+/** What the derivative pass of F's Newton step reads (every pass's data, Q and F) and writes (f-newton.ts). */
+export interface FDerivativeArguments extends PassData {
   /** Shape (N, K(K+1)/2): per individual the packed lower triangle of q qᵀ. */
   readonly outer: Float64Array;
   /** Zeroed by the caller; rows from rowBase (the first row of the loci passed): shape (rows, K) and (rows, K(K+1)/2). */

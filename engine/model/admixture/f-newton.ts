@@ -1,5 +1,6 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
+import { passData } from './pass-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { choleskyInPlace, choleskySolve } from '../../util/cholesky.ts';
 import { fBlockRows, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
@@ -27,8 +28,6 @@ import { wasmPassesOf } from './wasm-passes.ts';
  * EM's update of the locus is computed too and taken if it does better (far from the optimum).
  */
 export interface FNewtonWork {
-  /** Rows of F whose derivatives are held at a time (a block of loci; a locus with more rows alone). */
-  readonly blockRows: number;
   /** Per row of the block: gradient (K) and the packed lower triangle of H_a (K(K+1)/2). */
   readonly gradient: Float64Array;
   readonly hessian: Float64Array;
@@ -39,8 +38,8 @@ export interface FNewtonWork {
   /** Per allele of a locus (K each): the Newton step, and EM's update as a step (emLocusStep). */
   readonly step: Float64Array;
   readonly emStep: Float64Array;
-  /** The last solved step's largest rise of a frequency relative to it. */
-  readonly growth: Float64Array;
+  /** Per allele of a locus (K each): b_a = g_a − H_a Δ_a over the pinned entries, for the free ones in order. */
+  readonly bs: Float64Array;
   /** Per allele, H_a unpacked (K × K), and the inverse of its free block (K × K, free clusters first). */
   readonly full: Float64Array;
   readonly inverse: Float64Array;
@@ -64,14 +63,13 @@ export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
   const T = (K * (K + 1)) / 2;
   const rows = Math.max(A, Math.min(md.totalAlleles, fBlockRows(K)));
   return {
-    blockRows: fBlockRows(K),
     gradient: new Float64Array(rows * K),
     hessian: new Float64Array(rows * T),
     outer: new Float64Array(md.N * T),
     lociLL: new Float64Array(md.L),
     step: new Float64Array(A * K),
     emStep: new Float64Array(A * K),
-    growth: new Float64Array(1),
+    bs: new Float64Array(A * K),
     full: new Float64Array(A * K * K),
     inverse: new Float64Array(A * K * K),
     pinned: new Uint8Array(A * K),
@@ -111,17 +109,7 @@ export function fNewtonStep(
   for (let i = 0; i < md.N; i++)
     for (let k = 0, t = i * T; k < K; k++) for (let m = 0; m <= k; m++) outer[t++] = Q[i * K + k]! * Q[i * K + m]!;
   const pass: FDerivativeArguments = {
-    N: md.N,
-    L: md.L,
-    K,
-    genotypeOf: md.genotypeOf,
-    genotypeOffsets: md.genotypeOffsets,
-    heldOut: work.heldOut,
-    start: work.start,
-    row: work.row,
-    count: work.count,
-    Q,
-    F,
+    ...passData(md, work, K, Q, F),
     outer,
     gradient: s.gradient,
     hessian: s.hessian,
@@ -129,11 +117,12 @@ export function fNewtonStep(
   };
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   let ll = 0;
-  // Loci in blocks of at most s.blockRows rows of F (one locus alone may exceed it).
+  // Loci in blocks of at most fBlockRows(K) rows of F (one locus alone may exceed it).
+  const blockRows = fBlockRows(K);
   for (let l0 = 0; l0 < md.L;) {
     const rowBase = md.offsets[l0]!;
     let l1 = l0 + 1;
-    while (l1 < md.L && md.offsets[l1 + 1]! - rowBase <= s.blockRows) l1++;
+    while (l1 < md.L && md.offsets[l1 + 1]! - rowBase <= blockRows) l1++;
     const rows = md.offsets[l1]! - rowBase;
     s.gradient.fill(0, 0, rows * K);
     s.hessian.fill(0, 0, rows * T);
@@ -166,7 +155,7 @@ function locusStep(
   // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
   // better. It is tried when the Newton step fails or nearly doubles a frequency.
   const newton = locusLogLik(md, work, K, Q, F, s.step, l, 1);
-  if (newton < before || s.growth[0]! > DOUBLING) {
+  if (newton < before || largestRise(md, K, F, s.step, l) > DOUBLING) {
     emLocusStep(md, K, F, s, l, rb);
     const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
     if (em > newton && em >= before) {
@@ -240,6 +229,14 @@ function emLocusStep(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork
   }
 }
 
+/** The largest rise step_ka / f_ka over locus l's frequencies. */
+function largestRise(md: MixtureData, K: number, F: Float64Array, step: Float64Array, l: number): number {
+  const off = md.offsets[l]!;
+  let rise = 0;
+  for (let e = 0; e < md.alleles[l]! * K; e++) rise = Math.max(rise, step[e]! / F[off * K + e]!);
+  return rise;
+}
+
 function applyLocus(md: MixtureData, K: number, F: Float64Array, step: Float64Array, l: number, t: number): void {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
@@ -279,7 +276,8 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   const T = (K * (K + 1)) / 2;
-  const { gradient, hessian, step, inverse, pinned, schur, rhs, lambda, target, matrix, free, column, solved, b } = s;
+  const { gradient, hessian, step, inverse, pinned, schur, rhs, lambda, target, matrix, free, column, solved, b, bs } =
+    s;
   const f = (a: number, k: number) => F[(off + a) * K + k]!;
   // Each allele's H_a unpacked into full K × K (s.full), so that the rounds index it directly.
   const full = s.full;
@@ -327,6 +325,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
         let v = gradient[(rb + a) * K + k]!;
         for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
         b[x] = v;
+        bs[a * K + x] = v;
         for (let y = 0; y < n; y++) matrix[x * n + y] = h(a, k, free[y]!) + (x === y ? ridge : 0);
       }
       if (!choleskyInPlace(matrix, n)) return Solved.None;
@@ -362,12 +361,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
       let n = 0;
       for (let k = 0; k < K; k++) if (!pinned[a * K + k]) free[n++] = k;
       const base = a * K * K;
-      for (let x = 0; x < n; x++) {
-        const k = free[x]!;
-        let v = gradient[(rb + a) * K + k]!;
-        for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
-        b[x] = v - lambda[k]!;
-      }
+      for (let x = 0; x < n; x++) b[x] = bs[a * K + x]! - lambda[free[x]!]!;
       for (let x = 0; x < n; x++) {
         let d = 0;
         for (let y = 0; y < n; y++) d += inverse[base + x * n + y]! * b[y]!;
@@ -404,15 +398,11 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   }
   let ascent = 0;
   let ratio = 0;
-  let growth = 0;
   for (let e = 0; e < A * K; e++) {
     step[e]! *= t;
     ascent += gradient[rb * K + e]! * step[e]!;
-    const r = step[e]! / F[off * K + e]!;
-    ratio = Math.max(ratio, Math.abs(r));
-    growth = Math.max(growth, r);
+    ratio = Math.max(ratio, Math.abs(step[e]!) / F[off * K + e]!);
   }
-  s.growth[0] = growth;
   if (!(ascent > 0)) return Solved.None;
   return kkt && t === 1 && ratio <= CERTAIN_RATIO ? Solved.Certain : Solved.Unchecked;
 }

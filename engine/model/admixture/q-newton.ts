@@ -1,5 +1,6 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
+import { passData } from './pass-data.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
 import { detLog } from '../../util/det-math.ts';
@@ -75,20 +76,7 @@ export function qNewtonStep(
   s: QNewtonWork,
 ): void {
   if (K < 2) return;
-  const pass: NewtonPassArguments = {
-    N: md.N,
-    L: md.L,
-    K,
-    genotypeOf: md.genotypeOf,
-    genotypeOffsets: md.genotypeOffsets,
-    heldOut: work.heldOut,
-    start: work.start,
-    row: work.row,
-    count: work.count,
-    Q,
-    F,
-    ...s,
-  };
+  const pass: NewtonPassArguments = { ...passData(md, work, K, Q, F), ...s };
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   s.gradient.fill(0);
   s.hessian.fill(0);

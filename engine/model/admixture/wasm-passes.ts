@@ -2,6 +2,7 @@ import { ADMIXTURE_PASSES_WASM } from './admixture-passes-wasm.ts';
 import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassArguments } from './em-pass.ts';
+import type { PassData } from './pass-data.ts';
 import type { NewtonPassArguments } from './newton-passes.ts';
 import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
 
@@ -32,11 +33,8 @@ export interface WasmPasses {
   fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
 }
 
-/** The arguments every pass shares: the data, the work's entries, held-out entries, K, Q and F. */
-type DataArguments = Pick<
-  PassArguments,
-  'N' | 'L' | 'K' | 'genotypeOf' | 'genotypeOffsets' | 'heldOut' | 'start' | 'row' | 'count' | 'F'
->;
+/** What an instance is made from: every pass's data (admixture.ts's passData) but Q, which each pass copies in. */
+type DataArguments = Omit<PassData, 'Q'>;
 /** A pass's exported function: the data's arguments (codes, mask, l0, l1, N, K, gOffs, start, row, count, Q, F), then its own. */
 type PassFunction = (...addresses: number[]) => void;
 
