@@ -73,6 +73,7 @@ export type FUpdate = (typeof F_UPDATE.values)[number];
 export const ADMIXTURE_INIT = choices({
   mixture: 'from an EM fit of the mixture model',
   random: 'random ancestry and frequencies',
+  alternating: 'even starts from an EM fit of the mixture model, odd starts at random',
 });
 export type AdmixtureInit = (typeof ADMIXTURE_INIT.values)[number];
 

@@ -16,6 +16,7 @@ import {
 import {
   admixtureFitSteps,
   admixtureStart,
+  startKind,
   randomAdmixture,
   resolvedQUpdate,
   resolvedFUpdate,
@@ -203,7 +204,7 @@ test('admixture: a start from the mixture model’s EM clustering reaches the ra
   const md = mixtureData(sim.data);
   const work = admixtureWork(md);
   const run = (admixtureInit: AdmixtureInit) => {
-    const start = admixtureStart(md, 3, createRng(3), { ...DEFAULT_FIT, admixtureInit });
+    const start = admixtureStart(md, 3, createRng(3), { ...DEFAULT_FIT, admixtureInit }, 0);
     const steps = admixtureFitSteps(md, work, start, {
       tolerance: 1e-4,
       maxIterations: 5000,
@@ -219,6 +220,22 @@ test('admixture: a start from the mixture model’s EM clustering reaches the ra
   const mixture = run('mixture');
   assert.ok(mixture.logLik >= random.logLik - 0.05, `mixture start ${mixture.logLik}, random ${random.logLik}`);
   assert.ok(mixture.emSteps < random.emSteps, `passes: mixture start ${mixture.emSteps}, random ${random.emSteps}`);
+});
+
+test('admixture, alternating starts: even starts are drawn as the mixture-model start, odd ones at random', () => {
+  const md = mixtureData(admixedData(4, { N: 60, L: 40, K: 3, alpha: 0.5, fst: 0.1 }).data);
+  const start = (admixtureInit: AdmixtureInit, index: number) =>
+    admixtureStart(md, 3, createRng(7), { ...DEFAULT_FIT, admixtureInit }, index);
+  const mixture = start('mixture', 0);
+  const random = start('random', 0);
+  assert.notDeepEqual(mixture.Q, random.Q);
+  for (const index of [0, 2, 4]) assert.deepEqual(start('alternating', index), mixture);
+  for (const index of [1, 3]) assert.deepEqual(start('alternating', index), random);
+  // The other kinds do not depend on the start's index.
+  assert.deepEqual(start('mixture', 3), mixture);
+  assert.deepEqual(start('random', 2), random);
+  assert.equal(startKind('alternating', 6), 'mixture');
+  assert.equal(startKind('alternating', 7), 'random');
 });
 
 test('admixture, marker averaging: one pass updates F as the formula (Dirichlet marginal likelihoods, learned prior) says', () => {

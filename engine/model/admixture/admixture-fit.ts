@@ -1,4 +1,10 @@
-import { CLUSTER_DEFAULTS, type Acceleration, type FUpdate, type QUpdate } from '../../util/choices.ts';
+import {
+  CLUSTER_DEFAULTS,
+  type Acceleration,
+  type AdmixtureInit,
+  type FUpdate,
+  type QUpdate,
+} from '../../util/choices.ts';
 import { DEFAULT_FIT, fit as fitMixture, type FitOptions } from '../mixture/fit.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { MixtureData } from '../mixture/mixture-data.ts';
@@ -134,9 +140,16 @@ export function randomAdmixture(
 /** Share of the uniform distribution in a mixture start's ancestry (the rest: the memberships). */
 const MIXTURE_START_SOFTENING = 0.5;
 
+/** How start `index` is drawn under `init`: 'alternating' draws even starts as 'mixture', odd ones as 'random'. */
+export function startKind(init: AdmixtureInit, index: number): 'mixture' | 'random' {
+  if (init !== 'alternating') return init;
+  return index % 2 === 0 ? 'mixture' : 'random';
+}
+
 /**
- * A start of the admixture model as `fit.admixtureInit` says. 'mixture': EM of the mixture model
- * (every marker informative) from the random parameters this rng draws, to convergence; Q is its
+ * Start `index` of the admixture model as `fit.admixtureInit` says (startKind). 'mixture': EM of
+ * the mixture model (every marker informative) from the random parameters this rng draws, to
+ * convergence; Q is its
  * memberships moved halfway to uniform (hard memberships would pin ancestry at the simplex's
  * corners, where EM moves slowly), F its clusters' frequencies. Supervised fits (`fixedQ`) start at
  * random: their clusters are pinned by the reference individuals, not by a clustering.
@@ -146,9 +159,10 @@ export function admixtureStart(
   K: number,
   rng: Rng,
   fit: FitOptions,
+  index: number,
   fixedQ?: { rows: Uint8Array; Q: Float64Array },
 ): AdmixtureParams {
-  if ((fit.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit) === 'random' || fixedQ)
+  if (startKind(fit.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit, index) === 'random' || fixedQ)
     return randomAdmixture(md, K, rng, fixedQ);
   const mixture = fitMixture(md, randomModel(md, K, rng, fit.init), {
     ...DEFAULT_FIT,
