@@ -96,7 +96,7 @@ for (const sim of SIMS)
     const md = mixtureData(data);
     const cells = UPDATES.map((fUpdate) => {
       const t = performance.now();
-      const start = admixtureStart(md, 3, createRng(seed), DEFAULT_FIT, 0);
+      const start = admixtureStart(md, 3, createRng(seed), DEFAULT_FIT);
       const steps = admixtureFitSteps(md, admixtureWork(md), start, {
         tolerance: CLUSTER_DEFAULTS.tolerance,
         maxIterations: DEFAULT_FIT.maxIterations,

@@ -27,7 +27,7 @@ interface Fit {
 /** One start from the default (mixture) initialisation, fitted by SQUAREM with Q updated by `qUpdate`. */
 function fit(md: MixtureData, K: number, seed: number, qUpdate: 'em' | 'newton'): Fit {
   const t = performance.now();
-  const start = admixtureStart(md, K, createRng(seed), DEFAULT_FIT, 0);
+  const start = admixtureStart(md, K, createRng(seed), DEFAULT_FIT);
   const steps = admixtureFitSteps(md, admixtureWork(md), start, {
     tolerance: CLUSTER_DEFAULTS.tolerance,
     maxIterations: 20000,

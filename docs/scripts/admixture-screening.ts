@@ -165,7 +165,7 @@ Made by \`node --import tsx docs/scripts/admixture-screening.ts > docs/admixture
 machine (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; ${SHARDS} processes of one thread each) in ${((performance.now() - T0) / 60000).toFixed(0)} minutes.
 
 Every start of each (data, K) — ${STARTS} starts, the sweep's seeds (run seed 1, replicate 1) and every
-default (the mixture-model start, SQUAREM, \`--q-update ${CLUSTER_DEFAULTS.qUpdate}\`, at most ${DEFAULT_FIT.maxIterations} accepted steps) — is run
+default (\`--admixture-init ${CLUSTER_DEFAULTS.admixtureInit}\`, SQUAREM, \`--q-update ${CLUSTER_DEFAULTS.qUpdate}\`, at most ${DEFAULT_FIT.maxIterations} accepted steps) — is run
 to the default tolerance (|Δ ln L| < ${CLUSTER_DEFAULTS.tolerance}), and where it would have stopped at a looser
 tolerance τ is recorded on the way (ln L, seconds). A rule "τ, keep m" runs every start to τ, then
 reruns the m starts of highest ln L there from their seeds to the default tolerance, and keeps the

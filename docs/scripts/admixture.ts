@@ -62,7 +62,7 @@ function fit(
   fUpdate: FUpdate = CLUSTER_DEFAULTS.fUpdate,
 ): Fit {
   const t = performance.now();
-  const start = admixtureStart(md, k, createRng(seed), { ...DEFAULT_FIT, admixtureInit: init }, 0);
+  const start = admixtureStart(md, k, createRng(seed), { ...DEFAULT_FIT, admixtureInit: init });
   const steps = admixtureFitSteps(md, admixtureWork(md), start, {
     tolerance: CLUSTER_DEFAULTS.tolerance,
     maxIterations: acceleration === 'none' ? 20000 : 5000,

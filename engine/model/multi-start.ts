@@ -271,7 +271,7 @@ function* admixtureStartSteps(
   const md = ctx.md;
   const known = opts.supervised ? supervisedRows(opts.supervised, K) : undefined;
   const work = known ? admixtureWork(md, undefined, known.rows) : ctx.admixtureWork();
-  const init = admixtureStart(md, K, createRng(seed), opts, index, known);
+  const init = admixtureStart(md, K, createRng(seed), opts, known);
   const r = yield* admixtureFitSteps(md, work, init, admixtureFitOptions(opts));
   const weights = new Float64Array(K);
   for (let i = 0; i < md.N; i++) for (let k = 0; k < K; k++) weights[k]! += r.params.Q[i * K + k]! / md.N;

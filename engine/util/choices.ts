@@ -67,13 +67,15 @@ export type FUpdate = (typeof F_UPDATE.values)[number];
 /**
  * How an admixture start is drawn: from an EM fit of the mixture model begun at the start's random
  * parameters (memberships softened halfway to uniform, the clusters' frequencies), or from the
- * random parameters themselves. Measured in docs/admixture.md: the mixture start needs 2–3.5 × fewer
- * passes to the same or a higher ln L on simulated and real data.
+ * random parameters themselves; 'auto' (resolvedAdmixtureInit): random when both blocks are updated
+ * by Newton steps, else from the mixture model. Measured: with EM updates the mixture start needs
+ * 2–3.5 × fewer passes (docs/admixture.md); with Newton updates random starts reach the best ln L of
+ * the two on 18 of 24 cases against 11, in 8–14 % more time (docs/admixture-starts.md).
  */
 export const ADMIXTURE_INIT = choices({
+  auto: 'random with Newton updates, from the mixture model with EM updates',
   mixture: 'from an EM fit of the mixture model',
   random: 'random ancestry and frequencies',
-  alternating: 'even starts from an EM fit of the mixture model, odd starts at random',
 });
 export type AdmixtureInit = (typeof ADMIXTURE_INIT.values)[number];
 
@@ -246,7 +248,7 @@ export const CLUSTER_DEFAULTS = {
   acceleration: 'squarem',
   qUpdate: 'auto',
   fUpdate: 'auto',
-  admixtureInit: 'mixture',
+  admixtureInit: 'auto',
   /**
    * Admixture, best choice (model/screening.ts): every start first runs to this tolerance (0: no
    * screening), then only the admixtureScreenStarts highest there run on to `tolerance`. Off by

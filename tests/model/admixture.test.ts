@@ -16,8 +16,8 @@ import {
 import {
   admixtureFitSteps,
   admixtureStart,
-  startKind,
   randomAdmixture,
+  resolvedAdmixtureInit,
   resolvedQUpdate,
   resolvedFUpdate,
 } from '../../engine/model/admixture/admixture-fit.ts';
@@ -25,7 +25,7 @@ import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixtureCvError, heldOutDeviance } from '../../engine/model/admixture/cross-validation.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import type { Acceleration, AdmixtureInit, FUpdate, QUpdate } from '../../engine/util/choices.ts';
 import gammaln from '@stdlib/math-base-special-gammaln';
@@ -204,7 +204,7 @@ test('admixture: a start from the mixture model’s EM clustering reaches the ra
   const md = mixtureData(sim.data);
   const work = admixtureWork(md);
   const run = (admixtureInit: AdmixtureInit) => {
-    const start = admixtureStart(md, 3, createRng(3), { ...DEFAULT_FIT, admixtureInit }, 0);
+    const start = admixtureStart(md, 3, createRng(3), { ...DEFAULT_FIT, admixtureInit });
     const steps = admixtureFitSteps(md, work, start, {
       tolerance: 1e-4,
       maxIterations: 5000,
@@ -222,20 +222,22 @@ test('admixture: a start from the mixture model’s EM clustering reaches the ra
   assert.ok(mixture.emSteps < random.emSteps, `passes: mixture start ${mixture.emSteps}, random ${random.emSteps}`);
 });
 
-test('admixture, alternating starts: even starts are drawn as the mixture-model start, odd ones at random', () => {
+test('admixture starts: auto draws random starts when both blocks take Newton steps, else the mixture-model start', () => {
+  assert.equal(resolvedAdmixtureInit('auto', {}), 'random');
+  assert.equal(resolvedAdmixtureInit('auto', { qUpdate: 'newton', fUpdate: 'newton' }), 'random');
+  assert.equal(resolvedAdmixtureInit('auto', { qUpdate: 'em' }), 'mixture');
+  assert.equal(resolvedAdmixtureInit('auto', { fUpdate: 'em' }), 'mixture');
+  assert.equal(resolvedAdmixtureInit('auto', { acceleration: 'anderson' }), 'mixture');
+  assert.equal(resolvedAdmixtureInit('mixture', {}), 'mixture');
+  assert.equal(resolvedAdmixtureInit('random', { qUpdate: 'em', fUpdate: 'em' }), 'random');
+  // The default fit's start is the random one; with EM updates, the mixture model's.
   const md = mixtureData(admixedData(4, { N: 60, L: 40, K: 3, alpha: 0.5, fst: 0.1 }).data);
-  const start = (admixtureInit: AdmixtureInit, index: number) =>
-    admixtureStart(md, 3, createRng(7), { ...DEFAULT_FIT, admixtureInit }, index);
-  const mixture = start('mixture', 0);
-  const random = start('random', 0);
-  assert.notDeepEqual(mixture.Q, random.Q);
-  for (const index of [0, 2, 4]) assert.deepEqual(start('alternating', index), mixture);
-  for (const index of [1, 3]) assert.deepEqual(start('alternating', index), random);
-  // The other kinds do not depend on the start's index.
-  assert.deepEqual(start('mixture', 3), mixture);
-  assert.deepEqual(start('random', 2), random);
-  assert.equal(startKind('alternating', 6), 'mixture');
-  assert.equal(startKind('alternating', 7), 'random');
+  const start = (fit: FitOptions) => admixtureStart(md, 3, createRng(7), fit);
+  const random = start({ ...DEFAULT_FIT, admixtureInit: 'random' });
+  const mixture = start({ ...DEFAULT_FIT, admixtureInit: 'mixture' });
+  assert.notDeepEqual(random.Q, mixture.Q);
+  assert.deepEqual(start(DEFAULT_FIT), random);
+  assert.deepEqual(start({ ...DEFAULT_FIT, fUpdate: 'em' }), mixture);
 });
 
 test('admixture, marker averaging: one pass updates F as the formula (Dirichlet marginal likelihoods, learned prior) says', () => {

@@ -98,6 +98,28 @@ export function admixtureStep(
   };
 }
 
+/**
+ * 'auto' resolved: random when both blocks take Newton steps, else the mixture-model start. Chosen
+ * on docs/admixture-starts.md (Newton updates; eHGDP, nancycats, simulated SNPs and
+ * microsatellites, 24 cases of 10 starts): random starts reached the best ln L of the two on 18
+ * cases, mixture starts on 11; random's worst shortfall was 11 (simulated SNPs, K = 5), the mixture
+ * start's 1,266 (eHGDP, K = 8, where every mixture start ended in a poorer optimum); random took
+ * 8 % more time in the report's run (14 % in an earlier one). With EM updates the mixture start is
+ * the faster (2–3.5 × fewer passes, docs/admixture.md): from random Q the EM map first sits on the
+ * saddle where all clusters look alike.
+ */
+export function resolvedAdmixtureInit(
+  init: AdmixtureInit,
+  options: Pick<FitOptions, 'qUpdate' | 'fUpdate' | 'acceleration'>,
+): 'mixture' | 'random' {
+  if (init !== 'auto') return init;
+  const acceleration = options.acceleration ?? CLUSTER_DEFAULTS.acceleration;
+  const newton =
+    resolvedQUpdate(options.qUpdate ?? CLUSTER_DEFAULTS.qUpdate, acceleration) === 'newton' &&
+    resolvedFUpdate(options.fUpdate ?? CLUSTER_DEFAULTS.fUpdate, acceleration) === 'newton';
+  return newton ? 'random' : 'mixture';
+}
+
 /** The admixture fit's options from a multi-start's: defaults filled in, marker averaging under its priors. */
 export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {
   return {
@@ -140,15 +162,9 @@ export function randomAdmixture(
 /** Share of the uniform distribution in a mixture start's ancestry (the rest: the memberships). */
 const MIXTURE_START_SOFTENING = 0.5;
 
-/** How start `index` is drawn under `init`: 'alternating' draws even starts as 'mixture', odd ones as 'random'. */
-export function startKind(init: AdmixtureInit, index: number): 'mixture' | 'random' {
-  if (init !== 'alternating') return init;
-  return index % 2 === 0 ? 'mixture' : 'random';
-}
-
 /**
- * Start `index` of the admixture model as `fit.admixtureInit` says (startKind). 'mixture': EM of
- * the mixture model (every marker informative) from the random parameters this rng draws, to
+ * A start of the admixture model as `fit.admixtureInit` says (resolvedAdmixtureInit). 'mixture':
+ * EM of the mixture model (every marker informative) from the random parameters this rng draws, to
  * convergence; Q is its
  * memberships moved halfway to uniform (hard memberships would pin ancestry at the simplex's
  * corners, where EM moves slowly), F its clusters' frequencies. Supervised fits (`fixedQ`) start at
@@ -159,10 +175,9 @@ export function admixtureStart(
   K: number,
   rng: Rng,
   fit: FitOptions,
-  index: number,
   fixedQ?: { rows: Uint8Array; Q: Float64Array },
 ): AdmixtureParams {
-  if (startKind(fit.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit, index) === 'random' || fixedQ)
+  if (resolvedAdmixtureInit(fit.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit, fit) === 'random' || fixedQ)
     return randomAdmixture(md, K, rng, fixedQ);
   const mixture = fitMixture(md, randomModel(md, K, rng, fit.init), {
     ...DEFAULT_FIT,
