@@ -6,15 +6,12 @@
 // processes (each a shard of the starts; one thread each).
 // Usage: node --import tsx docs/scripts/admixture-starts.ts > docs/admixture-starts.md
 import { cpus } from 'node:os';
-import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import type { MixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
 import { startSeed, startSteps } from '../../engine/model/multi-start.ts';
 import { CLUSTER_DEFAULTS, type AdmixtureInit } from '../../engine/util/choices.ts';
-import { readDataset } from '../../engine/index.ts';
-import { datasetFiles } from '../../engine/node/file-source.ts';
-import { admixedData } from '../../tests/model/synthetic.ts';
-import { dataPath } from '../../data/datasets.ts';
 import { shardedResults } from '../../bench/shards.ts';
+import { ADMIXTURE_CASES } from '../../bench/admixture-cases.ts';
 import { resolvedAdmixtureInit } from '../../engine/model/admixture/admixture-fit.ts';
 
 const T0 = performance.now();
@@ -42,41 +39,7 @@ function runStart(md: MixtureData, K: number, index: number, init: AdmixtureInit
   };
 }
 
-interface Case {
-  name: string;
-  data: () => Promise<MixtureData>;
-  kValues: readonly number[];
-}
-const cached = new Map<string, Promise<MixtureData>>();
-const once = (name: string, make: () => Promise<MixtureData>) => () => {
-  if (!cached.has(name)) cached.set(name, make());
-  return cached.get(name)!;
-};
-// The cases of docs/scripts/admixture-screening.ts.
-const CASES: readonly Case[] = [
-  {
-    name: 'eHGDP, 1,350 × 678 microsatellites',
-    data: once('ehgdp', async () => mixtureData(await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {}))),
-    kValues: [2, 3, 4, 5, 6, 7, 8],
-  },
-  {
-    name: 'nancycats, 237 × 9 microsatellites',
-    data: once('cats', async () => mixtureData(await readDataset(datasetFiles(dataPath('nancycats.str')), {}))),
-    kValues: [2, 3, 4, 5, 6, 7, 8],
-  },
-  {
-    name: 'simulated 200 × 2000 SNPs, K = 4, F_ST 0.05',
-    data: once('snp', async () => mixtureData(admixedData(11, { N: 200, L: 2000, K: 4, alpha: 0.5, fst: 0.05 }).data)),
-    kValues: [2, 3, 4, 5, 6],
-  },
-  {
-    name: 'simulated 300 × 50 microsatellites (12 alleles), K = 3, F_ST 0.05',
-    data: once('msat', async () =>
-      mixtureData(admixedData(12, { N: 300, L: 50, K: 3, alpha: 0.5, fst: 0.05, alleles: 12 }).data),
-    ),
-    kValues: [2, 3, 4, 5, 6],
-  },
-];
+const CASES = ADMIXTURE_CASES;
 const jobs = CASES.flatMap((c, ci) =>
   c.kValues.flatMap((K) =>
     INITS.flatMap((init) => Array.from({ length: STARTS }, (_, index) => ({ ci, K, index, init }))),
