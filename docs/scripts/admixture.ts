@@ -5,7 +5,12 @@
 // Usage: node --import tsx docs/scripts/admixture.ts [--threads 2] [--cv-k 2..6] > docs/admixture.md
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
-import { admixtureFitSteps, admixtureStart, resolvedQUpdate } from '../../engine/model/admixture/admixture-fit.ts';
+import {
+  admixtureFitSteps,
+  admixtureStart,
+  resolvedAdmixtureInit,
+  resolvedQUpdate,
+} from '../../engine/model/admixture/admixture-fit.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';
@@ -33,12 +38,14 @@ const threads = scriptNumber('--threads', 2);
 const cvK = parseKRange(scriptArg('--cv-k', '2..6'));
 const K = 3;
 const N = 200;
-/** The configurations compared: the default first. */
+/** The configurations compared: the default first (its start as `auto` resolves it, docs/admixture-starts.md). */
+const DEFAULT_INIT = resolvedAdmixtureInit(CLUSTER_DEFAULTS.admixtureInit, DEFAULT_FIT);
+const OTHER_INIT: AdmixtureInit = DEFAULT_INIT === 'random' ? 'mixture' : 'random';
 const CONFIGS: readonly { init: AdmixtureInit; acceleration: Acceleration; qUpdate?: QUpdate }[] = [
-  { init: 'mixture', acceleration: 'squarem' },
-  { init: 'mixture', acceleration: 'anderson' },
-  { init: 'random', acceleration: 'squarem' },
-  { init: 'random', acceleration: 'anderson' },
+  { init: DEFAULT_INIT, acceleration: 'squarem' },
+  { init: DEFAULT_INIT, acceleration: 'anderson' },
+  { init: OTHER_INIT, acceleration: 'squarem' },
+  { init: OTHER_INIT, acceleration: 'anderson' },
 ];
 const configName = (c: (typeof CONFIGS)[number]) =>
   `${c.init} start, ${c.acceleration}${c.qUpdate ? `, Q by ${c.qUpdate}` : ''}`;
@@ -201,7 +208,7 @@ let ehBest: { logLik: number; mozabite: number; bedouin: number } | undefined;
 const otherQUpdate: QUpdate = resolvedQUpdate(CLUSTER_DEFAULTS.qUpdate) === 'em' ? 'newton' : 'em';
 const EH_CONFIGS = [...CONFIGS, { ...CONFIGS[0]!, qUpdate: otherQUpdate }];
 for (const config of EH_CONFIGS) {
-  for (const seed of config.init === 'random' ? [1, 2, 3] : [1, 2, 3, 4, 5]) {
+  for (const seed of config.init === DEFAULT_INIT ? [1, 2, 3, 4, 5] : [1, 2, 3]) {
     const r = fit(ehMd, K, seed, config.acceleration, config.init, undefined, config.qUpdate);
     ehSeconds.set(config, [...(ehSeconds.get(config) ?? []), r.seconds]);
     const yoruba = [0, 1, 2].map((c) => meanAncestry(r.Q, K, 'Yoruba', c));
@@ -229,11 +236,12 @@ ${ehRows.join('\n')}
 
 Mean seconds per start: ${EH_CONFIGS.map((c) => `${configName(c)} ${meanSeconds(c).toFixed(1)}`).join('; ')}.
 The speed target (under 5 s per start here, one thread) is ${meanSeconds(CONFIGS[0]!) < 5 ? 'met' : 'not met'} by the default.
-The EM map of this model climbs a long,
+With EM updates the map of this model climbs a long,
 flat ridge (between passes 400 and 1,700 of a SQUAREM run the ancestry of individuals still moves by
-0.03 RMS), so from random parameters every accelerator measured needs about a thousand passes.
-Starting from the mixture model's EM clustering (under a second) cuts that two- to threefold and
-is the default (\`--admixture-init mixture\`). Anderson acceleration
+0.03 RMS), so from random parameters every accelerator measured needs about a thousand passes, and
+starting from the mixture model's EM clustering (under a second) cuts that two- to threefold: the
+default \`--admixture-init ${CLUSTER_DEFAULTS.admixtureInit}\` starts so under EM updates, and at random under the default
+Newton updates (here: ${DEFAULT_INIT}; docs/admixture-starts.md). Anderson acceleration
 (order 5, restarted when a proposal lowers ln L; Q by EM) needs fewer passes than SQUAREM with
 Q by EM on eHGDP from random starts and more on the simulated data above; SQUAREM with Newton's Q
 update is faster than both, and stays the default; Anderson is \`--acceleration anderson\`.
