@@ -165,10 +165,10 @@ const MIXTURE_START_SOFTENING = 0.5;
 /**
  * A start of the admixture model as `fit.admixtureInit` says (resolvedAdmixtureInit). 'mixture':
  * EM of the mixture model (every marker informative) from the random parameters this rng draws, to
- * convergence; Q is its
- * memberships moved halfway to uniform (hard memberships would pin ancestry at the simplex's
- * corners, where EM moves slowly), F its clusters' frequencies. Supervised fits (`fixedQ`) start at
- * random: their clusters are pinned by the reference individuals, not by a clustering.
+ * convergence; Q is its memberships moved halfway to uniform (hard memberships would pin ancestry
+ * at the simplex's corners, where EM moves slowly), F its clusters' frequencies. Supervised fits
+ * (`fixedQ`) start at random: their clusters are pinned by the reference individuals, not by a
+ * clustering.
  */
 export function admixtureStart(
   md: MixtureData,

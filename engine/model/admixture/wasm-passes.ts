@@ -33,7 +33,7 @@ export interface WasmPasses {
   fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
 }
 
-/** What an instance is made from: every pass's data (admixture.ts's passData) but Q, which each pass copies in. */
+/** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
 type DataArguments = Omit<PassData, 'Q'>;
 /** A pass's exported function: the data's arguments (codes, mask, l0, l1, N, K, gOffs, start, row, count, Q, F), then its own. */
 type PassFunction = (...addresses: number[]) => void;
