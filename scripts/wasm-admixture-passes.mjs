@@ -23,6 +23,9 @@
 //   gains{bits}(…, step, pending, gain, ratio, asideP, asideI): per pending individual (a byte),
 //     ratio ← ratio · Π (1 + Δ·f/d)^c; after each locus gain += ln of the ratios set aside there (room
 //     for N doubles and N int32 individuals).
+//   fderivatives{bits}k{K}(…, gradient, hessian, outer, T8, rowBase, lociLL, flushes): F's Newton
+//     step's derivatives per row of F and ln L per locus (fDerivativesFunction).
+//   floglik{bits}k{K}(…, lociLL, flushes): ln L per locus alone, F being trial frequencies.
 import wabtInit from 'wabt';
 import { hexFloat, logFunction } from './wasm-det-math.mjs';
 
@@ -527,12 +530,15 @@ function gainsFunction(bits, K) {
  * packed lower triangle of q qᵀ, made by the caller per individual), rows counted from rowBase; ln
  * of each locus's copies (running products set aside below 1e-250, as the EM pass) into lociLL[l]
  * (f-newton.ts's fDerivativesPass, the same operations in the same order).
+ * floglik{bits}k{K} (derivatives false): only the ln of each locus's copies, with F the trial
+ * frequencies of f-newton.ts's step check (its locusLogLik, the same operations in the same order).
  */
-function fDerivativesFunction(bits, K) {
+function fDerivativesFunction(bits, K, derivatives = true) {
   const T = (K * (K + 1)) / 2;
-  const params =
-    '(param $gradient i32) (param $hessian i32) (param $outer i32) (param $T8 i32) (param $rowBase i32) (param $lociLL i32) (param $flushes i32)';
-  const rows = [['oi', 'outer', get('T8')]];
+  const params = derivatives
+    ? '(param $gradient i32) (param $hessian i32) (param $outer i32) (param $T8 i32) (param $rowBase i32) (param $lociLL i32) (param $flushes i32)'
+    : '(param $lociLL i32) (param $flushes i32)';
+  const rows = derivatives ? [['oi', 'outer', get('T8')]] : [];
   const tPairs = Array.from({ length: T >> 1 }, (_, p) => p);
   const tOdd = T % 2 === 1;
   const { pairs, odd, last } = columns(K);
@@ -543,10 +549,12 @@ function fDerivativesFunction(bits, K) {
     '(local $d f64) (local $w f64) (local $v f64) (local $r i32) (local $gr i32) (local $hr i32) (local $n i32)',
     '(local $product f64) (local $flushed i32) (local $at i32) (local $ll f64)',
   ].join(' ');
-  const entry = [
+  const product = [
     loadRow(K, 'f', 'fr'),
     `(local.set $d ${dot(K, 'q', 'f')})`,
     copiesProduct,
+  ];
+  const derivativeUpdates = [
     `(local.set $w (f64.div ${get('c')} ${get('d')}))`,
     `(local.set $v (f64.div ${get('w')} ${get('d')}))`,
     `(local.set $r (i32.sub (i32.load (i32.add ${get('row')} (i32.shl ${get('j')} (i32.const 2)))) ${get('rowBase')}))`,
@@ -560,7 +568,8 @@ function fDerivativesFunction(bits, K) {
     ...(tOdd
       ? [addTo('hr', (T - 1) * 8, `(f64.mul ${get('v')} (f64.load${at((T - 1) * 8)} ${get('oi')}))`, true)]
       : []),
-  ].join('\n                    ');
+  ];
+  const entry = [...product, ...(derivatives ? derivativeUpdates : [])].join('\n                    ');
   const afterLocus = `;; ln of the locus's copies: the products set aside, in order, then the last one.
         (local.set $ll (f64.const 0))
         (local.set $at ${get('flushes')})
@@ -573,7 +582,7 @@ function fDerivativesFunction(bits, K) {
         (f64.store (i32.add ${get('lociLL')} (i32.shl ${get('l')} (i32.const 3))) (f64.add ${get('ll')} (call $log ${get('product')})))
         (local.set $flushed ${get('flushes')})
         (local.set $product (f64.const 1))`;
-  const body = newtonLoops('fderivatives', bits, K, params, locals, {
+  const body = newtonLoops(derivatives ? 'fderivatives' : 'floglik', bits, K, params, locals, {
     rows,
     skip: '(i32.const 0)',
     before: loadRow(K, 'q', 'qi'),
@@ -597,8 +606,8 @@ export const admixturePassWat = `(module
       passFunction(bits, K),
       // newton-passes.ts writes out K = 2..8 (K = 1 takes its loop over the columns).
       ...(K === 1 ? [] : [derivativesFunction(bits, K), gainsFunction(bits, K)]),
-      // f-newton.ts's derivative pass: K = 2..8 written out; beyond, the JavaScript pass.
-      ...(K === null || K === 1 ? [] : [fDerivativesFunction(bits, K)]),
+      // f-newton.ts's derivative pass and step check: K = 2..8 written out; beyond, the JavaScript passes.
+      ...(K === null || K === 1 ? [] : [fDerivativesFunction(bits, K), fDerivativesFunction(bits, K, false)]),
     ]),
   ).join('')}
 )

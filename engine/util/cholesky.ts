@@ -30,3 +30,33 @@ export function choleskySolve(M: Float64Array, n: number, b: Float64Array, out: 
     out[r] = t / M[r * n + r]!;
   }
 }
+
+/**
+ * The inverse of M (n × n, full and symmetric) into out from `offset`, M factored by choleskyInPlace: with
+ * M = LLᵀ, M⁻¹ = L⁻ᵀL⁻¹, L⁻¹ formed in `scratch` (n × n) by forward substitution — n³/3 flops in
+ * all, against n³ for solving the n unit columns.
+ */
+export function choleskyInverse(
+  M: Float64Array,
+  n: number,
+  out: Float64Array,
+  scratch: Float64Array,
+  offset = 0,
+): void {
+  const W = scratch;
+  for (let j = 0; j < n; j++) {
+    W[j * n + j] = 1 / M[j * n + j]!;
+    for (let i = j + 1; i < n; i++) {
+      let t = 0;
+      for (let p = j; p < i; p++) t -= M[i * n + p]! * W[p * n + j]!;
+      W[i * n + j] = t / M[i * n + i]!;
+    }
+  }
+  for (let x = 0; x < n; x++)
+    for (let y = 0; y <= x; y++) {
+      let t = 0;
+      for (let p = x; p < n; p++) t += W[p * n + x]! * W[p * n + y]!;
+      out[offset + x * n + y] = t;
+      out[offset + y * n + x] = t;
+    }
+}

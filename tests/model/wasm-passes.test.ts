@@ -91,7 +91,7 @@ function fArguments(md: MixtureData, K: number, Q: Float64Array, data: PassArgum
 
 const bitsEqual = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, j) => Object.is(x, b[j]));
 
-test('the WebAssembly passes (EM, derivatives, gains) give the bits of the JavaScript passes: ploidy 1-3, 8-, 16- and 32-bit codes, missing copies, held-out entries, every K to 12, codes resident or copied a few loci at a time', () => {
+test('the WebAssembly passes (EM, derivatives, gains, F derivatives and checks) give the bits of the JavaScript passes: ploidy 1-3, 8-, 16- and 32-bit codes, missing copies, held-out entries, every K to 12, codes resident or copied a few loci at a time', () => {
   const cases = [
     { P: 2, r: [2, 3, 7, 2, 12, 2, 5, 9], N: undefined, skew: undefined }, // 8-bit codes
     { P: 1, r: [2, 4, 3, 2, 6], N: undefined, skew: undefined },
@@ -152,12 +152,28 @@ test('the WebAssembly passes (EM, derivatives, gains) give the bits of the JavaS
               const fJs = fArguments(md, K, p.Q, js);
               fDerivativesPass(fJs, l0, md.L, rowBase);
               const fWa = fArguments(md, K, p.Q, wa);
+              passes.beginFStep(fWa);
               const done = passes.fDerivatives(fWa, l0, md.L, rowBase, rows);
               assert.equal(done, K >= 2 && K <= 8, `${where}: F derivatives written out for K = 2..8`);
               if (!done) continue;
               assert.ok(bitsEqual(fWa.gradient, fJs.gradient), `${where}, from locus ${l0}: F gradient`);
               assert.ok(bitsEqual(fWa.hessian, fJs.hessian), `${where}, from locus ${l0}: F Hessian`);
               assert.ok(bitsEqual(fWa.lociLL, fJs.lociLL), `${where}, from locus ${l0}: ln L per locus`);
+            }
+            // The F step's check: ψ_l with locus l's rows replaced by trial frequencies, against the
+            // JavaScript pass's ln L of that locus with those rows in F.
+            const rng = createRng(7 * c + K);
+            for (let l = 0; l < md.L; l++) {
+              const off = md.offsets[l]!;
+              const alleles = md.alleles[l]!;
+              const trial = Float64Array.from({ length: alleles * K }, () => 0.01 + rng.uniform());
+              const F = Float64Array.from(p.F);
+              F.set(trial, off * K);
+              const fJs = fArguments(md, K, p.Q, { ...js, F });
+              fDerivativesPass(fJs, l, l + 1, off);
+              const fast: number | undefined = passes.locusLogLik(l, off, alleles, trial);
+              if (K < 2 || K > 8) assert.equal(fast, undefined, `${where}: no F check written out for K = ${K}`);
+              else assert.ok(Object.is(fast, fJs.lociLL[l]), `${where}, locus ${l}: trial ln L ${fast} vs ${fJs.lociLL[l]}`);
             }
             checked++;
           }

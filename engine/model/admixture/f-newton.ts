@@ -2,9 +2,9 @@ import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
 import { detLog } from '../../util/det-math.ts';
-import { choleskyInPlace, choleskySolve } from '../../util/cholesky.ts';
+import { choleskyInPlace, choleskyInverse, choleskySolve } from '../../util/cholesky.ts';
 import { fBlockRows, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
-import { wasmPassesOf } from './wasm-passes.ts';
+import { wasmPassesOf, type WasmPasses } from './wasm-passes.ts';
 
 /**
  * One Newton step for the allele frequencies F with Q fixed (the F block of ADMIXTURE's block
@@ -38,21 +38,25 @@ export interface FNewtonWork {
   /** Per allele of a locus (K each): the Newton step, and EM's update as a step (emLocusStep). */
   readonly step: Float64Array;
   readonly emStep: Float64Array;
+  /** Per allele of a locus (K each): the frequencies a step's check tries (F + tΔ). */
+  readonly trial: Float64Array;
   /** Per allele of a locus (K each): b_a = g_a − H_a Δ_a over the pinned entries, for the free ones in order. */
   readonly bs: Float64Array;
   /** Per allele, H_a unpacked (K × K), and the inverse of its free block (K × K, free clusters first). */
   readonly full: Float64Array;
   readonly inverse: Float64Array;
   readonly pinned: Uint8Array;
+  /** Per allele: whether its pinned entries changed since its inverse was made. */
+  readonly changed: Uint8Array;
   /** Per cluster: the Schur complement system, the multipliers, what pinned entries free. */
   readonly schur: Float64Array;
   readonly rhs: Float64Array;
   readonly lambda: Float64Array;
   readonly target: Float64Array;
-  /** Scratch (K × K and K). */
+  /** Scratch (K × K and K; triangle: the inverse Cholesky factor). */
   readonly matrix: Float64Array;
   readonly free: Int32Array;
-  readonly column: Float64Array;
+  readonly triangle: Float64Array;
   readonly solved: Float64Array;
   readonly b: Float64Array;
 }
@@ -69,17 +73,19 @@ export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
     lociLL: new Float64Array(md.L),
     step: new Float64Array(A * K),
     emStep: new Float64Array(A * K),
+    trial: new Float64Array(A * K),
     bs: new Float64Array(A * K),
     full: new Float64Array(A * K * K),
     inverse: new Float64Array(A * K * K),
     pinned: new Uint8Array(A * K),
+    changed: new Uint8Array(A),
     schur: new Float64Array(K * K),
     rhs: new Float64Array(K),
     lambda: new Float64Array(K),
     target: new Float64Array(K),
     matrix: new Float64Array(K * K),
     free: new Int32Array(K),
-    column: new Float64Array(K),
+    triangle: new Float64Array(K * K),
     solved: new Float64Array(K),
     b: new Float64Array(K),
   };
@@ -116,6 +122,7 @@ export function fNewtonStep(
     lociLL: s.lociLL,
   };
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
+  wasm?.beginFStep(pass);
   let ll = 0;
   // Loci in blocks of at most fBlockRows(K) rows of F (one locus alone may exceed it).
   const blockRows = fBlockRows(K);
@@ -127,7 +134,7 @@ export function fNewtonStep(
     s.gradient.fill(0, 0, rows * K);
     s.hessian.fill(0, 0, rows * T);
     if (!wasm?.fDerivatives(pass, l0, l1, rowBase, rows)) fDerivativesPass(pass, l0, l1, rowBase);
-    for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase);
+    for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
     l0 = l1;
   }
   return ll;
@@ -143,8 +150,10 @@ function locusStep(
   s: FNewtonWork,
   l: number,
   rb: number,
+  wasm: WasmPasses | undefined,
 ): number {
   const before = s.lociLL[l]!;
+  const trialLogLik = (step: Float64Array, t: number) => locusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
   const solved = solveLocus(md, K, F, s, l, rb);
   if (solved === Solved.None) return before;
   if (solved === Solved.Certain) {
@@ -154,10 +163,10 @@ function locusStep(
   // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
   // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
   // better. It is tried when the Newton step fails or nearly doubles a frequency.
-  const newton = locusLogLik(md, work, K, Q, F, s.step, l, 1);
+  const newton = trialLogLik(s.step, 1);
   if (newton < before || largestRise(md, K, F, s.step, l) > DOUBLING) {
     emLocusStep(md, K, F, s, l, rb);
-    const em = locusLogLik(md, work, K, Q, F, s.emStep, l, 1);
+    const em = trialLogLik(s.emStep, 1);
     if (em > newton && em >= before) {
       applyLocus(md, K, F, s.emStep, l, 1);
       return before;
@@ -165,7 +174,7 @@ function locusStep(
   }
   let t = 1;
   for (let halving = 0; halving <= MAX_HALVINGS; halving++, t /= 2) {
-    if ((halving === 0 ? newton : locusLogLik(md, work, K, Q, F, s.step, l, t)) >= before) {
+    if ((halving === 0 ? newton : trialLogLik(s.step, t)) >= before) {
       applyLocus(md, K, F, s.step, l, t);
       break;
     }
@@ -173,20 +182,27 @@ function locusStep(
   return before;
 }
 
-/** ψ_l(F_l + tΔ). */
+/** ψ_l(F_l + tΔ), with F_l + tΔ formed in s.trial (ψ by the WebAssembly pass where there is one). */
 function locusLogLik(
   md: MixtureData,
   work: AdmixtureWork,
   K: number,
   Q: Float64Array,
   F: Float64Array,
+  s: FNewtonWork,
   step: Float64Array,
   l: number,
   t: number,
+  wasm: WasmPasses | undefined,
 ): number {
   const { N, L, genotypeOf, genotypeOffsets } = md;
   const { start, row, count, heldOut } = work;
   const off = md.offsets[l]!;
+  const alleles = md.alleles[l]!;
+  const trial = s.trial;
+  for (let e = 0; e < alleles * K; e++) trial[e] = F[off * K + e]! + t * step[e]!;
+  const fast = wasm?.locusLogLik(l, off, alleles, trial);
+  if (fast !== undefined) return fast;
   const gOff = genotypeOffsets[l]!;
   let ll = 0;
   let product = 1;
@@ -198,7 +214,7 @@ function locusLogLik(
       const r = row[j]!;
       const a = r - off;
       let d = 0;
-      for (let k = 0; k < K; k++) d += Q[q + k]! * (F[r * K + k]! + t * step[a * K + k]!);
+      for (let k = 0; k < K; k++) d += Q[q + k]! * trial[a * K + k]!;
       for (let c = count[j]!; c > 0; c--) {
         product *= d;
         if (product < 1e-250) {
@@ -276,8 +292,8 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   const T = (K * (K + 1)) / 2;
-  const { gradient, hessian, step, inverse, pinned, schur, rhs, lambda, target, matrix, free, column, solved, b, bs } =
-    s;
+  const { gradient, hessian, step, inverse, pinned, changed } = s;
+  const { schur, rhs, lambda, target, matrix, free, triangle, solved, b, bs } = s;
   const f = (a: number, k: number) => F[(off + a) * K + k]!;
   // Each allele's H_a unpacked into full K × K (s.full), so that the rounds index it directly.
   const full = s.full;
@@ -300,6 +316,25 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   };
   for (let a = 0; a < A; a++)
     for (let k = 0; k < K; k++) pinned[a * K + k] = f(a, k) <= PARAMETER_FLOOR * (1 + 1e-9) ? 1 : 0;
+  // An allele's inverse free block and its b depend only on its own pinned entries: they are made
+  // again only for the alleles whose pinned entries changed in the last round.
+  changed.fill(1, 0, A);
+  /** Allele a's b_a (in bs) and the inverse of its free block (the n clusters in `free`); false if singular. */
+  const factorAllele = (a: number, n: number) => {
+    let trace = 0;
+    for (let x = 0; x < n; x++) trace += h(a, free[x]!, free[x]!);
+    const ridge = 1e-10 * trace + 1e-300;
+    for (let x = 0; x < n; x++) {
+      const k = free[x]!;
+      let v = gradient[(rb + a) * K + k]!;
+      for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
+      bs[a * K + x] = v;
+      for (let y = 0; y < n; y++) matrix[x * n + y] = h(a, k, free[y]!) + (x === y ? ridge : 0);
+    }
+    if (!choleskyInPlace(matrix, n)) return false;
+    choleskyInverse(matrix, n, inverse, triangle, a * K * K);
+    return true;
+  };
   let kkt = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     schur.fill(0);
@@ -317,31 +352,16 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
       for (let k = 0; k < K; k++) if (!pinned[a * K + k]) free[n++] = k;
       if (n === 0) continue;
       const base = a * K * K;
-      let trace = 0;
-      for (let x = 0; x < n; x++) trace += h(a, free[x]!, free[x]!);
-      const ridge = 1e-10 * trace + 1e-300;
-      for (let x = 0; x < n; x++) {
-        const k = free[x]!;
-        let v = gradient[(rb + a) * K + k]!;
-        for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
-        b[x] = v;
-        bs[a * K + x] = v;
-        for (let y = 0; y < n; y++) matrix[x * n + y] = h(a, k, free[y]!) + (x === y ? ridge : 0);
-      }
-      if (!choleskyInPlace(matrix, n)) return Solved.None;
-      // The inverse of the free block, column by column; then its share of the Schur system.
-      for (let y = 0; y < n; y++) {
-        column.fill(0, 0, n);
-        column[y] = 1;
-        choleskySolve(matrix, n, column, solved);
-        for (let x = 0; x < n; x++) inverse[base + x * n + y] = solved[x]!;
+      if (changed[a] === 1) {
+        if (!factorAllele(a, n)) return Solved.None;
+        changed[a] = 0;
       }
       for (let x = 0; x < n; x++) {
         let u = 0;
         for (let y = 0; y < n; y++) {
           const m = inverse[base + x * n + y]!;
           schur[free[x]! * K + free[y]!]! += m;
-          u += m * b[y]!;
+          u += m * bs[a * K + y]!;
         }
         rhs[free[x]!]! += u;
       }
@@ -372,6 +392,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
         step[a * K + k] = solved[x]!;
         if (f(a, k) + solved[x]! < PARAMETER_FLOOR) {
           pinned[a * K + k] = 1;
+          changed[a] = 1;
           blocked = true;
         }
       }
@@ -383,6 +404,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
       for (let k = 0; k < K; k++) {
         if (pinned[a * K + k] && residual(a, k) - lambda[k]! > 1e-9 * Math.abs(lambda[k]!)) {
           pinned[a * K + k] = 0;
+          changed[a] = 1;
           released = true;
         }
       }

@@ -25,12 +25,20 @@ export interface WasmPasses {
   derivatives(a: NewtonPassArguments): void;
   /** gainPass(a), likewise. */
   gains(a: NewtonPassArguments): void;
+  /** Starts a Newton step of F at this Q (q qᵀ per individual in a.outer): copies them in for the next two. */
+  beginFStep(a: FDerivativeArguments): void;
   /**
    * fDerivativesPass(a, l0, l1, rowBase) (f-derivatives.ts), likewise, for the `rows` rows of F
    * from rowBase that loci l0..l1 − 1 own (at most fBlockRows(K)); false (nothing done) where no
    * WebAssembly pass is written out for K (K > 8) or the rows are more.
    */
   fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
+  /**
+   * ψ_l (ln L of locus l's copies) with locus l's rows of F (from firstRow) replaced by the first
+   * alleles × K values of `trial`, as f-newton.ts's locusLogLik, at the Q of beginFStep; undefined where no
+   * WebAssembly pass is written out for K.
+   */
+  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
 }
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
@@ -111,6 +119,7 @@ export function wasmPasses(
     lociLL: L * 8,
     fGradient: Math.min(rows, fBlockRows(K)) * K * 8,
     fHessian: Math.min(rows, fBlockRows(K)) * T * 8,
+    trial: rows * K * 8, // a locus's trial frequencies, at its rows
   };
   const { at: offsets, end } = layout(Object.values(regions));
   const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
@@ -135,6 +144,7 @@ export function wasmPasses(
     PassFunction,
   ];
   const fDerivativesFunction = exports[`fderivatives${width}k${K}`];
+  const fLogLikFunction = exports[`floglik${width}k${K}`];
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
   new Int32Array(buffer, at.gOffs, genotypeOffsets.length).set(genotypeOffsets);
@@ -162,7 +172,7 @@ export function wasmPasses(
    * Runs `pass` over loci from ≤ l < to (copying codes in per group of loci unless resident), with
    * its own arguments after the data's.
    */
-  const overLoci = (pass: PassFunction, own: readonly number[], from = 0, to = L) => {
+  const overLoci = (pass: PassFunction, own: readonly number[], from = 0, to = L, atF = at.F) => {
     if (resident) {
       const codes = at.codes + from * N * bytes;
       pass(
@@ -177,7 +187,7 @@ export function wasmPasses(
         at.row,
         at.count,
         at.Q,
-        at.F,
+        atF,
         ...own,
       );
       return;
@@ -186,7 +196,7 @@ export function wasmPasses(
       const l1 = Math.min(to, l0 + chunk);
       codesView.set(codeBytes.subarray(l0 * N * bytes, l1 * N * bytes));
       maskView?.set(mask!.subarray(l0 * N, l1 * N));
-      pass(at.codes, maskView ? at.mask : 0, l0, l1, N, K, at.gOffs, at.start, at.row, at.count, at.Q, at.F, ...own);
+      pass(at.codes, maskView ? at.mask : 0, l0, l1, N, K, at.gOffs, at.start, at.row, at.count, at.Q, atF, ...own);
     }
   };
   const outer = f64('outer', N * T);
@@ -194,6 +204,7 @@ export function wasmPasses(
   const blockRows = Math.min(rows, fBlockRows(K));
   const fGradient = f64('fGradient', blockRows * K);
   const fHessian = f64('fHessian', blockRows * T);
+  const trial = f64('trial', rows * K);
   return {
     K,
     em(p) {
@@ -228,14 +239,14 @@ export function wasmPasses(
       p.gain.set(gain);
       p.ratio.set(ratio);
     },
+    beginFStep(p) {
+      Q.set(p.Q);
+      outer.set(p.outer);
+    },
     fDerivatives(p, l0, l1, rowBase, n) {
       if (!fDerivativesFunction || n > blockRows) return false;
-      // A step passes its blocks in order from locus 0, with Q fixed: Q and q qᵀ are copied at the
-      // first; F's rows of each block's loci (not yet updated by the step) with the block.
-      if (l0 === 0) {
-        Q.set(p.Q);
-        outer.set(p.outer);
-      }
+      // Q and q qᵀ were copied in by beginFStep; F's rows of each block's loci (not yet updated by
+      // the step) are copied with the block.
       F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
       fGradient.fill(0, 0, n * K);
       fHessian.fill(0, 0, n * T);
@@ -249,6 +260,12 @@ export function wasmPasses(
       p.hessian.set(fHessian.subarray(0, n * T));
       p.lociLL.set(lociLL.subarray(l0, l1), l0);
       return true;
+    },
+    locusLogLik(l, firstRow, alleles, values) {
+      if (!fLogLikFunction) return undefined;
+      for (let e = 0; e < alleles * K; e++) trial[firstRow * K + e] = values[e]!;
+      overLoci(fLogLikFunction, [at.lociLL, at.aside], l, l + 1, at.trial);
+      return lociLL[l]!;
     },
   };
 }
