@@ -46,8 +46,10 @@ export interface FNewtonWork {
   readonly full: Float64Array;
   readonly inverse: Float64Array;
   readonly pinned: Uint8Array;
-  /** Per allele: whether its pinned entries changed since its inverse was made. */
+  /** Per allele: whether its pinned entries changed since its inverse was made; its free clusters (K each) and how many. */
   readonly changed: Uint8Array;
+  readonly freeOf: Int32Array;
+  readonly freeCount: Int32Array;
   /** Per cluster: the Schur complement system, the multipliers, what pinned entries free. */
   readonly schur: Float64Array;
   readonly rhs: Float64Array;
@@ -55,7 +57,6 @@ export interface FNewtonWork {
   readonly target: Float64Array;
   /** Scratch (K × K and K; triangle: the inverse Cholesky factor). */
   readonly matrix: Float64Array;
-  readonly free: Int32Array;
   readonly triangle: Float64Array;
   readonly solved: Float64Array;
   readonly b: Float64Array;
@@ -79,12 +80,13 @@ export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
     inverse: new Float64Array(A * K * K),
     pinned: new Uint8Array(A * K),
     changed: new Uint8Array(A),
+    freeOf: new Int32Array(A * K),
+    freeCount: new Int32Array(A),
     schur: new Float64Array(K * K),
     rhs: new Float64Array(K),
     lambda: new Float64Array(K),
     target: new Float64Array(K),
     matrix: new Float64Array(K * K),
-    free: new Int32Array(K),
     triangle: new Float64Array(K * K),
     solved: new Float64Array(K),
     b: new Float64Array(K),
@@ -292,14 +294,14 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   const T = (K * (K + 1)) / 2;
-  const { gradient, hessian, step, inverse, pinned, changed } = s;
-  const { schur, rhs, lambda, target, matrix, free, triangle, solved, b, bs } = s;
-  const f = (a: number, k: number) => F[(off + a) * K + k]!;
+  const KK = K * K;
+  const { gradient, hessian, step, inverse, pinned, changed, freeOf, freeCount } = s;
+  const { schur, rhs, lambda, target, matrix, triangle, solved, b, bs } = s;
   // Each allele's H_a unpacked into full K × K (s.full), so that the rounds index it directly.
   const full = s.full;
   for (let a = 0; a < A; a++) {
     const p = (rb + a) * T;
-    const u = a * K * K;
+    const u = a * KK;
     for (let k = 0, t = p; k < K; k++)
       for (let m = 0; m <= k; m++, t++) {
         const x = hessian[t]!;
@@ -307,32 +309,32 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
         full[u + m * K + k] = x;
       }
   }
-  const h = (a: number, k: number, m: number) => full[a * K * K + k * K + m]!;
-  /** g − HΔ for entry (a, k), with the current step. */
-  const residual = (a: number, k: number) => {
-    let v = gradient[(rb + a) * K + k]!;
-    for (let m = 0; m < K; m++) v -= h(a, k, m) * step[a * K + m]!;
-    return v;
-  };
-  for (let a = 0; a < A; a++)
-    for (let k = 0; k < K; k++) pinned[a * K + k] = f(a, k) <= PARAMETER_FLOOR * (1 + 1e-9) ? 1 : 0;
+  for (let e = 0; e < A * K; e++) pinned[e] = F[off * K + e]! <= PARAMETER_FLOOR * (1 + 1e-9) ? 1 : 0;
   // An allele's inverse free block and its b depend only on its own pinned entries: they are made
   // again only for the alleles whose pinned entries changed in the last round.
   changed.fill(1, 0, A);
-  /** Allele a's b_a (in bs) and the inverse of its free block (the n clusters in `free`); false if singular. */
-  const factorAllele = (a: number, n: number) => {
+  /** Allele a's free clusters (freeOf from a·K, freeCount[a] of them), b_a (in bs) and the inverse of its free block; false if singular. */
+  const factorAllele = (a: number) => {
+    const u = a * KK;
+    let n = 0;
+    for (let k = 0; k < K; k++) if (!pinned[a * K + k]) freeOf[a * K + n++] = k;
+    freeCount[a] = n;
+    if (n === 0) return true;
     let trace = 0;
-    for (let x = 0; x < n; x++) trace += h(a, free[x]!, free[x]!);
+    for (let x = 0; x < n; x++) {
+      const k = freeOf[a * K + x]!;
+      trace += full[u + k * K + k]!;
+    }
     const ridge = 1e-10 * trace + 1e-300;
     for (let x = 0; x < n; x++) {
-      const k = free[x]!;
+      const k = freeOf[a * K + x]!;
       let v = gradient[(rb + a) * K + k]!;
-      for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= h(a, k, m) * step[a * K + m]!;
+      if (n < K) for (let m = 0; m < K; m++) if (pinned[a * K + m]) v -= full[u + k * K + m]! * step[a * K + m]!;
       bs[a * K + x] = v;
-      for (let y = 0; y < n; y++) matrix[x * n + y] = h(a, k, free[y]!) + (x === y ? ridge : 0);
+      for (let y = 0; y < n; y++) matrix[x * n + y] = full[u + k * K + freeOf[a * K + y]!]! + (x === y ? ridge : 0);
     }
     if (!choleskyInPlace(matrix, n)) return false;
-    choleskyInverse(matrix, n, inverse, triangle, a * K * K);
+    choleskyInverse(matrix, n, inverse, triangle, u);
     return true;
   };
   let kkt = false;
@@ -343,27 +345,27 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
     // Pinned entries move to the floor; their cluster's free entries share what that frees.
     for (let a = 0; a < A; a++)
       for (let k = 0; k < K; k++) {
-        const d = pinned[a * K + k] ? PARAMETER_FLOOR - f(a, k) : 0;
+        const d = pinned[a * K + k] ? PARAMETER_FLOOR - F[(off + a) * K + k]! : 0;
         step[a * K + k] = d;
         target[k]! -= d;
       }
     for (let a = 0; a < A; a++) {
-      let n = 0;
-      for (let k = 0; k < K; k++) if (!pinned[a * K + k]) free[n++] = k;
-      if (n === 0) continue;
-      const base = a * K * K;
       if (changed[a] === 1) {
-        if (!factorAllele(a, n)) return Solved.None;
+        if (!factorAllele(a)) return Solved.None;
         changed[a] = 0;
       }
+      const n = freeCount[a]!;
+      const base = a * KK;
+      const fa = a * K;
       for (let x = 0; x < n; x++) {
+        const row = freeOf[fa + x]! * K;
         let u = 0;
         for (let y = 0; y < n; y++) {
           const m = inverse[base + x * n + y]!;
-          schur[free[x]! * K + free[y]!]! += m;
-          u += m * bs[a * K + y]!;
+          schur[row + freeOf[fa + y]!]! += m;
+          u += m * bs[fa + y]!;
         }
-        rhs[free[x]!]! += u;
+        rhs[freeOf[fa + x]!]! += u;
       }
     }
     // (Σ_a H_a⁻¹) λ = Σ_a H_a⁻¹ b_a − target, so that Σ_a Δ_ka = target_k for every cluster k.
@@ -378,36 +380,42 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
     choleskySolve(matrix, K, b, lambda);
     let blocked = false;
     for (let a = 0; a < A; a++) {
-      let n = 0;
-      for (let k = 0; k < K; k++) if (!pinned[a * K + k]) free[n++] = k;
-      const base = a * K * K;
-      for (let x = 0; x < n; x++) b[x] = bs[a * K + x]! - lambda[free[x]!]!;
+      const n = freeCount[a]!;
+      const base = a * KK;
+      const fa = a * K;
+      for (let x = 0; x < n; x++) b[x] = bs[fa + x]! - lambda[freeOf[fa + x]!]!;
       for (let x = 0; x < n; x++) {
         let d = 0;
         for (let y = 0; y < n; y++) d += inverse[base + x * n + y]! * b[y]!;
         solved[x] = d;
       }
       for (let x = 0; x < n; x++) {
-        const k = free[x]!;
-        step[a * K + k] = solved[x]!;
-        if (f(a, k) + solved[x]! < PARAMETER_FLOOR) {
-          pinned[a * K + k] = 1;
+        const k = freeOf[fa + x]!;
+        step[fa + k] = solved[x]!;
+        if (F[(off + a) * K + k]! + solved[x]! < PARAMETER_FLOOR) {
+          pinned[fa + k] = 1;
           changed[a] = 1;
           blocked = true;
         }
       }
     }
     if (blocked) continue;
-    // Feasible: release the pinned entries whose model gradient exceeds their cluster's multiplier.
+    // Feasible: release the pinned entries whose model gradient (g − HΔ) exceeds their cluster's multiplier.
     let released = false;
-    for (let a = 0; a < A; a++)
+    for (let a = 0; a < A; a++) {
+      if (freeCount[a] === K) continue;
+      const u = a * KK;
       for (let k = 0; k < K; k++) {
-        if (pinned[a * K + k] && residual(a, k) - lambda[k]! > 1e-9 * Math.abs(lambda[k]!)) {
+        if (!pinned[a * K + k]) continue;
+        let residual = gradient[(rb + a) * K + k]!;
+        for (let m = 0; m < K; m++) residual -= full[u + k * K + m]! * step[a * K + m]!;
+        if (residual - lambda[k]! > 1e-9 * Math.abs(lambda[k]!)) {
           pinned[a * K + k] = 0;
           changed[a] = 1;
           released = true;
         }
       }
+    }
     if (released) continue;
     kkt = true;
     break;
