@@ -549,11 +549,7 @@ function fDerivativesFunction(bits, K, derivatives = true) {
     '(local $d f64) (local $w f64) (local $v f64) (local $r i32) (local $gr i32) (local $hr i32) (local $n i32)',
     '(local $product f64) (local $flushed i32) (local $at i32) (local $ll f64)',
   ].join(' ');
-  const product = [
-    loadRow(K, 'f', 'fr'),
-    `(local.set $d ${dot(K, 'q', 'f')})`,
-    copiesProduct,
-  ];
+  const product = [loadRow(K, 'f', 'fr'), `(local.set $d ${dot(K, 'q', 'f')})`, copiesProduct];
   const derivativeUpdates = [
     `(local.set $w (f64.div ${get('c')} ${get('d')}))`,
     `(local.set $v (f64.div ${get('w')} ${get('d')}))`,

@@ -40,7 +40,8 @@ test('choleskyInverse: M times the inverse is the identity (to 1e-12), the inver
       unit.fill(0);
       unit[c] = 1;
       choleskySolve(factor, n, unit, column);
-      for (let r = 0; r < n; r++) assert.ok(Math.abs(column[r]! - inverse[r * n + c]!) < 1e-13 * (1 + Math.abs(column[r]!)));
+      for (let r = 0; r < n; r++)
+        assert.ok(Math.abs(column[r]! - inverse[r * n + c]!) < 1e-13 * (1 + Math.abs(column[r]!)));
     }
   }
 });

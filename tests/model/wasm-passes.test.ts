@@ -173,7 +173,11 @@ test('the WebAssembly passes (EM, derivatives, gains, F derivatives and checks) 
               fDerivativesPass(fJs, l, l + 1, off);
               const fast: number | undefined = passes.locusLogLik(l, off, alleles, trial);
               if (K < 2 || K > 8) assert.equal(fast, undefined, `${where}: no F check written out for K = ${K}`);
-              else assert.ok(Object.is(fast, fJs.lociLL[l]), `${where}, locus ${l}: trial ln L ${fast} vs ${fJs.lociLL[l]}`);
+              else
+                assert.ok(
+                  Object.is(fast, fJs.lociLL[l]),
+                  `${where}, locus ${l}: trial ln L ${fast} vs ${fJs.lociLL[l]}`,
+                );
             }
             checked++;
           }
