@@ -1,8 +1,8 @@
 // Where an admixture step's time goes: the passes over the data (WebAssembly and JavaScript, the
-// same bits) and the two Newton blocks whole, on eHGDP (1,350 × 678 microsatellites) at K = 2..8,
+// same bits) and the two Newton blocks whole, on eHGDP (1,350 × 678 microsatellites) at K = 2..12,
 // at the point a random start reaches after 10 SQUAREM cycles. One thread; milliseconds per call,
 // the median of 15 calls after one untimed.
-// Usage: node --import tsx bench/admixture-step.ts [--k 2..8] > docs/admixture-step.md
+// Usage: node --import tsx bench/admixture-step.ts [--k 2..12] > docs/admixture-step.md
 import { cpus } from 'node:os';
 import { ADMIXTURE_CASES } from './admixture-cases.ts';
 import { scriptArg } from './args.ts';
@@ -18,7 +18,7 @@ import { fBlockRows, fDerivativesPass } from '../engine/model/admixture/f-deriva
 import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
 import { createRng } from '../engine/util/rng.ts';
 
-const [kFrom, kTo] = scriptArg('--k', '2..8').split('..').map(Number) as [number, number];
+const [kFrom, kTo] = scriptArg('--k', '2..12').split('..').map(Number) as [number, number];
 const T0 = performance.now();
 const md = await ADMIXTURE_CASES[0]!.data();
 const work = admixtureWork(md);
@@ -132,7 +132,8 @@ Made by \`node --import tsx bench/admixture-step.ts > docs/admixture-step.md\` o
 microsatellites, ${md.totalAlleles} alleles), at the point a random start reaches after 10 SQUAREM
 cycles of the default fit, per K. Milliseconds per call, the median of 15 calls after one untimed;
 wasm: the WebAssembly pass, JS: the JavaScript one (the same operations in the same order, so the
-same bits; JavaScript runs where WebAssembly with SIMD is missing, and for F's derivatives above K = 8).
+same bits; JavaScript runs where WebAssembly with SIMD is missing). The WebAssembly passes have the
+K columns written out up to K = 8 and loop over them beyond.
 Passes: Q's derivatives (gradient and Hessian per individual), Q's gains (the check of every
 individual's step; a fit checks only the steps that are not certain), F's derivatives (gradient and
 Hessian per allele, ln L per locus), F's checks (ψ_l at trial frequencies, every locus once; a fit

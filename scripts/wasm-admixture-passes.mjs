@@ -23,9 +23,9 @@
 //   gains{bits}(…, step, pending, gain, ratio, asideP, asideI): per pending individual (a byte),
 //     ratio ← ratio · Π (1 + Δ·f/d)^c; after each locus gain += ln of the ratios set aside there (room
 //     for N doubles and N int32 individuals).
-//   fderivatives{bits}k{K}(…, gradient, hessian, outer, T8, rowBase, lociLL, flushes): F's Newton
+//   fderivatives{bits}(…, gradient, hessian, outer, T8, rowBase, lociLL, flushes): F's Newton
 //     step's derivatives per row of F and ln L per locus (fDerivativesFunction).
-//   floglik{bits}k{K}(…, lociLL, flushes): ln L per locus alone, F being trial frequencies.
+//   floglik{bits}(…, lociLL, flushes): ln L per locus alone, F being trial frequencies.
 import wabtInit from 'wabt';
 import { hexFloat, logFunction } from './wasm-det-math.mjs';
 
@@ -525,7 +525,7 @@ function gainsFunction(bits, K) {
 // ——— The derivative pass of the F block's Newton step (f-newton.ts) ———
 
 /**
- * fderivatives{bits}k{K} (K = 2..8): per entry (an allele of an individual's genotype, c copies),
+ * fderivatives{bits}k{K} (K = 2..8 written out; fderivatives{bits} loops over the columns): per entry (an allele of an individual's genotype, c copies),
  * with d = q·f, w = c/d and v = w/d, gradient[row] += w q and hessian[row] += v · outer[i] (the
  * packed lower triangle of q qᵀ, made by the caller per individual), rows counted from rowBase; ln
  * of each locus's copies (running products set aside below 1e-250, as the EM pass) into lociLL[l]
@@ -534,21 +534,83 @@ function gainsFunction(bits, K) {
  * frequencies of f-newton.ts's step check (its locusLogLik, the same operations in the same order).
  */
 function fDerivativesFunction(bits, K, derivatives = true) {
-  const T = (K * (K + 1)) / 2;
   const params = derivatives
     ? '(param $gradient i32) (param $hessian i32) (param $outer i32) (param $T8 i32) (param $rowBase i32) (param $lociLL i32) (param $flushes i32)'
     : '(param $lociLL i32) (param $flushes i32)';
   const rows = derivatives ? [['oi', 'outer', get('T8')]] : [];
+  const afterLocus = `;; ln of the locus's copies: the products set aside, in order, then the last one.
+        (local.set $ll (f64.const 0))
+        (local.set $at ${get('flushes')})
+        (block $logsDone
+          (loop $logs
+            (br_if $logsDone (i32.ge_u ${get('at')} ${get('flushed')}))
+            (local.set $ll (f64.add ${get('ll')} (call $log (f64.load ${get('at')}))))
+            (local.set $at (i32.add ${get('at')} (i32.const 8)))
+            (br $logs)))
+        (f64.store (i32.add ${get('lociLL')} (i32.shl ${get('l')} (i32.const 3))) (f64.add ${get('ll')} (call $log ${get('product')})))
+        (local.set $flushed ${get('flushes')})
+        (local.set $product (f64.const 1))`;
+  const startProduct = (body) =>
+    body.replace(
+      '(local.set $K8',
+      `(local.set $product (f64.const 1))\n    (local.set $flushed ${get('flushes')})\n    (local.set $K8`,
+    );
+  const name = derivatives ? 'fderivatives' : 'floglik';
+  const common =
+    '(local $d f64) (local $w f64) (local $v f64) (local $r i32) (local $gr i32) (local $hr i32) (local $n i32) (local $product f64) (local $flushed i32) (local $at i32) (local $ll f64)';
+  if (K === null) {
+    // K given at run time: loops over the columns and over the triangle (T8 bytes), as the JavaScript.
+    const loop = (v, to, body) => `(local.set $${v} (i32.const 0))
+                    (block $${v}Done
+                      (loop $${v}Loop
+                        (br_if $${v}Done (i32.ge_u ${get(v)} ${to}))
+                        ${body}
+                        (local.set $${v} (i32.add ${get(v)} (i32.const 8)))
+                        (br $${v}Loop)))`;
+    const entry = [
+      '(local.set $d (f64.const 0))',
+      loop(
+        'k',
+        get('K8'),
+        `(local.set $d (f64.add ${get('d')} (f64.mul (f64.load (i32.add ${get('qi')} ${get('k')})) (f64.load (i32.add ${get('fr')} ${get('k')})))))`,
+      ),
+      copiesProduct,
+      ...(derivatives
+        ? [
+            `(local.set $w (f64.div ${get('c')} ${get('d')}))`,
+            `(local.set $v (f64.div ${get('w')} ${get('d')}))`,
+            `(local.set $r (i32.sub (i32.load (i32.add ${get('row')} (i32.shl ${get('j')} (i32.const 2)))) ${get('rowBase')}))`,
+            `(local.set $gr (i32.add ${get('gradient')} (i32.mul ${get('r')} ${get('K8')})))`,
+            `(local.set $hr (i32.add ${get('hessian')} (i32.mul ${get('r')} ${get('T8')})))`,
+            loop(
+              'k',
+              get('K8'),
+              `(f64.store (i32.add ${get('gr')} ${get('k')}) (f64.add (f64.load (i32.add ${get('gr')} ${get('k')})) (f64.mul ${get('w')} (f64.load (i32.add ${get('qi')} ${get('k')})))))`,
+            ),
+            loop(
+              't',
+              get('T8'),
+              `(f64.store (i32.add ${get('hr')} ${get('t')}) (f64.add (f64.load (i32.add ${get('hr')} ${get('t')})) (f64.mul ${get('v')} (f64.load (i32.add ${get('oi')} ${get('t')})))))`,
+            ),
+          ]
+        : []),
+    ].join('\n                    ');
+    return startProduct(
+      newtonLoops(name, bits, K, params, `${common} (local $t i32)`, {
+        rows,
+        skip: '(i32.const 0)',
+        before: '',
+        entry,
+        after: '',
+        afterLocus,
+      }),
+    );
+  }
+  const T = (K * (K + 1)) / 2;
   const tPairs = Array.from({ length: T >> 1 }, (_, p) => p);
   const tOdd = T % 2 === 1;
   const { pairs, odd, last } = columns(K);
-  const locals = [
-    rowLocals(K, 'q'),
-    rowLocals(K, 'f'),
-    dotLocals(K),
-    '(local $d f64) (local $w f64) (local $v f64) (local $r i32) (local $gr i32) (local $hr i32) (local $n i32)',
-    '(local $product f64) (local $flushed i32) (local $at i32) (local $ll f64)',
-  ].join(' ');
+  const locals = [rowLocals(K, 'q'), rowLocals(K, 'f'), dotLocals(K), common].join(' ');
   const product = [loadRow(K, 'f', 'fr'), `(local.set $d ${dot(K, 'q', 'f')})`, copiesProduct];
   const derivativeUpdates = [
     `(local.set $w (f64.div ${get('c')} ${get('d')}))`,
@@ -566,29 +628,15 @@ function fDerivativesFunction(bits, K, derivatives = true) {
       : []),
   ];
   const entry = [...product, ...(derivatives ? derivativeUpdates : [])].join('\n                    ');
-  const afterLocus = `;; ln of the locus's copies: the products set aside, in order, then the last one.
-        (local.set $ll (f64.const 0))
-        (local.set $at ${get('flushes')})
-        (block $logsDone
-          (loop $logs
-            (br_if $logsDone (i32.ge_u ${get('at')} ${get('flushed')}))
-            (local.set $ll (f64.add ${get('ll')} (call $log (f64.load ${get('at')}))))
-            (local.set $at (i32.add ${get('at')} (i32.const 8)))
-            (br $logs)))
-        (f64.store (i32.add ${get('lociLL')} (i32.shl ${get('l')} (i32.const 3))) (f64.add ${get('ll')} (call $log ${get('product')})))
-        (local.set $flushed ${get('flushes')})
-        (local.set $product (f64.const 1))`;
-  const body = newtonLoops(derivatives ? 'fderivatives' : 'floglik', bits, K, params, locals, {
-    rows,
-    skip: '(i32.const 0)',
-    before: loadRow(K, 'q', 'qi'),
-    entry,
-    after: '',
-    afterLocus,
-  });
-  return body.replace(
-    '(local.set $K8',
-    `(local.set $product (f64.const 1))\n    (local.set $flushed ${get('flushes')})\n    (local.set $K8`,
+  return startProduct(
+    newtonLoops(name, bits, K, params, locals, {
+      rows,
+      skip: '(i32.const 0)',
+      before: loadRow(K, 'q', 'qi'),
+      entry,
+      after: '',
+      afterLocus,
+    }),
   );
 }
 
@@ -602,8 +650,8 @@ export const admixturePassWat = `(module
       passFunction(bits, K),
       // newton-passes.ts writes out K = 2..8 (K = 1 takes its loop over the columns).
       ...(K === 1 ? [] : [derivativesFunction(bits, K), gainsFunction(bits, K)]),
-      // f-newton.ts's derivative pass and step check: K = 2..8 written out; beyond, the JavaScript passes.
-      ...(K === null || K === 1 ? [] : [fDerivativesFunction(bits, K), fDerivativesFunction(bits, K, false)]),
+      // f-newton.ts's derivative pass and step check: K = 2..8 written out, a loop over the columns beyond.
+      ...(K === 1 ? [] : [fDerivativesFunction(bits, K), fDerivativesFunction(bits, K, false)]),
     ]),
   ).join('')}
 )

@@ -29,16 +29,15 @@ export interface WasmPasses {
   beginFStep(a: FDerivativeArguments): void;
   /**
    * fDerivativesPass(a, l0, l1, rowBase) (f-derivatives.ts), likewise, for the `rows` rows of F
-   * from rowBase that loci l0..l1 − 1 own (at most fBlockRows(K)); false (nothing done) where no
-   * WebAssembly pass is written out for K (K > 8) or the rows are more.
+   * from rowBase that loci l0..l1 − 1 own (at most fBlockRows(K)); false (nothing done) where the
+   * rows are more.
    */
   fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
   /**
    * ψ_l (ln L of locus l's copies) with locus l's rows of F (from firstRow) replaced by the first
-   * alleles × K values of `trial`, as f-newton.ts's locusLogLik, at the Q of beginFStep; undefined where no
-   * WebAssembly pass is written out for K.
+   * alleles × K values of `trial`, as f-newton.ts's locusLogLik, at the Q of beginFStep.
    */
-  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
+  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number;
 }
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
@@ -143,8 +142,8 @@ export function wasmPasses(
     PassFunction,
     PassFunction,
   ];
-  const fDerivativesFunction = exports[`fderivatives${width}k${K}`];
-  const fLogLikFunction = exports[`floglik${width}k${K}`];
+  const fDerivativesFunction = exported('fderivatives');
+  const fLogLikFunction = exported('floglik');
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
   new Int32Array(buffer, at.gOffs, genotypeOffsets.length).set(genotypeOffsets);
@@ -244,7 +243,7 @@ export function wasmPasses(
       outer.set(p.outer);
     },
     fDerivatives(p, l0, l1, rowBase, n) {
-      if (!fDerivativesFunction || n > blockRows) return false;
+      if (n > blockRows) return false;
       // Q and q qᵀ were copied in by beginFStep; F's rows of each block's loci (not yet updated by
       // the step) are copied with the block.
       F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
@@ -262,7 +261,6 @@ export function wasmPasses(
       return true;
     },
     locusLogLik(l, firstRow, alleles, values) {
-      if (!fLogLikFunction) return undefined;
       for (let e = 0; e < alleles * K; e++) trial[firstRow * K + e] = values[e]!;
       overLoci(fLogLikFunction, [at.lociLL, at.aside], l, l + 1, at.trial);
       return lociLL[l]!;
