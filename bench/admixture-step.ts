@@ -132,8 +132,8 @@ Made by \`node --import tsx bench/admixture-step.ts > docs/admixture-step.md\` o
 microsatellites, ${md.totalAlleles} alleles), at the point a random start reaches after 10 SQUAREM
 cycles of the default fit, per K. Milliseconds per call, the median of 15 calls after one untimed;
 wasm: the WebAssembly pass, JS: the JavaScript one (the same operations in the same order, so the
-same bits; JavaScript runs where WebAssembly with SIMD is missing). The WebAssembly passes have the
-K columns written out up to K = 8 and loop over them beyond.
+same bits; JavaScript runs where WebAssembly with SIMD is missing). Both have the K columns written
+out up to K = 12 and loop over them beyond, except F's JavaScript derivative pass, a loop at every K.
 Passes: Q's derivatives (gradient and Hessian per individual), Q's gains (the check of every
 individual's step; a fit checks only the steps that are not certain), F's derivatives (gradient and
 Hessian per allele, ln L per locus), F's checks (ψ_l at trial frequencies, every locus once; a fit

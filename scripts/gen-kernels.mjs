@@ -2,10 +2,10 @@
 // over K costs about 1.6–2× more), formatted by Prettier:
 //   engine/model/mixture/genotype-rows.ts  — the mixture model's E step and expected counts per
 //     locus, in blocks of up to 8 columns;
-//   engine/model/admixture/em-pass.ts      — the admixture model's EM pass for K = 1..8, a loop
+//   engine/model/admixture/em-pass.ts      — the admixture model's EM pass for K = 1..12, a loop
 //     beyond;
 //   engine/model/admixture/newton-passes.ts — the passes of the admixture Q block's Newton step
-//     (derivatives, likelihood gains) for K = 2..8, a loop beyond.
+//     (derivatives, likelihood gains) for K = 2..12, a loop beyond.
 //   engine/model/mixture/row-kernels-wasm.ts — the first two as WebAssembly (scripts/wasm-row-kernels.mjs);
 //   engine/util/det-math-wasm.ts — det-math.ts's ln and ln Γ over arrays as WebAssembly (scripts/wasm-det-math.mjs);
 //   engine/model/admixture/admixture-passes-wasm.ts — em-pass.ts and newton-passes.ts as WebAssembly
@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import { rowKernelsBase64 } from './wasm-row-kernels.mjs';
 import { detMathBase64 } from './wasm-det-math.mjs';
-import { admixturePassBase64 } from './wasm-admixture-passes.mjs';
+import { admixturePassBase64, UNROLLED_K as ADMIXTURE_MAX } from './wasm-admixture-passes.mjs';
 
 const MAX = 8;
 const range = (K) => Array.from({ length: K }, (_, k) => k);
@@ -93,14 +93,14 @@ export interface PassArguments {
  */
 export function emPass(a: PassArguments): number {
   switch (a.K) {
-${range(MAX)
+${range(ADMIXTURE_MAX)
   .map((k) => `    case ${k + 1}:\n      return passK${k + 1}(a);`)
   .join('\n')}
     default:
       return passAnyK(a);
   }
 }
-${range(MAX)
+${range(ADMIXTURE_MAX)
   .map((k) => pass(k + 1))
   .join('')}
 function passAnyK(a: PassArguments): number {
@@ -259,7 +259,7 @@ export interface NewtonPassArguments {
  */
 export function derivativesPass(a: NewtonPassArguments): void {
   switch (a.K) {
-${range(MAX)
+${range(ADMIXTURE_MAX)
   .slice(1)
   .map((k) => `    case ${k + 1}:\n      return derivativesK${k + 1}(a);`)
   .join('\n')}
@@ -276,7 +276,7 @@ ${range(MAX)
  */
 export function gainPass(a: NewtonPassArguments): void {
   switch (a.K) {
-${range(MAX)
+${range(ADMIXTURE_MAX)
   .slice(1)
   .map((k) => `    case ${k + 1}:\n      return gainsK${k + 1}(a);`)
   .join('\n')}
@@ -284,7 +284,7 @@ ${range(MAX)
       return gainsAnyK(a);
   }
 }
-${range(MAX)
+${range(ADMIXTURE_MAX)
   .slice(1)
   .map((k) => derivatives(k + 1) + gains(k + 1))
   .join('')}

@@ -7,7 +7,7 @@
 // locus of the products set aside during it (a call in the loop over individuals would make that
 // loop keep fewer values in registers: about 25 % slower).
 //
-// Exports, for codes of 8, 16 or 32 bits and for each K ≤ 8 (2..8 for the Newton passes, as in
+// Exports, for codes of 8, 16 or 32 bits and for each K ≤ 12 (2..12 for the Newton passes, as in
 // newton-passes.ts) with the columns written out (suffix kK,
 // e.g. pass8k3), else a loop over the columns (no suffix; K is then the argument), with byte
 // addresses in the imported memory "env" "memory". Every pass takes first
@@ -525,7 +525,7 @@ function gainsFunction(bits, K) {
 // ——— The derivative pass of the F block's Newton step (f-newton.ts) ———
 
 /**
- * fderivatives{bits}k{K} (K = 2..8 written out; fderivatives{bits} loops over the columns): per entry (an allele of an individual's genotype, c copies),
+ * fderivatives{bits}k{K} (K = 2..12 written out; fderivatives{bits} loops over the columns): per entry (an allele of an individual's genotype, c copies),
  * with d = q·f, w = c/d and v = w/d, gradient[row] += w q and hessian[row] += v · outer[i] (the
  * packed lower triangle of q qᵀ, made by the caller per individual), rows counted from rowBase; ln
  * of each locus's copies (running products set aside below 1e-250, as the EM pass) into lociLL[l]
@@ -641,16 +641,16 @@ function fDerivativesFunction(bits, K, derivatives = true) {
 }
 
 /** Written-out passes for K up to this; a loop over the columns beyond. */
-export const UNROLLED_K = 8;
+export const UNROLLED_K = 12;
 const KS = [null, ...Array.from({ length: UNROLLED_K }, (_, k) => k + 1)];
 
 export const admixturePassWat = `(module
   (import "env" "memory" (memory 1))${logFunction}${KS.flatMap((K) =>
     [8, 16, 32].flatMap((bits) => [
       passFunction(bits, K),
-      // newton-passes.ts writes out K = 2..8 (K = 1 takes its loop over the columns).
+      // newton-passes.ts writes out K = 2..12 (K = 1 takes its loop over the columns).
       ...(K === 1 ? [] : [derivativesFunction(bits, K), gainsFunction(bits, K)]),
-      // f-newton.ts's derivative pass and step check: K = 2..8 written out, a loop over the columns beyond.
+      // f-newton.ts's derivative pass and step check: K = 2..12 written out, a loop over the columns beyond.
       ...(K === 1 ? [] : [fDerivativesFunction(bits, K), fDerivativesFunction(bits, K, false)]),
     ]),
   ).join('')}

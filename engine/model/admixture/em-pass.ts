@@ -44,6 +44,14 @@ export function emPass(a: PassArguments): number {
       return passK7(a);
     case 8:
       return passK8(a);
+    case 9:
+      return passK9(a);
+    case 10:
+      return passK10(a);
+    case 11:
+      return passK11(a);
+    case 12:
+      return passK12(a);
     default:
       return passAnyK(a);
   }
@@ -463,6 +471,336 @@ function passK8(a: PassArguments): number {
         Fn[fr + 5]! += w5;
         Fn[fr + 6]! += w6;
         Fn[fr + 7]! += w7;
+      }
+    }
+  }
+  return ll + detLog(product);
+}
+
+function passK9(a: PassArguments): number {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, Qn, Fn } = a;
+  let ll = 0;
+  let product = 1;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 9;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 9;
+        const c = count[j]!;
+        const x0 = q0 * F[fr]!;
+        const x1 = q1 * F[fr + 1]!;
+        const x2 = q2 * F[fr + 2]!;
+        const x3 = q3 * F[fr + 3]!;
+        const x4 = q4 * F[fr + 4]!;
+        const x5 = q5 * F[fr + 5]!;
+        const x6 = q6 * F[fr + 6]!;
+        const x7 = q7 * F[fr + 7]!;
+        const x8 = q8 * F[fr + 8]!;
+        const d = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8;
+        for (let t = 0; t < c; t++) {
+          product *= d;
+          if (product < 1e-250) {
+            ll += detLog(product);
+            product = 1;
+          }
+        }
+        const s = c / d;
+        const w0 = x0 * s;
+        const w1 = x1 * s;
+        const w2 = x2 * s;
+        const w3 = x3 * s;
+        const w4 = x4 * s;
+        const w5 = x5 * s;
+        const w6 = x6 * s;
+        const w7 = x7 * s;
+        const w8 = x8 * s;
+        Qn[qi]! += w0;
+        Qn[qi + 1]! += w1;
+        Qn[qi + 2]! += w2;
+        Qn[qi + 3]! += w3;
+        Qn[qi + 4]! += w4;
+        Qn[qi + 5]! += w5;
+        Qn[qi + 6]! += w6;
+        Qn[qi + 7]! += w7;
+        Qn[qi + 8]! += w8;
+        Fn[fr]! += w0;
+        Fn[fr + 1]! += w1;
+        Fn[fr + 2]! += w2;
+        Fn[fr + 3]! += w3;
+        Fn[fr + 4]! += w4;
+        Fn[fr + 5]! += w5;
+        Fn[fr + 6]! += w6;
+        Fn[fr + 7]! += w7;
+        Fn[fr + 8]! += w8;
+      }
+    }
+  }
+  return ll + detLog(product);
+}
+
+function passK10(a: PassArguments): number {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, Qn, Fn } = a;
+  let ll = 0;
+  let product = 1;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 10;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 10;
+        const c = count[j]!;
+        const x0 = q0 * F[fr]!;
+        const x1 = q1 * F[fr + 1]!;
+        const x2 = q2 * F[fr + 2]!;
+        const x3 = q3 * F[fr + 3]!;
+        const x4 = q4 * F[fr + 4]!;
+        const x5 = q5 * F[fr + 5]!;
+        const x6 = q6 * F[fr + 6]!;
+        const x7 = q7 * F[fr + 7]!;
+        const x8 = q8 * F[fr + 8]!;
+        const x9 = q9 * F[fr + 9]!;
+        const d = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9;
+        for (let t = 0; t < c; t++) {
+          product *= d;
+          if (product < 1e-250) {
+            ll += detLog(product);
+            product = 1;
+          }
+        }
+        const s = c / d;
+        const w0 = x0 * s;
+        const w1 = x1 * s;
+        const w2 = x2 * s;
+        const w3 = x3 * s;
+        const w4 = x4 * s;
+        const w5 = x5 * s;
+        const w6 = x6 * s;
+        const w7 = x7 * s;
+        const w8 = x8 * s;
+        const w9 = x9 * s;
+        Qn[qi]! += w0;
+        Qn[qi + 1]! += w1;
+        Qn[qi + 2]! += w2;
+        Qn[qi + 3]! += w3;
+        Qn[qi + 4]! += w4;
+        Qn[qi + 5]! += w5;
+        Qn[qi + 6]! += w6;
+        Qn[qi + 7]! += w7;
+        Qn[qi + 8]! += w8;
+        Qn[qi + 9]! += w9;
+        Fn[fr]! += w0;
+        Fn[fr + 1]! += w1;
+        Fn[fr + 2]! += w2;
+        Fn[fr + 3]! += w3;
+        Fn[fr + 4]! += w4;
+        Fn[fr + 5]! += w5;
+        Fn[fr + 6]! += w6;
+        Fn[fr + 7]! += w7;
+        Fn[fr + 8]! += w8;
+        Fn[fr + 9]! += w9;
+      }
+    }
+  }
+  return ll + detLog(product);
+}
+
+function passK11(a: PassArguments): number {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, Qn, Fn } = a;
+  let ll = 0;
+  let product = 1;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 11;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const q10 = Q[qi + 10]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 11;
+        const c = count[j]!;
+        const x0 = q0 * F[fr]!;
+        const x1 = q1 * F[fr + 1]!;
+        const x2 = q2 * F[fr + 2]!;
+        const x3 = q3 * F[fr + 3]!;
+        const x4 = q4 * F[fr + 4]!;
+        const x5 = q5 * F[fr + 5]!;
+        const x6 = q6 * F[fr + 6]!;
+        const x7 = q7 * F[fr + 7]!;
+        const x8 = q8 * F[fr + 8]!;
+        const x9 = q9 * F[fr + 9]!;
+        const x10 = q10 * F[fr + 10]!;
+        const d = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10;
+        for (let t = 0; t < c; t++) {
+          product *= d;
+          if (product < 1e-250) {
+            ll += detLog(product);
+            product = 1;
+          }
+        }
+        const s = c / d;
+        const w0 = x0 * s;
+        const w1 = x1 * s;
+        const w2 = x2 * s;
+        const w3 = x3 * s;
+        const w4 = x4 * s;
+        const w5 = x5 * s;
+        const w6 = x6 * s;
+        const w7 = x7 * s;
+        const w8 = x8 * s;
+        const w9 = x9 * s;
+        const w10 = x10 * s;
+        Qn[qi]! += w0;
+        Qn[qi + 1]! += w1;
+        Qn[qi + 2]! += w2;
+        Qn[qi + 3]! += w3;
+        Qn[qi + 4]! += w4;
+        Qn[qi + 5]! += w5;
+        Qn[qi + 6]! += w6;
+        Qn[qi + 7]! += w7;
+        Qn[qi + 8]! += w8;
+        Qn[qi + 9]! += w9;
+        Qn[qi + 10]! += w10;
+        Fn[fr]! += w0;
+        Fn[fr + 1]! += w1;
+        Fn[fr + 2]! += w2;
+        Fn[fr + 3]! += w3;
+        Fn[fr + 4]! += w4;
+        Fn[fr + 5]! += w5;
+        Fn[fr + 6]! += w6;
+        Fn[fr + 7]! += w7;
+        Fn[fr + 8]! += w8;
+        Fn[fr + 9]! += w9;
+        Fn[fr + 10]! += w10;
+      }
+    }
+  }
+  return ll + detLog(product);
+}
+
+function passK12(a: PassArguments): number {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, Qn, Fn } = a;
+  let ll = 0;
+  let product = 1;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 12;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const q10 = Q[qi + 10]!;
+      const q11 = Q[qi + 11]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 12;
+        const c = count[j]!;
+        const x0 = q0 * F[fr]!;
+        const x1 = q1 * F[fr + 1]!;
+        const x2 = q2 * F[fr + 2]!;
+        const x3 = q3 * F[fr + 3]!;
+        const x4 = q4 * F[fr + 4]!;
+        const x5 = q5 * F[fr + 5]!;
+        const x6 = q6 * F[fr + 6]!;
+        const x7 = q7 * F[fr + 7]!;
+        const x8 = q8 * F[fr + 8]!;
+        const x9 = q9 * F[fr + 9]!;
+        const x10 = q10 * F[fr + 10]!;
+        const x11 = q11 * F[fr + 11]!;
+        const d = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11;
+        for (let t = 0; t < c; t++) {
+          product *= d;
+          if (product < 1e-250) {
+            ll += detLog(product);
+            product = 1;
+          }
+        }
+        const s = c / d;
+        const w0 = x0 * s;
+        const w1 = x1 * s;
+        const w2 = x2 * s;
+        const w3 = x3 * s;
+        const w4 = x4 * s;
+        const w5 = x5 * s;
+        const w6 = x6 * s;
+        const w7 = x7 * s;
+        const w8 = x8 * s;
+        const w9 = x9 * s;
+        const w10 = x10 * s;
+        const w11 = x11 * s;
+        Qn[qi]! += w0;
+        Qn[qi + 1]! += w1;
+        Qn[qi + 2]! += w2;
+        Qn[qi + 3]! += w3;
+        Qn[qi + 4]! += w4;
+        Qn[qi + 5]! += w5;
+        Qn[qi + 6]! += w6;
+        Qn[qi + 7]! += w7;
+        Qn[qi + 8]! += w8;
+        Qn[qi + 9]! += w9;
+        Qn[qi + 10]! += w10;
+        Qn[qi + 11]! += w11;
+        Fn[fr]! += w0;
+        Fn[fr + 1]! += w1;
+        Fn[fr + 2]! += w2;
+        Fn[fr + 3]! += w3;
+        Fn[fr + 4]! += w4;
+        Fn[fr + 5]! += w5;
+        Fn[fr + 6]! += w6;
+        Fn[fr + 7]! += w7;
+        Fn[fr + 8]! += w8;
+        Fn[fr + 9]! += w9;
+        Fn[fr + 10]! += w10;
+        Fn[fr + 11]! += w11;
       }
     }
   }

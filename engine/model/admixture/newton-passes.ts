@@ -52,6 +52,14 @@ export function derivativesPass(a: NewtonPassArguments): void {
       return derivativesK7(a);
     case 8:
       return derivativesK8(a);
+    case 9:
+      return derivativesK9(a);
+    case 10:
+      return derivativesK10(a);
+    case 11:
+      return derivativesK11(a);
+    case 12:
+      return derivativesK12(a);
     default:
       return derivativesAnyK(a);
   }
@@ -79,6 +87,14 @@ export function gainPass(a: NewtonPassArguments): void {
       return gainsK7(a);
     case 8:
       return gainsK8(a);
+    case 9:
+      return gainsK9(a);
+    case 10:
+      return gainsK10(a);
+    case 11:
+      return gainsK11(a);
+    case 12:
+      return gainsK12(a);
     default:
       return gainsAnyK(a);
   }
@@ -1108,6 +1124,1413 @@ function gainsK8(a: NewtonPassArguments): void {
         const f7 = F[fr + 7]!;
         const d = q0 * f0 + q1 * f1 + q2 * f2 + q3 * f3 + q4 * f4 + q5 * f5 + q6 * f6 + q7 * f7;
         const x = 1 + (s0 * f0 + s1 * f1 + s2 * f2 + s3 * f3 + s4 * f4 + s5 * f5 + s6 * f6 + s7 * f7) / d;
+        const c = count[j]!;
+        p *= c === 1 ? x : c === 2 ? x * x : power(x, c);
+      }
+      if (p < 1e-200 || p > 1e200) {
+        gain[i]! += detLog(p);
+        p = 1;
+      }
+      ratio[i] = p;
+    }
+  }
+}
+
+function derivativesK9(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, gradient, hessian } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 9;
+      const hi = i * 45;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      let g0 = 0;
+      let g1 = 0;
+      let g2 = 0;
+      let g3 = 0;
+      let g4 = 0;
+      let g5 = 0;
+      let g6 = 0;
+      let g7 = 0;
+      let g8 = 0;
+      let h0_0 = 0;
+      let h1_0 = 0;
+      let h1_1 = 0;
+      let h2_0 = 0;
+      let h2_1 = 0;
+      let h2_2 = 0;
+      let h3_0 = 0;
+      let h3_1 = 0;
+      let h3_2 = 0;
+      let h3_3 = 0;
+      let h4_0 = 0;
+      let h4_1 = 0;
+      let h4_2 = 0;
+      let h4_3 = 0;
+      let h4_4 = 0;
+      let h5_0 = 0;
+      let h5_1 = 0;
+      let h5_2 = 0;
+      let h5_3 = 0;
+      let h5_4 = 0;
+      let h5_5 = 0;
+      let h6_0 = 0;
+      let h6_1 = 0;
+      let h6_2 = 0;
+      let h6_3 = 0;
+      let h6_4 = 0;
+      let h6_5 = 0;
+      let h6_6 = 0;
+      let h7_0 = 0;
+      let h7_1 = 0;
+      let h7_2 = 0;
+      let h7_3 = 0;
+      let h7_4 = 0;
+      let h7_5 = 0;
+      let h7_6 = 0;
+      let h7_7 = 0;
+      let h8_0 = 0;
+      let h8_1 = 0;
+      let h8_2 = 0;
+      let h8_3 = 0;
+      let h8_4 = 0;
+      let h8_5 = 0;
+      let h8_6 = 0;
+      let h8_7 = 0;
+      let h8_8 = 0;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 9;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const u = 1 / (q0 * f0 + q1 * f1 + q2 * f2 + q3 * f3 + q4 * f4 + q5 * f5 + q6 * f6 + q7 * f7 + q8 * f8);
+        const w = count[j]! * u;
+        const v0 = w * f0;
+        const v1 = w * f1;
+        const v2 = w * f2;
+        const v3 = w * f3;
+        const v4 = w * f4;
+        const v5 = w * f5;
+        const v6 = w * f6;
+        const v7 = w * f7;
+        const v8 = w * f8;
+        g0 += v0;
+        g1 += v1;
+        g2 += v2;
+        g3 += v3;
+        g4 += v4;
+        g5 += v5;
+        g6 += v6;
+        g7 += v7;
+        g8 += v8;
+        const y0 = u * f0;
+        const y1 = u * f1;
+        const y2 = u * f2;
+        const y3 = u * f3;
+        const y4 = u * f4;
+        const y5 = u * f5;
+        const y6 = u * f6;
+        const y7 = u * f7;
+        const y8 = u * f8;
+        h0_0 += y0 * v0;
+        h1_0 += y1 * v0;
+        h1_1 += y1 * v1;
+        h2_0 += y2 * v0;
+        h2_1 += y2 * v1;
+        h2_2 += y2 * v2;
+        h3_0 += y3 * v0;
+        h3_1 += y3 * v1;
+        h3_2 += y3 * v2;
+        h3_3 += y3 * v3;
+        h4_0 += y4 * v0;
+        h4_1 += y4 * v1;
+        h4_2 += y4 * v2;
+        h4_3 += y4 * v3;
+        h4_4 += y4 * v4;
+        h5_0 += y5 * v0;
+        h5_1 += y5 * v1;
+        h5_2 += y5 * v2;
+        h5_3 += y5 * v3;
+        h5_4 += y5 * v4;
+        h5_5 += y5 * v5;
+        h6_0 += y6 * v0;
+        h6_1 += y6 * v1;
+        h6_2 += y6 * v2;
+        h6_3 += y6 * v3;
+        h6_4 += y6 * v4;
+        h6_5 += y6 * v5;
+        h6_6 += y6 * v6;
+        h7_0 += y7 * v0;
+        h7_1 += y7 * v1;
+        h7_2 += y7 * v2;
+        h7_3 += y7 * v3;
+        h7_4 += y7 * v4;
+        h7_5 += y7 * v5;
+        h7_6 += y7 * v6;
+        h7_7 += y7 * v7;
+        h8_0 += y8 * v0;
+        h8_1 += y8 * v1;
+        h8_2 += y8 * v2;
+        h8_3 += y8 * v3;
+        h8_4 += y8 * v4;
+        h8_5 += y8 * v5;
+        h8_6 += y8 * v6;
+        h8_7 += y8 * v7;
+        h8_8 += y8 * v8;
+      }
+      gradient[qi]! += g0;
+      gradient[qi + 1]! += g1;
+      gradient[qi + 2]! += g2;
+      gradient[qi + 3]! += g3;
+      gradient[qi + 4]! += g4;
+      gradient[qi + 5]! += g5;
+      gradient[qi + 6]! += g6;
+      gradient[qi + 7]! += g7;
+      gradient[qi + 8]! += g8;
+      hessian[hi]! += h0_0;
+      hessian[hi + 1]! += h1_0;
+      hessian[hi + 2]! += h1_1;
+      hessian[hi + 3]! += h2_0;
+      hessian[hi + 4]! += h2_1;
+      hessian[hi + 5]! += h2_2;
+      hessian[hi + 6]! += h3_0;
+      hessian[hi + 7]! += h3_1;
+      hessian[hi + 8]! += h3_2;
+      hessian[hi + 9]! += h3_3;
+      hessian[hi + 10]! += h4_0;
+      hessian[hi + 11]! += h4_1;
+      hessian[hi + 12]! += h4_2;
+      hessian[hi + 13]! += h4_3;
+      hessian[hi + 14]! += h4_4;
+      hessian[hi + 15]! += h5_0;
+      hessian[hi + 16]! += h5_1;
+      hessian[hi + 17]! += h5_2;
+      hessian[hi + 18]! += h5_3;
+      hessian[hi + 19]! += h5_4;
+      hessian[hi + 20]! += h5_5;
+      hessian[hi + 21]! += h6_0;
+      hessian[hi + 22]! += h6_1;
+      hessian[hi + 23]! += h6_2;
+      hessian[hi + 24]! += h6_3;
+      hessian[hi + 25]! += h6_4;
+      hessian[hi + 26]! += h6_5;
+      hessian[hi + 27]! += h6_6;
+      hessian[hi + 28]! += h7_0;
+      hessian[hi + 29]! += h7_1;
+      hessian[hi + 30]! += h7_2;
+      hessian[hi + 31]! += h7_3;
+      hessian[hi + 32]! += h7_4;
+      hessian[hi + 33]! += h7_5;
+      hessian[hi + 34]! += h7_6;
+      hessian[hi + 35]! += h7_7;
+      hessian[hi + 36]! += h8_0;
+      hessian[hi + 37]! += h8_1;
+      hessian[hi + 38]! += h8_2;
+      hessian[hi + 39]! += h8_3;
+      hessian[hi + 40]! += h8_4;
+      hessian[hi + 41]! += h8_5;
+      hessian[hi + 42]! += h8_6;
+      hessian[hi + 43]! += h8_7;
+      hessian[hi + 44]! += h8_8;
+    }
+  }
+}
+
+function gainsK9(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, step, pending, gain, ratio } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (pending[i] === 0 || (heldOut !== undefined && heldOut[i * L + l] === 1)) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 9;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const s0 = step[qi]!;
+      const s1 = step[qi + 1]!;
+      const s2 = step[qi + 2]!;
+      const s3 = step[qi + 3]!;
+      const s4 = step[qi + 4]!;
+      const s5 = step[qi + 5]!;
+      const s6 = step[qi + 6]!;
+      const s7 = step[qi + 7]!;
+      const s8 = step[qi + 8]!;
+      let p = ratio[i]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 9;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const d = q0 * f0 + q1 * f1 + q2 * f2 + q3 * f3 + q4 * f4 + q5 * f5 + q6 * f6 + q7 * f7 + q8 * f8;
+        const x = 1 + (s0 * f0 + s1 * f1 + s2 * f2 + s3 * f3 + s4 * f4 + s5 * f5 + s6 * f6 + s7 * f7 + s8 * f8) / d;
+        const c = count[j]!;
+        p *= c === 1 ? x : c === 2 ? x * x : power(x, c);
+      }
+      if (p < 1e-200 || p > 1e200) {
+        gain[i]! += detLog(p);
+        p = 1;
+      }
+      ratio[i] = p;
+    }
+  }
+}
+
+function derivativesK10(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, gradient, hessian } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 10;
+      const hi = i * 55;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      let g0 = 0;
+      let g1 = 0;
+      let g2 = 0;
+      let g3 = 0;
+      let g4 = 0;
+      let g5 = 0;
+      let g6 = 0;
+      let g7 = 0;
+      let g8 = 0;
+      let g9 = 0;
+      let h0_0 = 0;
+      let h1_0 = 0;
+      let h1_1 = 0;
+      let h2_0 = 0;
+      let h2_1 = 0;
+      let h2_2 = 0;
+      let h3_0 = 0;
+      let h3_1 = 0;
+      let h3_2 = 0;
+      let h3_3 = 0;
+      let h4_0 = 0;
+      let h4_1 = 0;
+      let h4_2 = 0;
+      let h4_3 = 0;
+      let h4_4 = 0;
+      let h5_0 = 0;
+      let h5_1 = 0;
+      let h5_2 = 0;
+      let h5_3 = 0;
+      let h5_4 = 0;
+      let h5_5 = 0;
+      let h6_0 = 0;
+      let h6_1 = 0;
+      let h6_2 = 0;
+      let h6_3 = 0;
+      let h6_4 = 0;
+      let h6_5 = 0;
+      let h6_6 = 0;
+      let h7_0 = 0;
+      let h7_1 = 0;
+      let h7_2 = 0;
+      let h7_3 = 0;
+      let h7_4 = 0;
+      let h7_5 = 0;
+      let h7_6 = 0;
+      let h7_7 = 0;
+      let h8_0 = 0;
+      let h8_1 = 0;
+      let h8_2 = 0;
+      let h8_3 = 0;
+      let h8_4 = 0;
+      let h8_5 = 0;
+      let h8_6 = 0;
+      let h8_7 = 0;
+      let h8_8 = 0;
+      let h9_0 = 0;
+      let h9_1 = 0;
+      let h9_2 = 0;
+      let h9_3 = 0;
+      let h9_4 = 0;
+      let h9_5 = 0;
+      let h9_6 = 0;
+      let h9_7 = 0;
+      let h9_8 = 0;
+      let h9_9 = 0;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 10;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const f9 = F[fr + 9]!;
+        const u =
+          1 / (q0 * f0 + q1 * f1 + q2 * f2 + q3 * f3 + q4 * f4 + q5 * f5 + q6 * f6 + q7 * f7 + q8 * f8 + q9 * f9);
+        const w = count[j]! * u;
+        const v0 = w * f0;
+        const v1 = w * f1;
+        const v2 = w * f2;
+        const v3 = w * f3;
+        const v4 = w * f4;
+        const v5 = w * f5;
+        const v6 = w * f6;
+        const v7 = w * f7;
+        const v8 = w * f8;
+        const v9 = w * f9;
+        g0 += v0;
+        g1 += v1;
+        g2 += v2;
+        g3 += v3;
+        g4 += v4;
+        g5 += v5;
+        g6 += v6;
+        g7 += v7;
+        g8 += v8;
+        g9 += v9;
+        const y0 = u * f0;
+        const y1 = u * f1;
+        const y2 = u * f2;
+        const y3 = u * f3;
+        const y4 = u * f4;
+        const y5 = u * f5;
+        const y6 = u * f6;
+        const y7 = u * f7;
+        const y8 = u * f8;
+        const y9 = u * f9;
+        h0_0 += y0 * v0;
+        h1_0 += y1 * v0;
+        h1_1 += y1 * v1;
+        h2_0 += y2 * v0;
+        h2_1 += y2 * v1;
+        h2_2 += y2 * v2;
+        h3_0 += y3 * v0;
+        h3_1 += y3 * v1;
+        h3_2 += y3 * v2;
+        h3_3 += y3 * v3;
+        h4_0 += y4 * v0;
+        h4_1 += y4 * v1;
+        h4_2 += y4 * v2;
+        h4_3 += y4 * v3;
+        h4_4 += y4 * v4;
+        h5_0 += y5 * v0;
+        h5_1 += y5 * v1;
+        h5_2 += y5 * v2;
+        h5_3 += y5 * v3;
+        h5_4 += y5 * v4;
+        h5_5 += y5 * v5;
+        h6_0 += y6 * v0;
+        h6_1 += y6 * v1;
+        h6_2 += y6 * v2;
+        h6_3 += y6 * v3;
+        h6_4 += y6 * v4;
+        h6_5 += y6 * v5;
+        h6_6 += y6 * v6;
+        h7_0 += y7 * v0;
+        h7_1 += y7 * v1;
+        h7_2 += y7 * v2;
+        h7_3 += y7 * v3;
+        h7_4 += y7 * v4;
+        h7_5 += y7 * v5;
+        h7_6 += y7 * v6;
+        h7_7 += y7 * v7;
+        h8_0 += y8 * v0;
+        h8_1 += y8 * v1;
+        h8_2 += y8 * v2;
+        h8_3 += y8 * v3;
+        h8_4 += y8 * v4;
+        h8_5 += y8 * v5;
+        h8_6 += y8 * v6;
+        h8_7 += y8 * v7;
+        h8_8 += y8 * v8;
+        h9_0 += y9 * v0;
+        h9_1 += y9 * v1;
+        h9_2 += y9 * v2;
+        h9_3 += y9 * v3;
+        h9_4 += y9 * v4;
+        h9_5 += y9 * v5;
+        h9_6 += y9 * v6;
+        h9_7 += y9 * v7;
+        h9_8 += y9 * v8;
+        h9_9 += y9 * v9;
+      }
+      gradient[qi]! += g0;
+      gradient[qi + 1]! += g1;
+      gradient[qi + 2]! += g2;
+      gradient[qi + 3]! += g3;
+      gradient[qi + 4]! += g4;
+      gradient[qi + 5]! += g5;
+      gradient[qi + 6]! += g6;
+      gradient[qi + 7]! += g7;
+      gradient[qi + 8]! += g8;
+      gradient[qi + 9]! += g9;
+      hessian[hi]! += h0_0;
+      hessian[hi + 1]! += h1_0;
+      hessian[hi + 2]! += h1_1;
+      hessian[hi + 3]! += h2_0;
+      hessian[hi + 4]! += h2_1;
+      hessian[hi + 5]! += h2_2;
+      hessian[hi + 6]! += h3_0;
+      hessian[hi + 7]! += h3_1;
+      hessian[hi + 8]! += h3_2;
+      hessian[hi + 9]! += h3_3;
+      hessian[hi + 10]! += h4_0;
+      hessian[hi + 11]! += h4_1;
+      hessian[hi + 12]! += h4_2;
+      hessian[hi + 13]! += h4_3;
+      hessian[hi + 14]! += h4_4;
+      hessian[hi + 15]! += h5_0;
+      hessian[hi + 16]! += h5_1;
+      hessian[hi + 17]! += h5_2;
+      hessian[hi + 18]! += h5_3;
+      hessian[hi + 19]! += h5_4;
+      hessian[hi + 20]! += h5_5;
+      hessian[hi + 21]! += h6_0;
+      hessian[hi + 22]! += h6_1;
+      hessian[hi + 23]! += h6_2;
+      hessian[hi + 24]! += h6_3;
+      hessian[hi + 25]! += h6_4;
+      hessian[hi + 26]! += h6_5;
+      hessian[hi + 27]! += h6_6;
+      hessian[hi + 28]! += h7_0;
+      hessian[hi + 29]! += h7_1;
+      hessian[hi + 30]! += h7_2;
+      hessian[hi + 31]! += h7_3;
+      hessian[hi + 32]! += h7_4;
+      hessian[hi + 33]! += h7_5;
+      hessian[hi + 34]! += h7_6;
+      hessian[hi + 35]! += h7_7;
+      hessian[hi + 36]! += h8_0;
+      hessian[hi + 37]! += h8_1;
+      hessian[hi + 38]! += h8_2;
+      hessian[hi + 39]! += h8_3;
+      hessian[hi + 40]! += h8_4;
+      hessian[hi + 41]! += h8_5;
+      hessian[hi + 42]! += h8_6;
+      hessian[hi + 43]! += h8_7;
+      hessian[hi + 44]! += h8_8;
+      hessian[hi + 45]! += h9_0;
+      hessian[hi + 46]! += h9_1;
+      hessian[hi + 47]! += h9_2;
+      hessian[hi + 48]! += h9_3;
+      hessian[hi + 49]! += h9_4;
+      hessian[hi + 50]! += h9_5;
+      hessian[hi + 51]! += h9_6;
+      hessian[hi + 52]! += h9_7;
+      hessian[hi + 53]! += h9_8;
+      hessian[hi + 54]! += h9_9;
+    }
+  }
+}
+
+function gainsK10(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, step, pending, gain, ratio } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (pending[i] === 0 || (heldOut !== undefined && heldOut[i * L + l] === 1)) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 10;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const s0 = step[qi]!;
+      const s1 = step[qi + 1]!;
+      const s2 = step[qi + 2]!;
+      const s3 = step[qi + 3]!;
+      const s4 = step[qi + 4]!;
+      const s5 = step[qi + 5]!;
+      const s6 = step[qi + 6]!;
+      const s7 = step[qi + 7]!;
+      const s8 = step[qi + 8]!;
+      const s9 = step[qi + 9]!;
+      let p = ratio[i]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 10;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const f9 = F[fr + 9]!;
+        const d = q0 * f0 + q1 * f1 + q2 * f2 + q3 * f3 + q4 * f4 + q5 * f5 + q6 * f6 + q7 * f7 + q8 * f8 + q9 * f9;
+        const x =
+          1 + (s0 * f0 + s1 * f1 + s2 * f2 + s3 * f3 + s4 * f4 + s5 * f5 + s6 * f6 + s7 * f7 + s8 * f8 + s9 * f9) / d;
+        const c = count[j]!;
+        p *= c === 1 ? x : c === 2 ? x * x : power(x, c);
+      }
+      if (p < 1e-200 || p > 1e200) {
+        gain[i]! += detLog(p);
+        p = 1;
+      }
+      ratio[i] = p;
+    }
+  }
+}
+
+function derivativesK11(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, gradient, hessian } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 11;
+      const hi = i * 66;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const q10 = Q[qi + 10]!;
+      let g0 = 0;
+      let g1 = 0;
+      let g2 = 0;
+      let g3 = 0;
+      let g4 = 0;
+      let g5 = 0;
+      let g6 = 0;
+      let g7 = 0;
+      let g8 = 0;
+      let g9 = 0;
+      let g10 = 0;
+      let h0_0 = 0;
+      let h1_0 = 0;
+      let h1_1 = 0;
+      let h2_0 = 0;
+      let h2_1 = 0;
+      let h2_2 = 0;
+      let h3_0 = 0;
+      let h3_1 = 0;
+      let h3_2 = 0;
+      let h3_3 = 0;
+      let h4_0 = 0;
+      let h4_1 = 0;
+      let h4_2 = 0;
+      let h4_3 = 0;
+      let h4_4 = 0;
+      let h5_0 = 0;
+      let h5_1 = 0;
+      let h5_2 = 0;
+      let h5_3 = 0;
+      let h5_4 = 0;
+      let h5_5 = 0;
+      let h6_0 = 0;
+      let h6_1 = 0;
+      let h6_2 = 0;
+      let h6_3 = 0;
+      let h6_4 = 0;
+      let h6_5 = 0;
+      let h6_6 = 0;
+      let h7_0 = 0;
+      let h7_1 = 0;
+      let h7_2 = 0;
+      let h7_3 = 0;
+      let h7_4 = 0;
+      let h7_5 = 0;
+      let h7_6 = 0;
+      let h7_7 = 0;
+      let h8_0 = 0;
+      let h8_1 = 0;
+      let h8_2 = 0;
+      let h8_3 = 0;
+      let h8_4 = 0;
+      let h8_5 = 0;
+      let h8_6 = 0;
+      let h8_7 = 0;
+      let h8_8 = 0;
+      let h9_0 = 0;
+      let h9_1 = 0;
+      let h9_2 = 0;
+      let h9_3 = 0;
+      let h9_4 = 0;
+      let h9_5 = 0;
+      let h9_6 = 0;
+      let h9_7 = 0;
+      let h9_8 = 0;
+      let h9_9 = 0;
+      let h10_0 = 0;
+      let h10_1 = 0;
+      let h10_2 = 0;
+      let h10_3 = 0;
+      let h10_4 = 0;
+      let h10_5 = 0;
+      let h10_6 = 0;
+      let h10_7 = 0;
+      let h10_8 = 0;
+      let h10_9 = 0;
+      let h10_10 = 0;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 11;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const f9 = F[fr + 9]!;
+        const f10 = F[fr + 10]!;
+        const u =
+          1 /
+          (q0 * f0 +
+            q1 * f1 +
+            q2 * f2 +
+            q3 * f3 +
+            q4 * f4 +
+            q5 * f5 +
+            q6 * f6 +
+            q7 * f7 +
+            q8 * f8 +
+            q9 * f9 +
+            q10 * f10);
+        const w = count[j]! * u;
+        const v0 = w * f0;
+        const v1 = w * f1;
+        const v2 = w * f2;
+        const v3 = w * f3;
+        const v4 = w * f4;
+        const v5 = w * f5;
+        const v6 = w * f6;
+        const v7 = w * f7;
+        const v8 = w * f8;
+        const v9 = w * f9;
+        const v10 = w * f10;
+        g0 += v0;
+        g1 += v1;
+        g2 += v2;
+        g3 += v3;
+        g4 += v4;
+        g5 += v5;
+        g6 += v6;
+        g7 += v7;
+        g8 += v8;
+        g9 += v9;
+        g10 += v10;
+        const y0 = u * f0;
+        const y1 = u * f1;
+        const y2 = u * f2;
+        const y3 = u * f3;
+        const y4 = u * f4;
+        const y5 = u * f5;
+        const y6 = u * f6;
+        const y7 = u * f7;
+        const y8 = u * f8;
+        const y9 = u * f9;
+        const y10 = u * f10;
+        h0_0 += y0 * v0;
+        h1_0 += y1 * v0;
+        h1_1 += y1 * v1;
+        h2_0 += y2 * v0;
+        h2_1 += y2 * v1;
+        h2_2 += y2 * v2;
+        h3_0 += y3 * v0;
+        h3_1 += y3 * v1;
+        h3_2 += y3 * v2;
+        h3_3 += y3 * v3;
+        h4_0 += y4 * v0;
+        h4_1 += y4 * v1;
+        h4_2 += y4 * v2;
+        h4_3 += y4 * v3;
+        h4_4 += y4 * v4;
+        h5_0 += y5 * v0;
+        h5_1 += y5 * v1;
+        h5_2 += y5 * v2;
+        h5_3 += y5 * v3;
+        h5_4 += y5 * v4;
+        h5_5 += y5 * v5;
+        h6_0 += y6 * v0;
+        h6_1 += y6 * v1;
+        h6_2 += y6 * v2;
+        h6_3 += y6 * v3;
+        h6_4 += y6 * v4;
+        h6_5 += y6 * v5;
+        h6_6 += y6 * v6;
+        h7_0 += y7 * v0;
+        h7_1 += y7 * v1;
+        h7_2 += y7 * v2;
+        h7_3 += y7 * v3;
+        h7_4 += y7 * v4;
+        h7_5 += y7 * v5;
+        h7_6 += y7 * v6;
+        h7_7 += y7 * v7;
+        h8_0 += y8 * v0;
+        h8_1 += y8 * v1;
+        h8_2 += y8 * v2;
+        h8_3 += y8 * v3;
+        h8_4 += y8 * v4;
+        h8_5 += y8 * v5;
+        h8_6 += y8 * v6;
+        h8_7 += y8 * v7;
+        h8_8 += y8 * v8;
+        h9_0 += y9 * v0;
+        h9_1 += y9 * v1;
+        h9_2 += y9 * v2;
+        h9_3 += y9 * v3;
+        h9_4 += y9 * v4;
+        h9_5 += y9 * v5;
+        h9_6 += y9 * v6;
+        h9_7 += y9 * v7;
+        h9_8 += y9 * v8;
+        h9_9 += y9 * v9;
+        h10_0 += y10 * v0;
+        h10_1 += y10 * v1;
+        h10_2 += y10 * v2;
+        h10_3 += y10 * v3;
+        h10_4 += y10 * v4;
+        h10_5 += y10 * v5;
+        h10_6 += y10 * v6;
+        h10_7 += y10 * v7;
+        h10_8 += y10 * v8;
+        h10_9 += y10 * v9;
+        h10_10 += y10 * v10;
+      }
+      gradient[qi]! += g0;
+      gradient[qi + 1]! += g1;
+      gradient[qi + 2]! += g2;
+      gradient[qi + 3]! += g3;
+      gradient[qi + 4]! += g4;
+      gradient[qi + 5]! += g5;
+      gradient[qi + 6]! += g6;
+      gradient[qi + 7]! += g7;
+      gradient[qi + 8]! += g8;
+      gradient[qi + 9]! += g9;
+      gradient[qi + 10]! += g10;
+      hessian[hi]! += h0_0;
+      hessian[hi + 1]! += h1_0;
+      hessian[hi + 2]! += h1_1;
+      hessian[hi + 3]! += h2_0;
+      hessian[hi + 4]! += h2_1;
+      hessian[hi + 5]! += h2_2;
+      hessian[hi + 6]! += h3_0;
+      hessian[hi + 7]! += h3_1;
+      hessian[hi + 8]! += h3_2;
+      hessian[hi + 9]! += h3_3;
+      hessian[hi + 10]! += h4_0;
+      hessian[hi + 11]! += h4_1;
+      hessian[hi + 12]! += h4_2;
+      hessian[hi + 13]! += h4_3;
+      hessian[hi + 14]! += h4_4;
+      hessian[hi + 15]! += h5_0;
+      hessian[hi + 16]! += h5_1;
+      hessian[hi + 17]! += h5_2;
+      hessian[hi + 18]! += h5_3;
+      hessian[hi + 19]! += h5_4;
+      hessian[hi + 20]! += h5_5;
+      hessian[hi + 21]! += h6_0;
+      hessian[hi + 22]! += h6_1;
+      hessian[hi + 23]! += h6_2;
+      hessian[hi + 24]! += h6_3;
+      hessian[hi + 25]! += h6_4;
+      hessian[hi + 26]! += h6_5;
+      hessian[hi + 27]! += h6_6;
+      hessian[hi + 28]! += h7_0;
+      hessian[hi + 29]! += h7_1;
+      hessian[hi + 30]! += h7_2;
+      hessian[hi + 31]! += h7_3;
+      hessian[hi + 32]! += h7_4;
+      hessian[hi + 33]! += h7_5;
+      hessian[hi + 34]! += h7_6;
+      hessian[hi + 35]! += h7_7;
+      hessian[hi + 36]! += h8_0;
+      hessian[hi + 37]! += h8_1;
+      hessian[hi + 38]! += h8_2;
+      hessian[hi + 39]! += h8_3;
+      hessian[hi + 40]! += h8_4;
+      hessian[hi + 41]! += h8_5;
+      hessian[hi + 42]! += h8_6;
+      hessian[hi + 43]! += h8_7;
+      hessian[hi + 44]! += h8_8;
+      hessian[hi + 45]! += h9_0;
+      hessian[hi + 46]! += h9_1;
+      hessian[hi + 47]! += h9_2;
+      hessian[hi + 48]! += h9_3;
+      hessian[hi + 49]! += h9_4;
+      hessian[hi + 50]! += h9_5;
+      hessian[hi + 51]! += h9_6;
+      hessian[hi + 52]! += h9_7;
+      hessian[hi + 53]! += h9_8;
+      hessian[hi + 54]! += h9_9;
+      hessian[hi + 55]! += h10_0;
+      hessian[hi + 56]! += h10_1;
+      hessian[hi + 57]! += h10_2;
+      hessian[hi + 58]! += h10_3;
+      hessian[hi + 59]! += h10_4;
+      hessian[hi + 60]! += h10_5;
+      hessian[hi + 61]! += h10_6;
+      hessian[hi + 62]! += h10_7;
+      hessian[hi + 63]! += h10_8;
+      hessian[hi + 64]! += h10_9;
+      hessian[hi + 65]! += h10_10;
+    }
+  }
+}
+
+function gainsK11(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, step, pending, gain, ratio } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (pending[i] === 0 || (heldOut !== undefined && heldOut[i * L + l] === 1)) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 11;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const q10 = Q[qi + 10]!;
+      const s0 = step[qi]!;
+      const s1 = step[qi + 1]!;
+      const s2 = step[qi + 2]!;
+      const s3 = step[qi + 3]!;
+      const s4 = step[qi + 4]!;
+      const s5 = step[qi + 5]!;
+      const s6 = step[qi + 6]!;
+      const s7 = step[qi + 7]!;
+      const s8 = step[qi + 8]!;
+      const s9 = step[qi + 9]!;
+      const s10 = step[qi + 10]!;
+      let p = ratio[i]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 11;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const f9 = F[fr + 9]!;
+        const f10 = F[fr + 10]!;
+        const d =
+          q0 * f0 + q1 * f1 + q2 * f2 + q3 * f3 + q4 * f4 + q5 * f5 + q6 * f6 + q7 * f7 + q8 * f8 + q9 * f9 + q10 * f10;
+        const x =
+          1 +
+          (s0 * f0 +
+            s1 * f1 +
+            s2 * f2 +
+            s3 * f3 +
+            s4 * f4 +
+            s5 * f5 +
+            s6 * f6 +
+            s7 * f7 +
+            s8 * f8 +
+            s9 * f9 +
+            s10 * f10) /
+            d;
+        const c = count[j]!;
+        p *= c === 1 ? x : c === 2 ? x * x : power(x, c);
+      }
+      if (p < 1e-200 || p > 1e200) {
+        gain[i]! += detLog(p);
+        p = 1;
+      }
+      ratio[i] = p;
+    }
+  }
+}
+
+function derivativesK12(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, gradient, hessian } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 12;
+      const hi = i * 78;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const q10 = Q[qi + 10]!;
+      const q11 = Q[qi + 11]!;
+      let g0 = 0;
+      let g1 = 0;
+      let g2 = 0;
+      let g3 = 0;
+      let g4 = 0;
+      let g5 = 0;
+      let g6 = 0;
+      let g7 = 0;
+      let g8 = 0;
+      let g9 = 0;
+      let g10 = 0;
+      let g11 = 0;
+      let h0_0 = 0;
+      let h1_0 = 0;
+      let h1_1 = 0;
+      let h2_0 = 0;
+      let h2_1 = 0;
+      let h2_2 = 0;
+      let h3_0 = 0;
+      let h3_1 = 0;
+      let h3_2 = 0;
+      let h3_3 = 0;
+      let h4_0 = 0;
+      let h4_1 = 0;
+      let h4_2 = 0;
+      let h4_3 = 0;
+      let h4_4 = 0;
+      let h5_0 = 0;
+      let h5_1 = 0;
+      let h5_2 = 0;
+      let h5_3 = 0;
+      let h5_4 = 0;
+      let h5_5 = 0;
+      let h6_0 = 0;
+      let h6_1 = 0;
+      let h6_2 = 0;
+      let h6_3 = 0;
+      let h6_4 = 0;
+      let h6_5 = 0;
+      let h6_6 = 0;
+      let h7_0 = 0;
+      let h7_1 = 0;
+      let h7_2 = 0;
+      let h7_3 = 0;
+      let h7_4 = 0;
+      let h7_5 = 0;
+      let h7_6 = 0;
+      let h7_7 = 0;
+      let h8_0 = 0;
+      let h8_1 = 0;
+      let h8_2 = 0;
+      let h8_3 = 0;
+      let h8_4 = 0;
+      let h8_5 = 0;
+      let h8_6 = 0;
+      let h8_7 = 0;
+      let h8_8 = 0;
+      let h9_0 = 0;
+      let h9_1 = 0;
+      let h9_2 = 0;
+      let h9_3 = 0;
+      let h9_4 = 0;
+      let h9_5 = 0;
+      let h9_6 = 0;
+      let h9_7 = 0;
+      let h9_8 = 0;
+      let h9_9 = 0;
+      let h10_0 = 0;
+      let h10_1 = 0;
+      let h10_2 = 0;
+      let h10_3 = 0;
+      let h10_4 = 0;
+      let h10_5 = 0;
+      let h10_6 = 0;
+      let h10_7 = 0;
+      let h10_8 = 0;
+      let h10_9 = 0;
+      let h10_10 = 0;
+      let h11_0 = 0;
+      let h11_1 = 0;
+      let h11_2 = 0;
+      let h11_3 = 0;
+      let h11_4 = 0;
+      let h11_5 = 0;
+      let h11_6 = 0;
+      let h11_7 = 0;
+      let h11_8 = 0;
+      let h11_9 = 0;
+      let h11_10 = 0;
+      let h11_11 = 0;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 12;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const f9 = F[fr + 9]!;
+        const f10 = F[fr + 10]!;
+        const f11 = F[fr + 11]!;
+        const u =
+          1 /
+          (q0 * f0 +
+            q1 * f1 +
+            q2 * f2 +
+            q3 * f3 +
+            q4 * f4 +
+            q5 * f5 +
+            q6 * f6 +
+            q7 * f7 +
+            q8 * f8 +
+            q9 * f9 +
+            q10 * f10 +
+            q11 * f11);
+        const w = count[j]! * u;
+        const v0 = w * f0;
+        const v1 = w * f1;
+        const v2 = w * f2;
+        const v3 = w * f3;
+        const v4 = w * f4;
+        const v5 = w * f5;
+        const v6 = w * f6;
+        const v7 = w * f7;
+        const v8 = w * f8;
+        const v9 = w * f9;
+        const v10 = w * f10;
+        const v11 = w * f11;
+        g0 += v0;
+        g1 += v1;
+        g2 += v2;
+        g3 += v3;
+        g4 += v4;
+        g5 += v5;
+        g6 += v6;
+        g7 += v7;
+        g8 += v8;
+        g9 += v9;
+        g10 += v10;
+        g11 += v11;
+        const y0 = u * f0;
+        const y1 = u * f1;
+        const y2 = u * f2;
+        const y3 = u * f3;
+        const y4 = u * f4;
+        const y5 = u * f5;
+        const y6 = u * f6;
+        const y7 = u * f7;
+        const y8 = u * f8;
+        const y9 = u * f9;
+        const y10 = u * f10;
+        const y11 = u * f11;
+        h0_0 += y0 * v0;
+        h1_0 += y1 * v0;
+        h1_1 += y1 * v1;
+        h2_0 += y2 * v0;
+        h2_1 += y2 * v1;
+        h2_2 += y2 * v2;
+        h3_0 += y3 * v0;
+        h3_1 += y3 * v1;
+        h3_2 += y3 * v2;
+        h3_3 += y3 * v3;
+        h4_0 += y4 * v0;
+        h4_1 += y4 * v1;
+        h4_2 += y4 * v2;
+        h4_3 += y4 * v3;
+        h4_4 += y4 * v4;
+        h5_0 += y5 * v0;
+        h5_1 += y5 * v1;
+        h5_2 += y5 * v2;
+        h5_3 += y5 * v3;
+        h5_4 += y5 * v4;
+        h5_5 += y5 * v5;
+        h6_0 += y6 * v0;
+        h6_1 += y6 * v1;
+        h6_2 += y6 * v2;
+        h6_3 += y6 * v3;
+        h6_4 += y6 * v4;
+        h6_5 += y6 * v5;
+        h6_6 += y6 * v6;
+        h7_0 += y7 * v0;
+        h7_1 += y7 * v1;
+        h7_2 += y7 * v2;
+        h7_3 += y7 * v3;
+        h7_4 += y7 * v4;
+        h7_5 += y7 * v5;
+        h7_6 += y7 * v6;
+        h7_7 += y7 * v7;
+        h8_0 += y8 * v0;
+        h8_1 += y8 * v1;
+        h8_2 += y8 * v2;
+        h8_3 += y8 * v3;
+        h8_4 += y8 * v4;
+        h8_5 += y8 * v5;
+        h8_6 += y8 * v6;
+        h8_7 += y8 * v7;
+        h8_8 += y8 * v8;
+        h9_0 += y9 * v0;
+        h9_1 += y9 * v1;
+        h9_2 += y9 * v2;
+        h9_3 += y9 * v3;
+        h9_4 += y9 * v4;
+        h9_5 += y9 * v5;
+        h9_6 += y9 * v6;
+        h9_7 += y9 * v7;
+        h9_8 += y9 * v8;
+        h9_9 += y9 * v9;
+        h10_0 += y10 * v0;
+        h10_1 += y10 * v1;
+        h10_2 += y10 * v2;
+        h10_3 += y10 * v3;
+        h10_4 += y10 * v4;
+        h10_5 += y10 * v5;
+        h10_6 += y10 * v6;
+        h10_7 += y10 * v7;
+        h10_8 += y10 * v8;
+        h10_9 += y10 * v9;
+        h10_10 += y10 * v10;
+        h11_0 += y11 * v0;
+        h11_1 += y11 * v1;
+        h11_2 += y11 * v2;
+        h11_3 += y11 * v3;
+        h11_4 += y11 * v4;
+        h11_5 += y11 * v5;
+        h11_6 += y11 * v6;
+        h11_7 += y11 * v7;
+        h11_8 += y11 * v8;
+        h11_9 += y11 * v9;
+        h11_10 += y11 * v10;
+        h11_11 += y11 * v11;
+      }
+      gradient[qi]! += g0;
+      gradient[qi + 1]! += g1;
+      gradient[qi + 2]! += g2;
+      gradient[qi + 3]! += g3;
+      gradient[qi + 4]! += g4;
+      gradient[qi + 5]! += g5;
+      gradient[qi + 6]! += g6;
+      gradient[qi + 7]! += g7;
+      gradient[qi + 8]! += g8;
+      gradient[qi + 9]! += g9;
+      gradient[qi + 10]! += g10;
+      gradient[qi + 11]! += g11;
+      hessian[hi]! += h0_0;
+      hessian[hi + 1]! += h1_0;
+      hessian[hi + 2]! += h1_1;
+      hessian[hi + 3]! += h2_0;
+      hessian[hi + 4]! += h2_1;
+      hessian[hi + 5]! += h2_2;
+      hessian[hi + 6]! += h3_0;
+      hessian[hi + 7]! += h3_1;
+      hessian[hi + 8]! += h3_2;
+      hessian[hi + 9]! += h3_3;
+      hessian[hi + 10]! += h4_0;
+      hessian[hi + 11]! += h4_1;
+      hessian[hi + 12]! += h4_2;
+      hessian[hi + 13]! += h4_3;
+      hessian[hi + 14]! += h4_4;
+      hessian[hi + 15]! += h5_0;
+      hessian[hi + 16]! += h5_1;
+      hessian[hi + 17]! += h5_2;
+      hessian[hi + 18]! += h5_3;
+      hessian[hi + 19]! += h5_4;
+      hessian[hi + 20]! += h5_5;
+      hessian[hi + 21]! += h6_0;
+      hessian[hi + 22]! += h6_1;
+      hessian[hi + 23]! += h6_2;
+      hessian[hi + 24]! += h6_3;
+      hessian[hi + 25]! += h6_4;
+      hessian[hi + 26]! += h6_5;
+      hessian[hi + 27]! += h6_6;
+      hessian[hi + 28]! += h7_0;
+      hessian[hi + 29]! += h7_1;
+      hessian[hi + 30]! += h7_2;
+      hessian[hi + 31]! += h7_3;
+      hessian[hi + 32]! += h7_4;
+      hessian[hi + 33]! += h7_5;
+      hessian[hi + 34]! += h7_6;
+      hessian[hi + 35]! += h7_7;
+      hessian[hi + 36]! += h8_0;
+      hessian[hi + 37]! += h8_1;
+      hessian[hi + 38]! += h8_2;
+      hessian[hi + 39]! += h8_3;
+      hessian[hi + 40]! += h8_4;
+      hessian[hi + 41]! += h8_5;
+      hessian[hi + 42]! += h8_6;
+      hessian[hi + 43]! += h8_7;
+      hessian[hi + 44]! += h8_8;
+      hessian[hi + 45]! += h9_0;
+      hessian[hi + 46]! += h9_1;
+      hessian[hi + 47]! += h9_2;
+      hessian[hi + 48]! += h9_3;
+      hessian[hi + 49]! += h9_4;
+      hessian[hi + 50]! += h9_5;
+      hessian[hi + 51]! += h9_6;
+      hessian[hi + 52]! += h9_7;
+      hessian[hi + 53]! += h9_8;
+      hessian[hi + 54]! += h9_9;
+      hessian[hi + 55]! += h10_0;
+      hessian[hi + 56]! += h10_1;
+      hessian[hi + 57]! += h10_2;
+      hessian[hi + 58]! += h10_3;
+      hessian[hi + 59]! += h10_4;
+      hessian[hi + 60]! += h10_5;
+      hessian[hi + 61]! += h10_6;
+      hessian[hi + 62]! += h10_7;
+      hessian[hi + 63]! += h10_8;
+      hessian[hi + 64]! += h10_9;
+      hessian[hi + 65]! += h10_10;
+      hessian[hi + 66]! += h11_0;
+      hessian[hi + 67]! += h11_1;
+      hessian[hi + 68]! += h11_2;
+      hessian[hi + 69]! += h11_3;
+      hessian[hi + 70]! += h11_4;
+      hessian[hi + 71]! += h11_5;
+      hessian[hi + 72]! += h11_6;
+      hessian[hi + 73]! += h11_7;
+      hessian[hi + 74]! += h11_8;
+      hessian[hi + 75]! += h11_9;
+      hessian[hi + 76]! += h11_10;
+      hessian[hi + 77]! += h11_11;
+    }
+  }
+}
+
+function gainsK12(a: NewtonPassArguments): void {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q, F, step, pending, gain, ratio } = a;
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * N;
+    for (let i = 0; i < N; i++) {
+      if (pending[i] === 0 || (heldOut !== undefined && heldOut[i * L + l] === 1)) continue;
+      const g = gOff + genotypeOf[base + i]!;
+      const end = start[g + 1]!;
+      const qi = i * 12;
+      const q0 = Q[qi]!;
+      const q1 = Q[qi + 1]!;
+      const q2 = Q[qi + 2]!;
+      const q3 = Q[qi + 3]!;
+      const q4 = Q[qi + 4]!;
+      const q5 = Q[qi + 5]!;
+      const q6 = Q[qi + 6]!;
+      const q7 = Q[qi + 7]!;
+      const q8 = Q[qi + 8]!;
+      const q9 = Q[qi + 9]!;
+      const q10 = Q[qi + 10]!;
+      const q11 = Q[qi + 11]!;
+      const s0 = step[qi]!;
+      const s1 = step[qi + 1]!;
+      const s2 = step[qi + 2]!;
+      const s3 = step[qi + 3]!;
+      const s4 = step[qi + 4]!;
+      const s5 = step[qi + 5]!;
+      const s6 = step[qi + 6]!;
+      const s7 = step[qi + 7]!;
+      const s8 = step[qi + 8]!;
+      const s9 = step[qi + 9]!;
+      const s10 = step[qi + 10]!;
+      const s11 = step[qi + 11]!;
+      let p = ratio[i]!;
+      for (let j = start[g]!; j < end; j++) {
+        const fr = row[j]! * 12;
+        const f0 = F[fr]!;
+        const f1 = F[fr + 1]!;
+        const f2 = F[fr + 2]!;
+        const f3 = F[fr + 3]!;
+        const f4 = F[fr + 4]!;
+        const f5 = F[fr + 5]!;
+        const f6 = F[fr + 6]!;
+        const f7 = F[fr + 7]!;
+        const f8 = F[fr + 8]!;
+        const f9 = F[fr + 9]!;
+        const f10 = F[fr + 10]!;
+        const f11 = F[fr + 11]!;
+        const d =
+          q0 * f0 +
+          q1 * f1 +
+          q2 * f2 +
+          q3 * f3 +
+          q4 * f4 +
+          q5 * f5 +
+          q6 * f6 +
+          q7 * f7 +
+          q8 * f8 +
+          q9 * f9 +
+          q10 * f10 +
+          q11 * f11;
+        const x =
+          1 +
+          (s0 * f0 +
+            s1 * f1 +
+            s2 * f2 +
+            s3 * f3 +
+            s4 * f4 +
+            s5 * f5 +
+            s6 * f6 +
+            s7 * f7 +
+            s8 * f8 +
+            s9 * f9 +
+            s10 * f10 +
+            s11 * f11) /
+            d;
         const c = count[j]!;
         p *= c === 1 ? x : c === 2 ? x * x : power(x, c);
       }
