@@ -35,9 +35,10 @@ export interface WasmPasses {
   fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
   /**
    * ψ_l (ln L of locus l's copies) with locus l's rows of F (from firstRow) replaced by the first
-   * alleles × K values of `trial`, as f-newton.ts's locusLogLik, at the Q of beginFStep.
+   * alleles × K values of `trial`, as f-newton.ts's locusLogLik, at the Q of beginFStep; undefined
+   * for a locus of over TRIAL_ROWS alleles (a small region holds the trial, not a copy of F).
    */
-  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number;
+  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
 }
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
@@ -50,6 +51,8 @@ const PAGE = 65536;
 const RESIDENT_BYTES = 1 << 24;
 /** Otherwise loci are copied in groups of about this many bytes. */
 const CHUNK_BYTES = 1 << 22;
+/** Rows of F a step check's trial frequencies may span (more: the JavaScript check). */
+const TRIAL_ROWS = 1024;
 let compiled: WebAssembly.Module | null | undefined;
 
 function passModule(): WebAssembly.Module | null {
@@ -118,7 +121,7 @@ export function wasmPasses(
     lociLL: L * 8,
     fGradient: Math.min(rows, fBlockRows(K)) * K * 8,
     fHessian: Math.min(rows, fBlockRows(K)) * T * 8,
-    trial: rows * K * 8, // a locus's trial frequencies, at its rows
+    trial: Math.min(rows, TRIAL_ROWS) * K * 8, // a locus's trial frequencies
   };
   const { at: offsets, end } = layout(Object.values(regions));
   const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
@@ -203,7 +206,7 @@ export function wasmPasses(
   const blockRows = Math.min(rows, fBlockRows(K));
   const fGradient = f64('fGradient', blockRows * K);
   const fHessian = f64('fHessian', blockRows * T);
-  const trial = f64('trial', rows * K);
+  const trial = f64('trial', Math.min(rows, TRIAL_ROWS) * K);
   return {
     K,
     em(p) {
@@ -261,8 +264,11 @@ export function wasmPasses(
       return true;
     },
     locusLogLik(l, firstRow, alleles, values) {
-      for (let e = 0; e < alleles * K; e++) trial[firstRow * K + e] = values[e]!;
-      overLoci(fLogLikFunction, [at.lociLL, at.aside], l, l + 1, at.trial);
+      if (alleles > TRIAL_ROWS) return undefined;
+      trial.set(values.subarray(0, alleles * K));
+      // The pass reads row r at F + 8Kr: F is placed so that the locus's first row is the trial's
+      // first (never below 0: the trial region lies beyond F's, which holds every row).
+      overLoci(fLogLikFunction, [at.lociLL, at.aside], l, l + 1, at.trial - firstRow * K * 8);
       return lociLL[l]!;
     },
   };
