@@ -14,7 +14,7 @@ import { passData } from '../engine/model/admixture/pass-data.ts';
 import { wasmPasses } from '../engine/model/admixture/wasm-passes.ts';
 import { emPass } from '../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass } from '../engine/model/admixture/newton-passes.ts';
-import { fBlockRows, fDerivativesPass } from '../engine/model/admixture/f-derivatives.ts';
+import { fBlockRows, fBlocks, fDerivativesPass } from '../engine/model/admixture/f-derivatives.ts';
 import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
 import { createRng } from '../engine/util/rng.ts';
 
@@ -81,17 +81,12 @@ for (let K = kFrom; K <= kTo; K++) {
     lociLL: new Float64Array(md.L),
   };
   /** F's derivative pass over every block of loci, as fNewtonStep makes them. */
-  const fBlocks = (js: boolean) => {
+  const fPass = (js: boolean) => {
     if (!js) wasm.beginFStep(f);
-    for (let l0 = 0; l0 < md.L;) {
-      const rowBase = md.offsets[l0]!;
-      let l1 = l0 + 1;
-      while (l1 < md.L && md.offsets[l1 + 1]! - rowBase <= blockRows) l1++;
-      const n = md.offsets[l1]! - rowBase;
+    for (const { l0, l1, rowBase, rows: n } of fBlocks(md.offsets, md.L, K)) {
       f.gradient.fill(0, 0, n * K);
       f.hessian.fill(0, 0, n * T);
       if (js || !wasm.fDerivatives(f, l0, l1, rowBase, n)) fDerivativesPass(f, l0, l1, rowBase);
-      l0 = l1;
     }
   };
   const trial = Float64Array.from(p.F);
@@ -114,8 +109,8 @@ for (let K = kFrom; K <= kTo; K++) {
     time(() => derivativesPass(newton), resetNewton),
     time(() => wasm.gains(newton), resetNewton),
     time(() => gainPass(newton), resetNewton),
-    time(() => fBlocks(false)),
-    time(() => fBlocks(true)),
+    time(() => fPass(false)),
+    time(() => fPass(true)),
     time(checks),
     time(() => wasm.em(em), resetEm),
     time(() => emPass(em), resetEm),

@@ -137,6 +137,25 @@ const copiesProduct = `(local.set $product (f64.mul ${get('product')} ${get('d')
                           (local.set $n (i32.sub ${get('n')} (i32.const 1)))
                           (br_if $copies ${get('n')}))))`;
 
+/** A loop of $name from `from` while below `to` (both bytes), 8 bytes a turn. */
+const byteLoop = (name, from, to, body) => `(local.set $${name} ${from})
+                    (block $${name}Done
+                      (loop $${name}Loop
+                        (br_if $${name}Done (i32.ge_u ${get(name)} ${to}))
+                        ${body}
+                        (local.set $${name} (i32.add ${get(name)} (i32.const 8)))
+                        (br $${name}Loop)))`;
+
+/** $ll += ln of each product set aside in this locus ($flushes up to $flushed), in order; the aside emptied. */
+const addAsideLogs = `(local.set $at ${get('flushes')})
+        (block $logsDone
+          (loop $logs
+            (br_if $logsDone (i32.ge_u ${get('at')} ${get('flushed')}))
+            (local.set $ll (f64.add ${get('ll')} (call $log (f64.load ${get('at')}))))
+            (local.set $at (i32.add ${get('at')} (i32.const 8)))
+            (br $logs)))
+        (local.set $flushed ${get('flushes')})`;
+
 function passFunction(bits, K) {
   const body = K === null ? looped() : unrolled(K);
   const K8 = K === null ? `(i32.shl ${get('K')} (i32.const 3))` : `(i32.const ${K * 8})`;
@@ -191,14 +210,7 @@ function passFunction(bits, K) {
             (local.set $i (i32.add ${get('i')} (i32.const 1)))
             (br $individuals)))
         ;; ln L += ln of the products set aside in this locus, in order.
-        (local.set $at ${get('flushes')})
-        (block $logsDone
-          (loop $logs
-            (br_if $logsDone (i32.ge_u ${get('at')} ${get('flushed')}))
-            (local.set $ll (f64.add ${get('ll')} (call $log (f64.load ${get('at')}))))
-            (local.set $at (i32.add ${get('at')} (i32.const 8)))
-            (br $logs)))
-        (local.set $flushed ${get('flushes')})
+        ${addAsideLogs}
         (local.set $l (i32.add ${get('l')} (i32.const 1)))
         (br $loci)))
     (f64.store ${get('state')} ${get('ll')})
@@ -316,13 +328,7 @@ function derivativesFunction(bits, K) {
     ['hi', 'hessian', get('T8')],
   ];
   if (K === null) {
-    const loop = (name, from, to, body) => `(local.set $${name} ${from})
-                    (block $${name}Done
-                      (loop $${name}Loop
-                        (br_if $${name}Done (i32.ge_u ${get(name)} ${to}))
-                        ${body}
-                        (local.set $${name} (i32.add ${get(name)} (i32.const 8)))
-                        (br $${name}Loop)))`;
+    const loop = byteLoop;
     return newtonLoops(
       'derivatives',
       bits,
@@ -540,15 +546,8 @@ function fDerivativesFunction(bits, K, derivatives = true) {
   const rows = derivatives ? [['oi', 'outer', get('T8')]] : [];
   const afterLocus = `;; ln of the locus's copies: the products set aside, in order, then the last one.
         (local.set $ll (f64.const 0))
-        (local.set $at ${get('flushes')})
-        (block $logsDone
-          (loop $logs
-            (br_if $logsDone (i32.ge_u ${get('at')} ${get('flushed')}))
-            (local.set $ll (f64.add ${get('ll')} (call $log (f64.load ${get('at')}))))
-            (local.set $at (i32.add ${get('at')} (i32.const 8)))
-            (br $logs)))
+        ${addAsideLogs}
         (f64.store (i32.add ${get('lociLL')} (i32.shl ${get('l')} (i32.const 3))) (f64.add ${get('ll')} (call $log ${get('product')})))
-        (local.set $flushed ${get('flushes')})
         (local.set $product (f64.const 1))`;
   const startProduct = (body) =>
     body.replace(
@@ -560,13 +559,7 @@ function fDerivativesFunction(bits, K, derivatives = true) {
     '(local $d f64) (local $w f64) (local $v f64) (local $r i32) (local $gr i32) (local $hr i32) (local $n i32) (local $product f64) (local $flushed i32) (local $at i32) (local $ll f64)';
   if (K === null) {
     // K given at run time: loops over the columns and over the triangle (T8 bytes), as the JavaScript.
-    const loop = (v, to, body) => `(local.set $${v} (i32.const 0))
-                    (block $${v}Done
-                      (loop $${v}Loop
-                        (br_if $${v}Done (i32.ge_u ${get(v)} ${to}))
-                        ${body}
-                        (local.set $${v} (i32.add ${get(v)} (i32.const 8)))
-                        (br $${v}Loop)))`;
+    const loop = (v, to, body) => byteLoop(v, '(i32.const 0)', to, body);
     const entry = [
       '(local.set $d (f64.const 0))',
       loop(

@@ -6,6 +6,29 @@ export function fBlockRows(K: number): number {
   return Math.max(1, Math.floor((1 << 22) / (4 * K * (K + 1))));
 }
 
+/** A block of loci l0 ≤ l < l1 and their rows of F (rowBase and `rows` after it). */
+export interface FBlock {
+  readonly l0: number;
+  readonly l1: number;
+  readonly rowBase: number;
+  readonly rows: number;
+}
+
+/**
+ * The loci in order, in blocks of at most fBlockRows(K) rows of F (one locus alone may exceed it):
+ * the blocks of F's derivative pass. `offsets`: per locus its first row (length L + 1).
+ */
+export function* fBlocks(offsets: Int32Array, L: number, K: number): Generator<FBlock> {
+  const blockRows = fBlockRows(K);
+  for (let l0 = 0; l0 < L;) {
+    const rowBase = offsets[l0]!;
+    let l1 = l0 + 1;
+    while (l1 < L && offsets[l1 + 1]! - rowBase <= blockRows) l1++;
+    yield { l0, l1, rowBase, rows: offsets[l1]! - rowBase };
+    l0 = l1;
+  }
+}
+
 /** What the derivative pass of F's Newton step reads (every pass's data, Q and F) and writes (f-newton.ts). */
 export interface FDerivativeArguments extends PassData {
   /** Shape (N, K(K+1)/2): per individual the packed lower triangle of q qᵀ. */

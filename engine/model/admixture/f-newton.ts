@@ -3,7 +3,7 @@ import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { choleskyInPlace, choleskyInverse, choleskySolve } from '../../util/cholesky.ts';
-import { fBlockRows, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
+import { fBlockRows, fBlocks, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
 import { wasmPassesOf, type WasmPasses } from './wasm-passes.ts';
 
 /**
@@ -126,18 +126,11 @@ export function fNewtonStep(
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   wasm?.beginFStep(pass);
   let ll = 0;
-  // Loci in blocks of at most fBlockRows(K) rows of F (one locus alone may exceed it).
-  const blockRows = fBlockRows(K);
-  for (let l0 = 0; l0 < md.L;) {
-    const rowBase = md.offsets[l0]!;
-    let l1 = l0 + 1;
-    while (l1 < md.L && md.offsets[l1 + 1]! - rowBase <= blockRows) l1++;
-    const rows = md.offsets[l1]! - rowBase;
+  for (const { l0, l1, rowBase, rows } of fBlocks(md.offsets, md.L, K)) {
     s.gradient.fill(0, 0, rows * K);
     s.hessian.fill(0, 0, rows * T);
     if (!wasm?.fDerivatives(pass, l0, l1, rowBase, rows)) fDerivativesPass(pass, l0, l1, rowBase);
     for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
-    l0 = l1;
   }
   return ll;
 }
@@ -155,13 +148,13 @@ function locusStep(
   wasm: WasmPasses | undefined,
 ): number {
   const before = s.lociLL[l]!;
-  const trialLogLik = (step: Float64Array, t: number) => locusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
   const solved = solveLocus(md, K, F, s, l, rb);
   if (solved === Solved.None) return before;
   if (solved === Solved.Certain) {
     applyLocus(md, K, F, s.step, l, 1);
     return before;
   }
+  const trialLogLik = (step: Float64Array, t: number) => locusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
   // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
   // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
   // better. It is tried when the Newton step fails or nearly doubles a frequency.
