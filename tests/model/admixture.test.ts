@@ -16,6 +16,9 @@ import {
 import {
   admixtureFitSteps,
   admixtureStart,
+  admixtureStep,
+  squaremFitSteps,
+  type AdmixtureMap,
   randomAdmixture,
   resolvedAdmixtureInit,
   resolvedQUpdate,
@@ -137,6 +140,51 @@ test('admixture: the log-likelihood never decreases along the accepted steps, un
         assert.ok(r.value.converged, `${name} converged`);
       for (let t = 1; t < lls.length; t++)
         assert.ok(lls[t]! >= lls[t - 1]! - 1e-9, `${name}: step ${t} lowered ln L by ${lls[t - 1]! - lls[t]!}`);
+    }
+});
+
+test('admixture SQUAREM: an extrapolated point is tested by an ln L pass equal to the map’s to the bit (F by Newton through WebAssembly and JavaScript, F by EM), and gives the fit that testing by whole steps gives, in fewer steps', () => {
+  const { data } = admixedData(6, { N: 60, L: 150, K: 3, alpha: 0.5, fst: 0.1 });
+  const md = mixtureData(data);
+  const pairs: [QUpdate, FUpdate][] = [
+    ['newton', 'newton'],
+    ['em', 'newton'],
+    ['newton', 'em'],
+  ];
+  for (const wasm of [true, false])
+    for (const [qUpdate, fUpdate] of pairs) {
+      const name = `Q by ${qUpdate}, F by ${fUpdate}, ${wasm ? 'WebAssembly' : 'JavaScript'}`;
+      const work = { ...admixtureWork(md), wasm };
+      const options = { tolerance: 1e-6, maxIterations: 3000, acceleration: 'squarem' as const, qUpdate, fUpdate };
+      const map = admixtureStep(md, work, 3, options);
+      const logLik = map.logLik;
+      assert.ok(logLik, name);
+      for (let seed = 1; seed <= 3; seed++) {
+        const p = randomAdmixture(md, 3, createRng(seed));
+        const ll: number = logLik(p);
+        assert.equal(ll, map.step(p, emptyParams(md, 3)), `${name}, seed ${seed}`);
+        const brute = bruteLogLik(data, p);
+        assert.ok(Math.abs(ll - brute) < 1e-9 * Math.abs(brute), `${name}: ${ll} against ${brute} copy by copy`);
+      }
+      // The same fit when each test takes a whole step instead (its ln L), in fewer steps.
+      let steps = 0;
+      const counted = (cur: AdmixtureParams, out: AdmixtureParams) => (steps++, map.step(cur, out));
+      const scratch = emptyParams(md, 3);
+      const fitted = (m: AdmixtureMap) => {
+        steps = 0;
+        const fit = squaremFitSteps(md, work, randomAdmixture(md, 3, createRng(2)), options, m);
+        let r = fit.next();
+        while (!r.done) r = fit.next();
+        return { ...r.value, steps };
+      };
+      const tested = fitted({ step: counted, logLik });
+      const byStep = fitted({ step: counted, logLik: (cur) => counted(cur, scratch) });
+      assert.ok(tested.converged, name);
+      assert.equal(tested.logLik, byStep.logLik, name);
+      assert.equal(tested.iterations, byStep.iterations, name);
+      assert.deepEqual(tested.params.Q, byStep.params.Q, name);
+      assert.deepEqual(tested.params.F, byStep.params.F, name);
+      assert.ok(tested.steps < byStep.steps, `${name}: ${tested.steps} steps against ${byStep.steps}`);
     }
 });
 

@@ -81,3 +81,34 @@ export function fDerivativesPass(a: FDerivativeArguments, l0: number, l1: number
     a.lociLL[l] = ll + detLog(product);
   }
 }
+
+/**
+ * ψ_l, ln L of locus l's copies, with the locus's rows of F read from `rows` (row r at
+ * (r − firstRow)·K: F itself with firstRow 0, or a step check's trial frequencies with the
+ * locus's first row): the same operations in the same order as fDerivativesPass's ln L, so the
+ * same bits (and the WebAssembly floglik pass's).
+ */
+export function locusLogLik(a: PassData, l: number, rows: Float64Array, firstRow: number): number {
+  const { N, L, K, genotypeOf, genotypeOffsets, heldOut, start, row, count, Q } = a;
+  const gOff = genotypeOffsets[l]!;
+  let ll = 0;
+  let product = 1;
+  for (let i = 0; i < N; i++) {
+    if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
+    const g = gOff + genotypeOf[l * N + i]!;
+    const q = i * K;
+    for (let j = start[g]!; j < start[g + 1]!; j++) {
+      const fr = (row[j]! - firstRow) * K;
+      let d = 0;
+      for (let k = 0; k < K; k++) d += Q[q + k]! * rows[fr + k]!;
+      for (let c = count[j]!; c > 0; c--) {
+        product *= d;
+        if (product < 1e-250) {
+          ll += detLog(product);
+          product = 1;
+        }
+      }
+    }
+  }
+  return ll + detLog(product);
+}

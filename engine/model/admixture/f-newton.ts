@@ -1,9 +1,8 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
-import { detLog } from '../../util/det-math.ts';
 import { choleskyInPlace, choleskyInverse, choleskySolve } from '../../util/cholesky.ts';
-import { fBlockRows, fBlocks, fDerivativesPass, type FDerivativeArguments } from './f-derivatives.ts';
+import { fBlockRows, fBlocks, fDerivativesPass, locusLogLik, type FDerivativeArguments } from './f-derivatives.ts';
 import { wasmPassesOf, type WasmPasses } from './wasm-passes.ts';
 
 /**
@@ -135,6 +134,20 @@ export function fNewtonStep(
   return ll;
 }
 
+/**
+ * ln L at (Q, F) as fNewtonStep returns it — the sum of every locus's ψ_l in locus order, the same
+ * bits — for a fraction of a step's cost (no derivatives, solves or checks): SQUAREM's test of an
+ * extrapolated point before it takes a step from there.
+ */
+export function fStepLogLik(md: MixtureData, work: AdmixtureWork, K: number, Q: Float64Array, F: Float64Array): number {
+  const data = passData(md, work, K, Q, F);
+  const wasm = work.wasm === false ? undefined : wasmPassesOf(work, data);
+  const lociLL = wasm?.logLik(Q, F);
+  let ll = 0;
+  for (let l = 0; l < md.L; l++) ll += lociLL ? lociLL[l]! : locusLogLik(data, l, F, 0);
+  return ll;
+}
+
 /** Locus l's safeguarded step (its derivatives in s from row rb); returns ψ_l at the F it was given. */
 function locusStep(
   md: MixtureData,
@@ -154,7 +167,7 @@ function locusStep(
     applyLocus(md, K, F, s.step, l, 1);
     return before;
   }
-  const trialLogLik = (step: Float64Array, t: number) => locusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
+  const trialLogLik = (step: Float64Array, t: number) => trialLocusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
   // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
   // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
   // better. It is tried when the Newton step fails or nearly doubles a frequency.
@@ -178,7 +191,7 @@ function locusStep(
 }
 
 /** ψ_l(F_l + tΔ), with F_l + tΔ formed in s.trial (ψ by the WebAssembly pass where there is one). */
-function locusLogLik(
+function trialLocusLogLik(
   md: MixtureData,
   work: AdmixtureWork,
   K: number,
@@ -190,36 +203,11 @@ function locusLogLik(
   t: number,
   wasm: WasmPasses | undefined,
 ): number {
-  const { N, L, genotypeOf, genotypeOffsets } = md;
-  const { start, row, count, heldOut } = work;
   const off = md.offsets[l]!;
   const alleles = md.alleles[l]!;
   const trial = s.trial;
   for (let e = 0; e < alleles * K; e++) trial[e] = F[off * K + e]! + t * step[e]!;
-  const fast = wasm?.locusLogLik(l, off, alleles, trial);
-  if (fast !== undefined) return fast;
-  const gOff = genotypeOffsets[l]!;
-  let ll = 0;
-  let product = 1;
-  for (let i = 0; i < N; i++) {
-    if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
-    const g = gOff + genotypeOf[l * N + i]!;
-    const q = i * K;
-    for (let j = start[g]!; j < start[g + 1]!; j++) {
-      const r = row[j]!;
-      const a = r - off;
-      let d = 0;
-      for (let k = 0; k < K; k++) d += Q[q + k]! * trial[a * K + k]!;
-      for (let c = count[j]!; c > 0; c--) {
-        product *= d;
-        if (product < 1e-250) {
-          ll += detLog(product);
-          product = 1;
-        }
-      }
-    }
-  }
-  return ll + detLog(product);
+  return wasm?.locusLogLik(l, off, alleles, trial) ?? locusLogLik(passData(md, work, K, Q, F), l, trial, off);
 }
 
 /** EM's update of locus l's frequencies with Q fixed, as a step from F into s.emStep: f_ka ∝ f_ka g_ka. */

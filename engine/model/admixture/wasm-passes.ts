@@ -35,10 +35,12 @@ export interface WasmPasses {
   fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
   /**
    * ψ_l (ln L of locus l's copies) with locus l's rows of F (from firstRow) replaced by the first
-   * alleles × K values of `trial`, as f-newton.ts's locusLogLik, at the Q of beginFStep; undefined
+   * alleles × K values of `trial`, as f-derivatives.ts's locusLogLik, at the Q of beginFStep; undefined
    * for a locus of over TRIAL_ROWS alleles (a small region holds the trial, not a copy of F).
    */
   locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
+  /** ψ_l of every locus at (Q, F), as fDerivativesPass computes them (a view of this instance's memory, valid until its next pass). */
+  logLik(Q: Float64Array, F: Float64Array): Float64Array;
 }
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
@@ -270,6 +272,12 @@ export function wasmPasses(
       // first (never below 0: the trial region lies beyond F's, which holds every row).
       overLoci(fLogLikFunction, [at.lociLL, at.aside], l, l + 1, at.trial - firstRow * K * 8);
       return lociLL[l]!;
+    },
+    logLik(q, f) {
+      Q.set(q);
+      F.set(f);
+      overLoci(fLogLikFunction, [at.lociLL, at.aside]);
+      return lociLL;
     },
   };
 }
