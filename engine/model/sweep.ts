@@ -152,6 +152,17 @@ export function sweepTasks(o: SweepOptions): StartTask[] {
   return tasks;
 }
 
+/**
+ * The order a sweep hands its starts to the workers: the largest K first (a start's time grows with
+ * K: on eHGDP under the admixture model about 1.5 s at K = 2 against 8–17 s at K = 8), so that the
+ * last starts handed out are short and no thread idles long at the end (ascending K left one idle
+ * for about 9 s of a 250 s sweep). Within a K, task order. Results do not depend on it (each start's
+ * seed is its own).
+ */
+export function dispatchOrder(tasks: readonly StartTask[]): StartTask[] {
+  return [...tasks].sort((a, b) => b.K - a.K);
+}
+
 /** What best choice ranks a sweep's starts by: the admixture model always by likelihood. */
 export function startRanking(o: SweepOptions): RankBy | undefined {
   return o.fit.model === 'admixture' ? 'likelihood' : o.rankBy;

@@ -11,6 +11,7 @@ import {
   runModel,
   startRanking,
   sweepTasks,
+  dispatchOrder,
   validateSweep,
   type StartTask,
   type SweepOptions,
@@ -46,7 +47,7 @@ export async function runSweep(
 ): Promise<SweepResult> {
   validateSweep(o, data.individuals.length);
   const md = preparedData(data);
-  const tasks = sweepTasks(o);
+  const tasks = dispatchOrder(sweepTasks(o));
   // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened).
   const converging = screenPlan(o)?.kept ?? o.starts;
   const groups = new Map<

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runSweep, type SweepOptions } from '../../engine/service/cluster-sweep.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
+import type { StartRunner } from '../../engine/service/start-runner.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
@@ -45,11 +46,18 @@ test('same seed ⇒ the same sweep, bit for bit, in-process and on 1, 2 or 3 wor
   );
 });
 
-test('progress reports iterations, starts and runs; results appear per (K, replicate)', async () => {
+test('progress reports iterations, starts and runs; results appear per (K, replicate); the largest K is handed out first', async () => {
   const pool = new StartPool(spawnInProcess, 2);
+  const handedOut: number[] = [];
+  const runner: StartRunner = {
+    run: (d, tasks, fit, hooks, signal) => {
+      handedOut.push(...tasks.map((t) => t.K));
+      return pool.run(d, tasks, fit, hooks, signal);
+    },
+  };
   const kinds = new Map<string, number>();
   let lastStart = 0;
-  const res = await runSweep(data, options, pool, (p) => {
+  const res = await runSweep(data, options, runner, (p) => {
     kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + 1);
     if (p.kind === 'start') {
       assert.equal(p.total, 24);
@@ -61,6 +69,11 @@ test('progress reports iterations, starts and runs; results appear per (K, repli
   assert.equal(kinds.get('start'), 24);
   assert.equal(kinds.get('run'), 4);
   assert.equal(res.cancelled, false);
+  assert.deepEqual(handedOut, [...Array(12).fill(3), ...Array(12).fill(2)]);
+  assert.deepEqual(
+    res.runs.map((r) => r.K),
+    [2, 2, 3, 3],
+  );
 });
 
 test('cancel stops within a second and keeps completed starts', async () => {
