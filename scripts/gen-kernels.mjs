@@ -164,20 +164,16 @@ function derivativesK${K}(a: NewtonPassArguments): void {
       const qi = i * ${K};
       const hi = i * ${tri.length};
       ${ks.map((k) => `const q${k} = Q[${plus('qi', k)}]!;`).join(' ')}
-      ${ks.map((k) => `let g${k} = 0;`).join(' ')}
-      ${tri.map(([k, m]) => `let h${k}_${m} = 0;`).join(' ')}
       for (let j = start[g]!; j < end; j++) {
         const fr = row[j]! * ${K};
         ${ks.map((k) => `const f${k} = F[${plus('fr', k)}]!;`).join(' ')}
         const u = 1 / (${ks.map((k) => `q${k} * f${k}`).join(' + ')});
         const w = count[j]! * u;
         ${ks.map((k) => `const v${k} = w * f${k};`).join(' ')}
-        ${ks.map((k) => `g${k} += v${k};`).join(' ')}
+        ${ks.map((k) => `gradient[${plus('qi', k)}]! += v${k};`).join(' ')}
         ${ks.map((k) => `const y${k} = u * f${k};`).join(' ')}
-        ${tri.map(([k, m]) => `h${k}_${m} += y${k} * v${m};`).join(' ')}
+        ${tri.map(([k, m], t) => `hessian[${plus('hi', t)}]! += y${k} * v${m};`).join(' ')}
       }
-      ${ks.map((k) => `gradient[${plus('qi', k)}]! += g${k};`).join(' ')}
-      ${tri.map(([k, m], t) => `hessian[${plus('hi', t)}]! += h${k}_${m};`).join(' ')}
     }
   }
 }

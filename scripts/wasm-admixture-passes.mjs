@@ -373,58 +373,37 @@ function derivativesFunction(bits, K) {
     rowLocals(K, 'f'),
     rowLocals(K, 'v'),
     rowLocals(K, 'y'),
-    rowLocals(K, 'g'),
     dotLocals(K),
-    ...ks.flatMap((k) => [
-      ...hPairs(k).map((p) => `(local $h${k}_${p} v128)`),
-      ...(k % 2 === 0 ? [`(local $hs${k} f64)`] : []),
-    ]),
     '(local $u f64) (local $w f64)',
   ].join(' ');
-  const zero = [
-    ...pairs.map((j) => `(local.set $g${j} (v128.const i64x2 0 0))`),
-    ...(odd ? ['(local.set $go (f64.const 0))'] : []),
-    ...ks.flatMap((k) => [
-      ...hPairs(k).map((p) => `(local.set $h${k}_${p} (v128.const i64x2 0 0))`),
-      ...(k % 2 === 0 ? [`(local.set $hs${k} (f64.const 0))`] : []),
-    ]),
-  ].join('\n                ');
   const pairsTimes = (name, scalar) => [
     ...pairs.map((j) => `(local.set $${name}${j} (f64x2.mul (f64x2.splat ${get(scalar)}) ${get(`f${j}`)}))`),
     ...(odd ? [`(local.set $${name}o (f64.mul ${get(scalar)} ${get('fo')}))`] : []),
   ];
+  // Each entry's terms go straight into the individual's gradient and triangle in memory (summing
+  // an individual's entries in locals first, then adding them, kept about 20 v128 locals live:
+  // more than the registers, and the spills cost a quarter of the pass).
   const entry = [
     loadRow(K, 'f', 'fr'),
     `(local.set $u (f64.div (f64.const 1) ${dot(K, 'q', 'f')}))`,
     `(local.set $w (f64.mul ${get('c')} ${get('u')}))`,
     ...pairsTimes('v', 'w'),
-    ...pairs.map((j) => `(local.set $g${j} (f64x2.add ${get(`g${j}`)} ${get(`v${j}`)}))`),
-    ...(odd ? [`(local.set $go (f64.add ${get('go')} ${get('vo')}))`] : []),
+    ...pairs.map((j) => addTo('gi', j * 16, get(`v${j}`), false)),
+    ...(odd ? [addTo('gi', last, get('vo'), true)] : []),
     ...pairsTimes('y', 'u'),
     ...ks.flatMap((k) => [
-      ...hPairs(k).map(
-        (p) =>
-          `(local.set $h${k}_${p} (f64x2.add ${get(`h${k}_${p}`)} (f64x2.mul (f64x2.splat ${lane(K, 'y', k)}) ${get(`v${p}`)})))`,
+      ...hPairs(k).map((p) =>
+        addTo('hi', packed(k, 2 * p) * 8, `(f64x2.mul (f64x2.splat ${lane(K, 'y', k)}) ${get(`v${p}`)})`, false),
       ),
-      ...(k % 2 === 0
-        ? [`(local.set $hs${k} (f64.add ${get(`hs${k}`)} (f64.mul ${lane(K, 'y', k)} ${lane(K, 'v', k)})))`]
-        : []),
+      ...(k % 2 === 0 ? [addTo('hi', packed(k, k) * 8, `(f64.mul ${lane(K, 'y', k)} ${lane(K, 'v', k)})`, true)] : []),
     ]),
   ].join('\n                    ');
-  const after = [
-    ...pairs.map((j) => addTo('gi', j * 16, get(`g${j}`), false)),
-    ...(odd ? [addTo('gi', last, get('go'), true)] : []),
-    ...ks.flatMap((k) => [
-      ...hPairs(k).map((p) => addTo('hi', packed(k, 2 * p) * 8, get(`h${k}_${p}`), false)),
-      ...(k % 2 === 0 ? [addTo('hi', packed(k, k) * 8, get(`hs${k}`), true)] : []),
-    ]),
-  ].join('\n                ');
   return newtonLoops('derivatives', bits, K, params, locals, {
     rows,
     skip: '(i32.const 0)',
-    before: `${loadRow(K, 'q', 'qi')}\n                ${zero}`,
+    before: loadRow(K, 'q', 'qi'),
     entry,
-    after,
+    after: '',
     afterLocus: '',
   });
 }
