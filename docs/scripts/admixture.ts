@@ -166,10 +166,11 @@ K = 3 ancestral populations, ancestry q_i ~ Dirichlet(0.5), 200 diploid individu
 allele frequencies from the Balding–Nichols model with F_ST = 0.1 around ancestral frequencies ~
 Uniform(0.05, 0.95) (SNPs) or Dirichlet(1) over 10 alleles (microsatellites). Q RMSE is against
 the true ancestry after matching clusters, for the best start of the default (${configName(CONFIGS[0]!)}).
-Columns per configuration: best ln L, mean steps (EM passes, or EM-plus-Newton steps) and seconds per
-start. Q is updated as \`--q-update ${CLUSTER_DEFAULTS.qUpdate}\` does: by a Newton step per individual under
-SQUAREM, by EM under Anderson acceleration (docs/admixture-q-update.md compares the two). Plain EM: one random start (the first seed), EM for Q
-and F.
+Columns per configuration: best ln L, mean steps (EM passes, or block-relaxation steps) and seconds per
+start. Q and F are updated as \`--q-update ${CLUSTER_DEFAULTS.qUpdate} --f-update ${CLUSTER_DEFAULTS.fUpdate}\` do: by a Newton step per
+individual and per locus under SQUAREM, by EM under Anderson acceleration (docs/admixture-q-update.md
+and docs/admixture-f-update.md compare them). Plain EM: one random start (the first seed), EM for Q
+and F, no acceleration.
 
 | data | seed | starts | Q RMSE | ${CONFIGS.map((c) => `${configName(c)}: ln L | passes | s`).join(' | ')} | plain EM: ln L | passes | s |
 |---|---|---|---|${CONFIGS.map(() => '---|---|---|').join('')}---|---|---|
@@ -244,12 +245,12 @@ default \`--admixture-init ${CLUSTER_DEFAULTS.admixtureInit}\` starts so under E
 Newton updates (here: ${DEFAULT_INIT}; docs/admixture-starts.md). Anderson acceleration
 (order 5, restarted when a proposal lowers ln L; Q by EM) needs fewer passes than SQUAREM with
 Q by EM on eHGDP from random starts and more on the simulated data above; SQUAREM with Newton's Q
-update is faster than both, and stays the default; Anderson is \`--acceleration anderson\`.
-Also tried and not better (notes in docs/algorithms.md §14): a 3-secant quasi-Newton on the EM
-map; ADMIXTURE's block relaxation with Newton steps for F, whose quadratic model fails on rare
-alleles of multi-allelic loci; Anderson with order 3 or 10, with a larger ridge, or keeping its
+and F updates (ADMIXTURE's block relaxation; F's step takes EM's locus update where its quadratic
+model fails, docs/algorithms.md §14) is faster than both, and stays the default; Anderson is
+\`--acceleration anderson\`. Also tried and not better (notes in docs/algorithms.md §14): a 3-secant
+quasi-Newton on the EM map; Anderson with order 3 or 10, with a larger ridge, or keeping its
 history after a rejection; SQUAREM accepting against the cycle's first point, with step factors 2
-and 8.
+and 8; plain block relaxation and Anderson over the Newton steps.
 `);
 
 // 3. Marker averaging against maximum likelihood, paired over seeds.
