@@ -34,7 +34,7 @@ import { fNewtonStep, fNewtonWork, fStepLogLik } from './f-newton.ts';
 export type AdmixtureStep = (cur: AdmixtureParams, out: AdmixtureParams) => number;
 
 /**
- * The map and, where it is much cheaper than the map, ln L(cur) alone with the same bits as the
+ * The map and, where it is cheaper than the map, ln L(cur) alone with the same bits as the
  * map returns it (SQUAREM tests an extrapolated point with it before it maps from there).
  */
 export interface AdmixtureMap {
@@ -74,6 +74,8 @@ export function resolvedFUpdate(fUpdate: FUpdate, acceleration: Acceleration = '
  * EM update of F with Q held fixed maximises the same minorizer in F, and no locus's or individual's
  * Newton step is kept unless its likelihood rises. A Newton step costs a few EM passes; how many
  * fewer steps it needs depends on the data (docs/admixture-q-update.md, docs/admixture-f-update.md).
+ * With a Newton step, the map also gives ln L alone (an EM pass with F by EM, else F's ln L pass:
+ * fStepLogLik), the bits the step returns, for SQUAREM's test of an extrapolated point.
  */
 export function admixtureStep(
   md: MixtureData,
