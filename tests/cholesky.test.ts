@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { choleskyInPlace, choleskyInverse, choleskySolve } from '../engine/util/cholesky.ts';
 import { createRng } from '../engine/util/rng.ts';
+import { writtenOutCholeskyInverse } from '../engine/util/cholesky-written-out.ts';
 
 /** A random symmetric positive-definite n × n matrix: BBᵀ + n·I. */
 function spd(n: number, seed: number): Float64Array {
@@ -49,4 +50,30 @@ test('choleskyInverse: M times the inverse is the identity (to 1e-12), the inver
 test('choleskyInPlace refuses a matrix that is not positive definite', () => {
   assert.equal(choleskyInPlace(Float64Array.from([1, 2, 2, 1]), 2), false);
   assert.equal(choleskyInPlace(Float64Array.from([0]), 1), false);
+});
+
+test('the written-out factor-and-inverse (n = 2..12) gives the loops’ bits, leaves M as it is, refuses what the loops refuse; none below 2 or above 12', () => {
+  assert.equal(writtenOutCholeskyInverse(1), undefined);
+  assert.equal(writtenOutCholeskyInverse(13), undefined);
+  for (let n = 2; n <= 12; n++) {
+    const invert = writtenOutCholeskyInverse(n)!;
+    for (const seed of [1, 2]) {
+      const M = spd(n, 100 * n + seed);
+      const factor = Float64Array.from(M);
+      assert.ok(choleskyInPlace(factor, n));
+      const offset = 5;
+      const loops = new Float64Array(offset + n * n);
+      choleskyInverse(factor, n, loops, new Float64Array(n * n), offset);
+      const written = new Float64Array(offset + n * n);
+      const copy = Float64Array.from(M);
+      assert.ok(invert(copy, written, offset));
+      assert.deepEqual(copy, M, `n = ${n}: M unchanged`);
+      for (let j = 0; j < loops.length; j++) assert.ok(Object.is(written[j], loops[j]), `n = ${n}, entry ${j}`);
+    }
+    // Not positive definite: a negative pivot at the last column.
+    const bad = spd(n, n);
+    bad[n * n - 1] = -1;
+    assert.equal(choleskyInPlace(Float64Array.from(bad), n), false);
+    assert.equal(invert(bad, new Float64Array(n * n), 0), false, `n = ${n}`);
+  }
 });

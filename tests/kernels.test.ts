@@ -1,4 +1,4 @@
-// The written-out kernels (genotype-rows.ts, em-pass.ts, newton-passes.ts, row-kernels-wasm.ts, det-math-wasm.ts, admixture-passes-wasm.ts) are generated: the files in the repository
+// The written-out kernels (genotype-rows.ts, em-pass.ts, newton-passes.ts, cholesky-written-out.ts, row-kernels-wasm.ts, det-math-wasm.ts, admixture-passes-wasm.ts) are generated: the files in the repository
 // must be what scripts/gen-kernels.mjs writes, so an edit to one of them alone is caught here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ test('the written-out kernels are the output of scripts/gen-kernels.mjs', async 
     'engine/model/admixture/newton-passes.ts',
     'engine/model/mixture/genotype-rows.ts',
     'engine/model/mixture/row-kernels-wasm.ts',
+    'engine/util/cholesky-written-out.ts',
     'engine/util/det-math-wasm.ts',
   ]);
   for (const [path, text] of Object.entries(sources))
