@@ -25,7 +25,8 @@
 //     for N doubles and N int32 individuals).
 //   fderivatives{bits}(…, gradient, hessian, outer, T8, rowBase, lociLL, flushes): F's Newton
 //     step's derivatives per row of F and ln L per locus (fDerivativesFunction).
-//   floglik{bits}(…, lociLL, flushes): ln L per locus alone, F being trial frequencies.
+//   floglik{bits}(…, lociLL, flushes): ln L per locus alone (F: the parameters, or a step check's trial
+//     frequencies placed at the locus's rows).
 import wabtInit from 'wabt';
 import { hexFloat, logFunction } from './wasm-det-math.mjs';
 
@@ -328,7 +329,6 @@ function derivativesFunction(bits, K) {
     ['hi', 'hessian', get('T8')],
   ];
   if (K === null) {
-    const loop = byteLoop;
     return newtonLoops(
       'derivatives',
       bits,
@@ -342,18 +342,18 @@ function derivativesFunction(bits, K) {
         after: '',
         afterLocus: '',
         entry: `(local.set $d (f64.const 0))
-                    ${loop('k', '(i32.const 0)', get('K8'), `(local.set $d (f64.add ${get('d')} (f64.mul (f64.load (i32.add ${get('qi')} ${get('k')})) (f64.load (i32.add ${get('fr')} ${get('k')})))))`)}
+                    ${byteLoop('k', '(i32.const 0)', get('K8'), `(local.set $d (f64.add ${get('d')} (f64.mul (f64.load (i32.add ${get('qi')} ${get('k')})) (f64.load (i32.add ${get('fr')} ${get('k')})))))`)}
                     (local.set $u (f64.div (f64.const 1) ${get('d')}))
                     (local.set $w (f64.mul ${get('c')} ${get('u')}))
                     (local.set $t ${get('hi')})
-                    ${loop(
+                    ${byteLoop(
                       'k',
                       '(i32.const 0)',
                       get('K8'),
                       `(local.set $f (f64.load (i32.add ${get('fr')} ${get('k')})))
                         (f64.store (i32.add ${get('gi')} ${get('k')}) (f64.add (f64.load (i32.add ${get('gi')} ${get('k')})) (f64.mul ${get('w')} ${get('f')})))
                         (local.set $y (f64.mul ${get('u')} ${get('f')}))
-                        ${loop(
+                        ${byteLoop(
                           'm',
                           '(i32.const 0)',
                           `(i32.add ${get('k')} (i32.const 8))`,
@@ -515,8 +515,8 @@ function gainsFunction(bits, K) {
  * packed lower triangle of q qᵀ, made by the caller per individual), rows counted from rowBase; ln
  * of each locus's copies (running products set aside below 1e-250, as the EM pass) into lociLL[l]
  * (f-newton.ts's fDerivativesPass, the same operations in the same order).
- * floglik{bits}k{K} (derivatives false): only the ln of each locus's copies, with F the trial
- * frequencies of f-newton.ts's step check (its locusLogLik, the same operations in the same order).
+ * floglik{bits}k{K} (derivatives false): only the ln of each locus's copies, at F or at a step
+ * check's trial frequencies (f-derivatives.ts's locusLogLik, the same operations in the same order).
  */
 function fDerivativesFunction(bits, K, derivatives = true) {
   const params = derivatives

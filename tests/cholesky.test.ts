@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choleskyInPlace, choleskyInverse, choleskySolve } from '../engine/util/cholesky.ts';
+import { choleskyInPlace, choleskyInverse, choleskySolve, invertPositiveDefinite } from '../engine/util/cholesky.ts';
 import { createRng } from '../engine/util/rng.ts';
 import { writtenOutCholeskyInverse } from '../engine/util/cholesky-written-out.ts';
 
@@ -75,5 +75,21 @@ test('the written-out factor-and-inverse (n = 2..12) gives the loops’ bits, le
     bad[n * n - 1] = -1;
     assert.equal(choleskyInPlace(Float64Array.from(bad), n), false);
     assert.equal(invert(bad, new Float64Array(n * n), 0), false, `n = ${n}`);
+  }
+});
+
+test('invertPositiveDefinite gives the loops’ bits at every n (written out for 2..12, loops at 1 and 13) and refuses what they refuse', () => {
+  for (const n of [1, 2, 8, 12, 13]) {
+    const M = spd(n, 7 * n);
+    const factor = Float64Array.from(M);
+    assert.ok(choleskyInPlace(factor, n));
+    const loops = new Float64Array(2 + n * n);
+    choleskyInverse(factor, n, loops, new Float64Array(n * n), 2);
+    const got = new Float64Array(2 + n * n);
+    assert.ok(invertPositiveDefinite(Float64Array.from(M), n, got, new Float64Array(n * n), 2));
+    for (let j = 0; j < got.length; j++) assert.ok(Object.is(got[j], loops[j]), `n = ${n}, entry ${j}`);
+    const bad = Float64Array.from(M);
+    bad[n * n - 1] = -1;
+    assert.equal(invertPositiveDefinite(bad, n, got, new Float64Array(n * n)), false, `n = ${n}`);
   }
 });

@@ -3718,7 +3718,7 @@ function choleskyInverse12(M: Float64Array, out: Float64Array, offset: number): 
   return true;
 }
 
-/** (M, out, offset) ⇒ the inverse of M into out from offset, as choleskyInPlace(M, n) then choleskyInverse(M, n, out, …, offset) give it (the same bits), M left as it is; false if M is not positive definite. */
+/** (M, out, offset) ⇒ the inverse of M into out from offset, as choleskyInPlace(M, n) then choleskyInverse(M, n, out, …, offset) give it (the same bits), M left as it is; false if M is not positive definite (cholesky.ts's invertPositiveDefinite calls it). */
 export type CholeskyInverse = (M: Float64Array, out: Float64Array, offset: number) => boolean;
 
 /** The written-out inverse for n × n matrices, or undefined (n < 2 or n > 12: use cholesky.ts's loops). */

@@ -1,8 +1,7 @@
 import type { MixtureData } from '../mixture/mixture-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
-import { choleskyInPlace, choleskyInverse, choleskySolve } from '../../util/cholesky.ts';
-import { writtenOutCholeskyInverse, type CholeskyInverse } from '../../util/cholesky-written-out.ts';
+import { choleskyInPlace, choleskySolve, invertPositiveDefinite } from '../../util/cholesky.ts';
 import { fBlockRows, fBlocks, fDerivativesPass, locusLogLik, type FDerivativeArguments } from './f-derivatives.ts';
 import { wasmPassesOf, type WasmPasses } from './wasm-passes.ts';
 
@@ -60,8 +59,6 @@ export interface FNewtonWork {
   readonly triangle: Float64Array;
   readonly solved: Float64Array;
   readonly b: Float64Array;
-  /** Per n = 0..K, the written-out factor-and-inverse of an n × n block where there is one (cholesky-written-out.ts; the same bits as the loops). */
-  readonly inverses: readonly (CholeskyInverse | undefined)[];
 }
 
 export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
@@ -92,7 +89,6 @@ export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
     triangle: new Float64Array(K * K),
     solved: new Float64Array(K),
     b: new Float64Array(K),
-    inverses: Array.from({ length: K + 1 }, (_, n) => writtenOutCholeskyInverse(n)),
   };
 }
 
@@ -281,7 +277,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
   const T = (K * (K + 1)) / 2;
   const KK = K * K;
   const { gradient, hessian, step, inverse, pinned, changed, freeOf, freeCount } = s;
-  const { schur, rhs, lambda, target, matrix, triangle, solved, b, bs, inverses } = s;
+  const { schur, rhs, lambda, target, matrix, triangle, solved, b, bs } = s;
   // Each allele's H_a unpacked into full K × K (s.full), so that the rounds index it directly.
   const full = s.full;
   for (let a = 0; a < A; a++) {
@@ -318,11 +314,7 @@ function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork,
       bs[a * K + x] = v;
       for (let y = 0; y < n; y++) matrix[x * n + y] = full[u + k * K + freeOf[a * K + y]!]! + (x === y ? ridge : 0);
     }
-    const writtenOut = inverses[n];
-    if (writtenOut) return writtenOut(matrix, inverse, u);
-    if (!choleskyInPlace(matrix, n)) return false;
-    choleskyInverse(matrix, n, inverse, triangle, u);
-    return true;
+    return invertPositiveDefinite(matrix, n, inverse, triangle, u);
   };
   let kkt = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
