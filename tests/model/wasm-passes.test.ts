@@ -14,8 +14,13 @@ import {
 import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
-import { wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
+import { solveScratchBytes, wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
+import { passData } from '../../engine/model/admixture/pass-data.ts';
+import { F_SOLVE_WASM } from '../../engine/model/admixture/f-solve-wasm.ts';
+import { compileBase64 } from '../../engine/util/wasm-module.ts';
 import { fDerivativesPass, type FDerivativeArguments } from '../../engine/model/admixture/f-derivatives.ts';
+import { fNewtonStep, fNewtonWork, solveLocus } from '../../engine/model/admixture/f-newton.ts';
+import { PARAMETER_FLOOR } from '../../engine/model/admixture/admixture.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
@@ -179,6 +184,67 @@ test('the WebAssembly passes (EM, derivatives, gains, F derivatives and checks) 
     }
   }
   assert.equal(checked, 4 * 2 * 11 * 2 * 2);
+});
+
+test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solve: pinned entries, released ones, certain and unchecked steps, K to 13', () => {
+  const codes = [0, 0, 0];
+  let pinnedLoci = 0;
+  for (const [c, { P, r }] of [
+    { P: 2, r: [2, 3, 7, 2, 12, 2, 5, 9, 4, 6] },
+    { P: 3, r: [3, 2, 5, 4, 8, 2] },
+    { P: 1, r: [2, 4, 3, 2, 6, 11] },
+  ].entries()) {
+    const md = dataset(240, P, r, 40 + c);
+    const work = admixtureWork(md);
+    for (const K of [2, 3, 5, 8, 12, 13]) {
+      const rng = createRng(500 + 10 * c + K);
+      const p = randomAdmixture(md, K, createRng(300 + 10 * c + K));
+      // About a third of the frequencies at the floor: their entries start pinned, and some are
+      // released; then the same after four Newton steps (small steps, most of them certain).
+      for (let j = 0; j < p.F.length; j++) if (rng.uniform() < 0.3) p.F[j] = PARAMETER_FLOOR;
+      const near = Float64Array.from(p.F);
+      for (let t = 0; t < 4; t++) fNewtonStep(md, work, K, p.Q, near, fNewtonWork(md, K));
+      for (const F of [p.F, near]) {
+        const data = {
+          ...passData(md, work, K, p.Q, F),
+          Qn: new Float64Array(md.N * K),
+          Fn: new Float64Array(F.length),
+          terms: new Float64Array(K),
+        };
+        const s = fNewtonWork(md, K);
+        const fJs = { ...fArguments(md, K, p.Q, data), gradient: s.gradient, hessian: s.hessian };
+        fDerivativesPass(fJs, 0, md.L, 0);
+        const passes = wasmPasses(data)!;
+        assert.ok(passes.solves, 'the solve module runs in Node');
+        const fWa = fArguments(md, K, p.Q, data);
+        passes.beginFStep(fWa);
+        assert.ok(passes.fDerivatives(fWa, 0, md.L, 0, md.totalAlleles));
+        for (let l = 0; l < md.L; l++) {
+          const off = md.offsets[l]!;
+          const A = md.alleles[l]!;
+          const js = solveLocus(md, K, F, s, l, off);
+          const wa = passes.solve(off, A, off);
+          const where = `case ${c}, K = ${K}, locus ${l}`;
+          assert.equal(wa, js, `${where}: what the solve found`);
+          assert.ok(bitsEqual(passes.solvedStep.subarray(0, A * K), s.step.subarray(0, A * K)), `${where}: the step`);
+          codes[js]!++;
+          if (s.pinned.subarray(0, A * K).some((x) => x === 1)) pinnedLoci++;
+        }
+      }
+    }
+  }
+  // The scratch the passes set aside is the size the module lays out.
+  const solveModule = new WebAssembly.Instance(compileBase64(F_SOLVE_WASM)!, {
+    env: { memory: new WebAssembly.Memory({ initial: 1 }) },
+  }).exports as unknown as { scratchBytes(K: number, A: number): number };
+  for (const [K, A] of [
+    [2, 2],
+    [8, 12],
+    [13, 40],
+  ] as const)
+    assert.equal(solveModule.scratchBytes(K, A), solveScratchBytes(K, A));
+  assert.ok(codes[1]! > 0 && codes[2]! > 0, `certain and unchecked steps both met: ${codes}`);
+  assert.ok(pinnedLoci > 20, `${pinnedLoci} loci end with pinned entries`);
 });
 
 test('a running product that underflows (tiny frequencies) is flushed into ln L as in JavaScript, and a zero d gives -Infinity in both', () => {

@@ -126,10 +126,14 @@ export function fNewtonStep(
   wasm?.beginFStep(pass);
   let ll = 0;
   for (const { l0, l1, rowBase, rows } of fBlocks(md.offsets, md.L, K)) {
-    s.gradient.fill(0, 0, rows * K);
-    s.hessian.fill(0, 0, rows * T);
-    if (!wasm?.fDerivatives(pass, l0, l1, rowBase, rows)) fDerivativesPass(pass, l0, l1, rowBase);
-    for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
+    const viaWasm = wasm?.fDerivatives(pass, l0, l1, rowBase, rows) ?? false;
+    if (!viaWasm) {
+      s.gradient.fill(0, 0, rows * K);
+      s.hessian.fill(0, 0, rows * T);
+      fDerivativesPass(pass, l0, l1, rowBase);
+    }
+    const solver = viaWasm && wasm!.solves ? wasm : undefined;
+    for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm, solver);
   }
   return ll;
 }
@@ -159,9 +163,14 @@ function locusStep(
   l: number,
   rb: number,
   wasm: WasmPasses | undefined,
+  solver: WasmPasses | undefined,
 ): number {
   const before = s.lociLL[l]!;
-  const solved = solveLocus(md, K, F, s, l, rb);
+  let solved: Solved;
+  if (solver) {
+    solved = solver.solve(md.offsets[l]!, md.alleles[l]!, rb) as Solved;
+    s.step.set(solver.solvedStep.subarray(0, md.alleles[l]! * K));
+  } else solved = solveLocus(md, K, F, s, l, rb);
   if (solved === Solved.None) return before;
   if (solved === Solved.Certain) {
     applyLocus(md, K, F, s.step, l, 1);
@@ -271,7 +280,7 @@ const enum Solved {
  * gradient exceeds their cluster's multiplier are released. When the rounds run out on an
  * infeasible step, it is shortened to the floor.
  */
-function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): Solved {
+export function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): Solved {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   const T = (K * (K + 1)) / 2;

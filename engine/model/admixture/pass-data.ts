@@ -5,7 +5,10 @@ import type { PassArguments } from './em-pass.ts';
 export type PassData = Pick<
   PassArguments,
   'N' | 'L' | 'K' | 'genotypeOf' | 'genotypeOffsets' | 'heldOut' | 'start' | 'row' | 'count' | 'Q' | 'F'
->;
+> & {
+  /** Per locus its first row of F (length L + 1). */
+  readonly offsets?: Int32Array;
+};
 
 /**
  * The arguments every pass over `md` at (Q, F) shares (em-pass.ts, newton-passes.ts,
@@ -25,6 +28,7 @@ export function passData(
     K,
     genotypeOf: md.genotypeOf,
     genotypeOffsets: md.genotypeOffsets,
+    offsets: md.offsets,
     heldOut,
     start,
     row,

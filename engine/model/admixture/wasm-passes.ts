@@ -1,4 +1,5 @@
 import { ADMIXTURE_PASSES_WASM } from './admixture-passes-wasm.ts';
+import { F_SOLVE_WASM } from './f-solve-wasm.ts';
 import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassArguments } from './em-pass.ts';
@@ -14,8 +15,10 @@ import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
  * codes (and the held-out mask, turned locus-major) too when they take at most 16 MiB, else they
  * are copied in a few MiB of loci at a time, so large data are not duplicated per worker. The
  * parameters are copied in and the sums out at each pass (O(N·K² + rows·K), small beside the
- * pass). Where WebAssembly with SIMD is missing, {@link wasmPasses} returns undefined and the
- * JavaScript passes run.
+ * pass). F's solve per locus (f-newton.ts's solveLocus) runs in a second module, compiled from
+ * AssemblyScript (scripts/assembly/f-solve.ts), on the same memory: it reads the gradient and
+ * Hessians where F's derivative pass left them. Where WebAssembly with SIMD is missing,
+ * {@link wasmPasses} returns undefined and the JavaScript passes run.
  */
 export interface WasmPasses {
   readonly K: number;
@@ -41,6 +44,17 @@ export interface WasmPasses {
   locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
   /** ψ_l of every locus at (Q, F), as fDerivativesPass computes them (a view of this instance's memory, valid until its next pass). */
   logLik(Q: Float64Array, F: Float64Array): Float64Array;
+  /** Whether `solve` runs: the solve module compiled and the data's loci (`offsets`) were given. */
+  readonly solves: boolean;
+  /**
+   * f-newton.ts's solveLocus (its Solved code, the same bits) for the locus whose rows of F start at
+   * firstRow (alleles of them; F as the last fDerivatives copied it in) and whose gradient and
+   * Hessian rows start at blockRow in that pass's block: the step into `solvedStep`. Where `solves`,
+   * fDerivatives leaves the Hessians here and does not copy them out.
+   */
+  solve(firstRow: number, alleles: number, blockRow: number): number;
+  /** The last solve's step (alleles × K values from its start). */
+  readonly solvedStep: Float64Array;
 }
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
@@ -56,6 +70,23 @@ const CHUNK_BYTES = 1 << 22;
 /** Rows of F a step check's trial frequencies may span (more: the JavaScript check). */
 const TRIAL_ROWS = 1024;
 let compiled: WebAssembly.Module | null | undefined;
+let solveCompiled: WebAssembly.Module | null | undefined;
+
+function solveModule(): WebAssembly.Module | null {
+  if (solveCompiled === undefined) solveCompiled = compileBase64(F_SOLVE_WASM);
+  return solveCompiled;
+}
+
+/** The solve module's exports (scripts/assembly/f-solve.ts): addresses in the shared memory. */
+interface SolveExports {
+  solveLocus(K: number, A: number, F: number, gradient: number, hessian: number, scratch: number): number;
+  scratchBytes(K: number, A: number): number;
+}
+
+/** Bytes of the solve module's scratch for loci of at most A alleles at K (its scratchBytes, tested). */
+export function solveScratchBytes(K: number, A: number): number {
+  return 8 * (2 * A * K + 2 * A * K * K + 3 * K * K + 5 * K) + 4 * (A * K + A) + A * K + A;
+}
 
 function passModule(): WebAssembly.Module | null {
   if (compiled === undefined) compiled = compileBase64(ADMIXTURE_PASSES_WASM);
@@ -96,6 +127,9 @@ export function wasmPasses(
   const bytes = genotypeOf.BYTES_PER_ELEMENT;
   const mask = a.heldOut ? locusMajor(a.heldOut, N, L) : undefined;
   const ploidy = mostCopies(start, count);
+  // The most alleles at a locus: the solve's scratch (no solve without the loci's rows).
+  let mostAlleles = 0;
+  if (a.offsets) for (let l = 0; l < L; l++) mostAlleles = Math.max(mostAlleles, a.offsets[l + 1]! - a.offsets[l]!);
   const resident = genotypeOf.byteLength <= limits.residentBytes;
   const chunk = resident ? L : Math.max(1, Math.min(L, Math.floor(limits.chunkBytes / (N * bytes))));
   const regions = {
@@ -124,6 +158,7 @@ export function wasmPasses(
     fGradient: Math.min(rows, fBlockRows(K)) * K * 8,
     fHessian: Math.min(rows, fBlockRows(K)) * T * 8,
     trial: Math.min(rows, TRIAL_ROWS) * K * 8, // a locus's trial frequencies
+    solve: solveScratchBytes(K, mostAlleles), // F's solve per locus: its step first
   };
   const { at: offsets, end } = layout(Object.values(regions));
   const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
@@ -209,7 +244,25 @@ export function wasmPasses(
   const fGradient = f64('fGradient', blockRows * K);
   const fHessian = f64('fHessian', blockRows * T);
   const trial = f64('trial', Math.min(rows, TRIAL_ROWS) * K);
+  const solveModuleNow = solveModule();
+  const solveExports = solveModuleNow
+    ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
+    : undefined;
+  const solves = solveExports !== undefined && mostAlleles > 0;
   return {
+    solves,
+    solvedStep: f64('solve', mostAlleles * K),
+    solve(firstRow, alleles, blockRow) {
+      if (!solves || alleles > mostAlleles) throw new Error('F solve: not available for this locus');
+      return solveExports!.solveLocus(
+        K,
+        alleles,
+        at.F + firstRow * K * 8,
+        at.fGradient + blockRow * K * 8,
+        at.fHessian + blockRow * T * 8,
+        at.solve,
+      );
+    },
     K,
     em(p) {
       Q.set(p.Q);
@@ -261,7 +314,7 @@ export function wasmPasses(
         l1,
       );
       p.gradient.set(fGradient.subarray(0, n * K));
-      p.hessian.set(fHessian.subarray(0, n * T));
+      if (!solves) p.hessian.set(fHessian.subarray(0, n * T));
       p.lociLL.set(lociLL.subarray(l0, l1), l0);
       return true;
     },

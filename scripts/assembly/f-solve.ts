@@ -1,0 +1,267 @@
+// AssemblyScript source of F's Newton step solve per locus (engine/model/admixture/f-newton.ts's
+// solveLocus): the same operations in the same order, so the same bits. Compiled by
+// scripts/gen-kernels.mjs into engine/model/admixture/f-solve-wasm.ts; it shares the memory of the
+// admixture passes (wasm-passes.ts), which reads the locus's gradient and Hessian where F's
+// derivative pass left them. Not TypeScript for tsc: f64, i32, usize, load and store are
+// AssemblyScript's.
+
+const PARAMETER_FLOOR: f64 = 1e-9;
+const MAX_ROUNDS: i32 = 8;
+const CERTAIN_RATIO: f64 = 0.5;
+
+@inline function f(ptr: usize, i: i32): f64 {
+  return load<f64>(ptr + ((<usize>i) << 3));
+}
+@inline function setF(ptr: usize, i: i32, v: f64): void {
+  store<f64>(ptr + ((<usize>i) << 3), v);
+}
+@inline function n32(ptr: usize, i: i32): i32 {
+  return load<i32>(ptr + ((<usize>i) << 2));
+}
+@inline function setN32(ptr: usize, i: i32, v: i32): void {
+  store<i32>(ptr + ((<usize>i) << 2), v);
+}
+@inline function u8at(ptr: usize, i: i32): i32 {
+  return <i32>load<u8>(ptr + <usize>i);
+}
+@inline function setU8(ptr: usize, i: i32, v: i32): void {
+  store<u8>(ptr + <usize>i, <u8>v);
+}
+
+/** cholesky.ts's choleskyInPlace on the n × n matrix at M. */
+function choleskyInPlace(M: usize, n: i32): bool {
+  for (let j = 0; j < n; j++) {
+    let s = f(M, j * n + j);
+    for (let p = 0; p < j; p++) {
+      const x = f(M, j * n + p);
+      s -= x * x;
+    }
+    if (!(s > 0)) return false;
+    const d = Math.sqrt(s);
+    setF(M, j * n + j, d);
+    for (let r = j + 1; r < n; r++) {
+      let t = f(M, r * n + j);
+      for (let p = 0; p < j; p++) t -= f(M, r * n + p) * f(M, j * n + p);
+      setF(M, r * n + j, t / d);
+    }
+  }
+  return true;
+}
+
+/** cholesky.ts's choleskySolve. */
+function choleskySolve(M: usize, n: i32, b: usize, out: usize): void {
+  for (let r = 0; r < n; r++) {
+    let t = f(b, r);
+    for (let p = 0; p < r; p++) t -= f(M, r * n + p) * f(out, p);
+    setF(out, r, t / f(M, r * n + r));
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let t = f(out, r);
+    for (let p = r + 1; p < n; p++) t -= f(M, p * n + r) * f(out, p);
+    setF(out, r, t / f(M, r * n + r));
+  }
+}
+
+/** cholesky.ts's choleskyInverse into out (n × n). */
+function choleskyInverse(M: usize, n: i32, out: usize, W: usize): void {
+  for (let j = 0; j < n; j++) {
+    setF(W, j * n + j, 1 / f(M, j * n + j));
+    for (let i = j + 1; i < n; i++) {
+      let t: f64 = 0;
+      for (let p = j; p < i; p++) t -= f(M, i * n + p) * f(W, p * n + j);
+      setF(W, i * n + j, t / f(M, i * n + i));
+    }
+  }
+  for (let x = 0; x < n; x++)
+    for (let y = 0; y <= x; y++) {
+      let t: f64 = 0;
+      for (let p = x; p < n; p++) t += f(W, p * n + x) * f(W, p * n + y);
+      setF(out, x * n + y, t);
+      setF(out, y * n + x, t);
+    }
+}
+
+// Scratch regions, from `scratch` for a locus of A alleles at K (set by solveLocus).
+let step: usize = 0;
+let full: usize = 0;
+let inverse: usize = 0;
+let bs: usize = 0;
+let schur: usize = 0;
+let rhs: usize = 0;
+let lambda: usize = 0;
+let target: usize = 0;
+let matrix: usize = 0;
+let triangle: usize = 0;
+let solved: usize = 0;
+let bv: usize = 0;
+let freeOf: usize = 0;
+let freeCount: usize = 0;
+let pinned: usize = 0;
+let changed: usize = 0;
+
+/** Bytes of scratch a locus of at most A alleles needs at K (the step first: A × K doubles). */
+export function scratchBytes(K: i32, A: i32): i32 {
+  return 8 * (2 * A * K + 2 * A * K * K + 3 * K * K + 5 * K) + 4 * (A * K + A) + A * K + A;
+}
+
+function factorAllele(K: i32, a: i32, F: usize, g: usize): bool {
+  const KK = K * K;
+  const u = a * KK;
+  let n = 0;
+  for (let k = 0; k < K; k++) if (!u8at(pinned, a * K + k)) setN32(freeOf, a * K + n++, k);
+  setN32(freeCount, a, n);
+  if (n == 0) return true;
+  let trace: f64 = 0;
+  for (let x = 0; x < n; x++) {
+    const k = n32(freeOf, a * K + x);
+    trace += f(full, u + k * K + k);
+  }
+  const ridge = 1e-10 * trace + 1e-300;
+  for (let x = 0; x < n; x++) {
+    const k = n32(freeOf, a * K + x);
+    let v = f(g, a * K + k);
+    if (n < K) for (let m = 0; m < K; m++) if (u8at(pinned, a * K + m)) v -= f(full, u + k * K + m) * f(step, a * K + m);
+    setF(bs, a * K + x, v);
+    for (let y = 0; y < n; y++)
+      setF(matrix, x * n + y, f(full, u + k * K + n32(freeOf, a * K + y)) + (x == y ? ridge : 0));
+  }
+  if (!choleskyInPlace(matrix, n)) return false;
+  choleskyInverse(matrix, n, inverse + ((<usize>u) << 3), triangle);
+  return true;
+}
+
+/**
+ * Locus step into the scratch's first A × K doubles: F (the locus's rows, A × K), g (their
+ * gradient rows), h (their packed Hessian triangles). Returns 0 (no step), 1 (certain), 2 (to check).
+ */
+export function solveLocus(K: i32, A: i32, F: usize, g: usize, h: usize, scratch: usize): i32 {
+  const T = (K * (K + 1)) >> 1;
+  const KK = K * K;
+  step = scratch;
+  full = step + ((<usize>(A * K)) << 3);
+  inverse = full + ((<usize>(A * KK)) << 3);
+  bs = inverse + ((<usize>(A * KK)) << 3);
+  schur = bs + ((<usize>(A * K)) << 3);
+  matrix = schur + ((<usize>KK) << 3);
+  triangle = matrix + ((<usize>KK) << 3);
+  rhs = triangle + ((<usize>KK) << 3);
+  lambda = rhs + ((<usize>K) << 3);
+  target = lambda + ((<usize>K) << 3);
+  solved = target + ((<usize>K) << 3);
+  bv = solved + ((<usize>K) << 3);
+  freeOf = bv + ((<usize>K) << 3);
+  freeCount = freeOf + ((<usize>(A * K)) << 2);
+  pinned = freeCount + ((<usize>A) << 2);
+  changed = pinned + <usize>(A * K);
+  for (let a = 0; a < A; a++) {
+    const u = a * KK;
+    let t = a * T;
+    for (let k = 0; k < K; k++)
+      for (let m = 0; m <= k; m++, t++) {
+        const x = f(h, t);
+        setF(full, u + k * K + m, x);
+        setF(full, u + m * K + k, x);
+      }
+  }
+  const pinBelow: f64 = PARAMETER_FLOOR * (1 + 1e-9);
+  for (let e = 0; e < A * K; e++) setU8(pinned, e, f(F, e) <= pinBelow ? 1 : 0);
+  for (let a = 0; a < A; a++) setU8(changed, a, 1);
+  let kkt = false;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    memory.fill(schur, 0, (<usize>KK) << 3);
+    memory.fill(rhs, 0, (<usize>K) << 3);
+    memory.fill(target, 0, (<usize>K) << 3);
+    for (let a = 0; a < A; a++)
+      for (let k = 0; k < K; k++) {
+        const d: f64 = u8at(pinned, a * K + k) ? PARAMETER_FLOOR - f(F, a * K + k) : 0;
+        setF(step, a * K + k, d);
+        setF(target, k, f(target, k) - d);
+      }
+    for (let a = 0; a < A; a++) {
+      if (u8at(changed, a) == 1) {
+        if (!factorAllele(K, a, F, g)) return 0;
+        setU8(changed, a, 0);
+      }
+      const n = n32(freeCount, a);
+      const base = a * KK;
+      const fa = a * K;
+      for (let x = 0; x < n; x++) {
+        const row = n32(freeOf, fa + x) * K;
+        let u: f64 = 0;
+        for (let y = 0; y < n; y++) {
+          const m = f(inverse, base + x * n + y);
+          const c = row + n32(freeOf, fa + y);
+          setF(schur, c, f(schur, c) + m);
+          u += m * f(bs, fa + y);
+        }
+        const r = n32(freeOf, fa + x);
+        setF(rhs, r, f(rhs, r) + u);
+      }
+    }
+    let trace: f64 = 0;
+    for (let k = 0; k < K; k++) trace += f(schur, k * K + k);
+    for (let k = 0; k < K; k++) {
+      for (let m = 0; m < K; m++) setF(matrix, k * K + m, f(schur, k * K + m));
+      setF(matrix, k * K + k, f(matrix, k * K + k) + (1e-12 * trace + 1e-300));
+      setF(bv, k, f(rhs, k) - f(target, k));
+    }
+    if (!choleskyInPlace(matrix, K)) return 0;
+    choleskySolve(matrix, K, bv, lambda);
+    let blocked = false;
+    for (let a = 0; a < A; a++) {
+      const n = n32(freeCount, a);
+      const base = a * KK;
+      const fa = a * K;
+      for (let x = 0; x < n; x++) setF(bv, x, f(bs, fa + x) - f(lambda, n32(freeOf, fa + x)));
+      for (let x = 0; x < n; x++) {
+        let d: f64 = 0;
+        for (let y = 0; y < n; y++) d += f(inverse, base + x * n + y) * f(bv, y);
+        setF(solved, x, d);
+      }
+      for (let x = 0; x < n; x++) {
+        const k = n32(freeOf, fa + x);
+        setF(step, fa + k, f(solved, x));
+        if (f(F, a * K + k) + f(solved, x) < PARAMETER_FLOOR) {
+          setU8(pinned, fa + k, 1);
+          setU8(changed, a, 1);
+          blocked = true;
+        }
+      }
+    }
+    if (blocked) continue;
+    let released = false;
+    for (let a = 0; a < A; a++) {
+      if (n32(freeCount, a) == K) continue;
+      const u = a * KK;
+      for (let k = 0; k < K; k++) {
+        if (!u8at(pinned, a * K + k)) continue;
+        let residual = f(g, a * K + k);
+        for (let m = 0; m < K; m++) residual -= f(full, u + k * K + m) * f(step, a * K + m);
+        const l = f(lambda, k);
+        if (residual - l > 1e-9 * Math.abs(l)) {
+          setU8(pinned, a * K + k, 0);
+          setU8(changed, a, 1);
+          released = true;
+        }
+      }
+    }
+    if (released) continue;
+    kkt = true;
+    break;
+  }
+  let t: f64 = 1;
+  for (let e = 0; e < A * K; e++) {
+    const x = f(F, e) + f(step, e);
+    if (x < PARAMETER_FLOOR) t = Math.min(t, (f(F, e) - PARAMETER_FLOOR) / -f(step, e));
+  }
+  let ascent: f64 = 0;
+  let ratio: f64 = 0;
+  for (let e = 0; e < A * K; e++) {
+    const s = f(step, e) * t;
+    setF(step, e, s);
+    ascent += f(g, e) * s;
+    ratio = Math.max(ratio, Math.abs(s) / f(F, e));
+  }
+  if (!(ascent > 0)) return 0;
+  return kkt && t == 1 && ratio <= CERTAIN_RATIO ? 1 : 2;
+}
