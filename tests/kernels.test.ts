@@ -1,4 +1,4 @@
-// The written-out kernels (genotype-rows.ts, em-pass.ts, newton-passes.ts, cholesky-written-out.ts, row-kernels-wasm.ts, det-math-wasm.ts, admixture-passes-wasm.ts, f-solve-wasm.ts) are generated: the files in the repository
+// The written-out kernels (genotype-rows.ts, em-pass.ts, newton-passes.ts, cholesky-written-out.ts, row-kernels-wasm.ts, det-math-wasm.ts, admixture-passes-wasm.ts, newton-solves-wasm.ts) are generated: the files in the repository
 // must be what scripts/gen-kernels.mjs writes, so an edit to one of them alone is caught here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +12,8 @@ test('the written-out kernels are the output of scripts/gen-kernels.mjs', async 
   assert.deepEqual(Object.keys(sources).sort(), [
     'engine/model/admixture/admixture-passes-wasm.ts',
     'engine/model/admixture/em-pass.ts',
-    'engine/model/admixture/f-solve-wasm.ts',
     'engine/model/admixture/newton-passes.ts',
+    'engine/model/admixture/newton-solves-wasm.ts',
     'engine/model/mixture/genotype-rows.ts',
     'engine/model/mixture/row-kernels-wasm.ts',
     'engine/util/cholesky-written-out.ts',

@@ -14,12 +14,13 @@ import {
 import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
-import { solveScratchBytes, wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
+import { qSolveScratchBytes, solveScratchBytes, wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
 import { passData } from '../../engine/model/admixture/pass-data.ts';
-import { F_SOLVE_WASM } from '../../engine/model/admixture/f-solve-wasm.ts';
+import { NEWTON_SOLVES_WASM } from '../../engine/model/admixture/newton-solves-wasm.ts';
 import { compileBase64 } from '../../engine/util/wasm-module.ts';
 import { fDerivativesPass, type FDerivativeArguments } from '../../engine/model/admixture/f-derivatives.ts';
 import { fNewtonStep, fNewtonWork, solveLocus } from '../../engine/model/admixture/f-newton.ts';
+import { qNewtonStep, qNewtonWork } from '../../engine/model/admixture/q-newton.ts';
 import { PARAMETER_FLOOR } from '../../engine/model/admixture/admixture.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
@@ -234,17 +235,52 @@ test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solv
     }
   }
   // The scratch the passes set aside is the size the module lays out.
-  const solveModule = new WebAssembly.Instance(compileBase64(F_SOLVE_WASM)!, {
+  const solveModule = new WebAssembly.Instance(compileBase64(NEWTON_SOLVES_WASM)!, {
     env: { memory: new WebAssembly.Memory({ initial: 1 }) },
-  }).exports as unknown as { scratchBytes(K: number, A: number): number };
+  }).exports as unknown as { scratchBytes(K: number, A: number): number; qScratchBytes(K: number): number };
   for (const [K, A] of [
     [2, 2],
     [8, 12],
     [13, 40],
-  ] as const)
+  ] as const) {
     assert.equal(solveModule.scratchBytes(K, A), solveScratchBytes(K, A));
+    assert.equal(solveModule.qScratchBytes(K), qSolveScratchBytes(K));
+  }
   assert.ok(codes[1]! > 0 && codes[2]! > 0, `certain and unchecked steps both met: ${codes}`);
   assert.ok(pinnedLoci > 20, `${pinnedLoci} loci end with pinned entries`);
+});
+
+test('Q’s Newton step with its solves in WebAssembly gives the bits of the JavaScript step: components at the floor, fixed individuals, K to 13', () => {
+  const md = dataset(260, 2, [2, 5, 3, 8, 2, 4, 6, 2, 3], 61);
+  let pinned = 0;
+  for (const K of [2, 3, 5, 8, 12, 13]) {
+    const rng = createRng(70 + K);
+    const p = randomAdmixture(md, K, createRng(80 + K));
+    // About a quarter of the components at the floor (pinned, some released), rows renormalised.
+    for (let i = 0; i < md.N; i++) {
+      let sum = 0;
+      for (let k = 0; k < K; k++) {
+        if (rng.uniform() < 0.25) p.Q[i * K + k] = PARAMETER_FLOOR;
+        sum += p.Q[i * K + k]!;
+      }
+      for (let k = 0; k < K; k++) p.Q[i * K + k]! /= sum;
+      pinned += p.Q.subarray(i * K, (i + 1) * K).filter((x) => x < 2 * PARAMETER_FLOOR).length;
+    }
+    const fixed = Uint8Array.from({ length: md.N }, (_, i) => (i % 17 === 0 ? 1 : 0));
+    for (const withFixed of [false, true]) {
+      const base = admixtureWork(md);
+      const work = withFixed ? { ...base, fixed } : base;
+      const wasmQ = Float64Array.from(p.Q);
+      const jsQ = Float64Array.from(p.Q);
+      for (let t = 0; t < 3; t++) {
+        qNewtonStep(md, work, K, wasmQ, p.F, qNewtonWork(md.N, K));
+        qNewtonStep(md, { ...work, wasm: false }, K, jsQ, p.F, qNewtonWork(md.N, K));
+        assert.ok(bitsEqual(wasmQ, jsQ), `K = ${K}, fixed ${withFixed}, step ${t}`);
+      }
+      assert.ok(!bitsEqual(wasmQ, p.Q), 'Q moved');
+    }
+  }
+  assert.ok(pinned > 500, `${pinned} components started at the floor`);
 });
 
 test('a running product that underflows (tiny frequencies) is flushed into ln L as in JavaScript, and a zero d gives -Infinity in both', () => {

@@ -78,22 +78,27 @@ export function qNewtonStep(
   if (K < 2) return;
   const pass: NewtonPassArguments = { ...passData(md, work, K, Q, F), ...s };
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
-  s.gradient.fill(0);
-  s.hessian.fill(0);
-  if (wasm) wasm.derivatives(pass);
-  else derivativesPass(pass);
   const { pending, step } = s;
   const copies = work.copies;
-  let checks = 0;
-  for (let i = 0; i < md.N; i++) {
-    pending[i] = 0;
-    if (copies[i]! === 0 || (work.fixed && work.fixed[i])) continue;
-    const solved = solveStep(i, K, Q, s);
-    if (solved === Solved.None) continue;
-    if (solved === Solved.Certain && stepRatio(i, K, Q, step) <= CERTAIN_RATIO) applyStep(Q, i, K, step, 1);
-    else {
-      pending[i] = 1;
-      checks++;
+  for (let i = 0; i < md.N; i++) pending[i] = copies[i]! === 0 || (work.fixed && work.fixed[i]) ? 0 : 1;
+  // The derivative pass and the solves in WebAssembly where they run, else here.
+  let checks = wasm?.qStep(pass);
+  if (checks === undefined) {
+    s.gradient.fill(0);
+    s.hessian.fill(0);
+    if (wasm) wasm.derivatives(pass);
+    else derivativesPass(pass);
+    checks = 0;
+    for (let i = 0; i < md.N; i++) {
+      if (!pending[i]) continue;
+      pending[i] = 0;
+      const solved = solveStep(i, K, Q, s);
+      if (solved === Solved.None) continue;
+      if (solved === Solved.Certain && stepRatio(i, K, Q, step) <= CERTAIN_RATIO) applyStep(Q, i, K, step, 1);
+      else {
+        pending[i] = 1;
+        checks++;
+      }
     }
   }
   if (checks === 0) return;

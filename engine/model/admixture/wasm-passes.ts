@@ -1,5 +1,5 @@
 import { ADMIXTURE_PASSES_WASM } from './admixture-passes-wasm.ts';
-import { F_SOLVE_WASM } from './f-solve-wasm.ts';
+import { NEWTON_SOLVES_WASM } from './newton-solves-wasm.ts';
 import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassArguments } from './em-pass.ts';
@@ -16,7 +16,7 @@ import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
  * are copied in a few MiB of loci at a time, so large data are not duplicated per worker. The
  * parameters are copied in and the sums out at each pass (O(N·K² + rows·K), small beside the
  * pass). F's solve per locus (f-newton.ts's solveLocus) runs in a second module, compiled from
- * AssemblyScript (scripts/assembly/f-solve.ts), on the same memory: it reads the gradient and
+ * AssemblyScript (scripts/assembly/newton-solves.ts), on the same memory: it reads the gradient and
  * Hessians where F's derivative pass left them. Where WebAssembly with SIMD is missing,
  * {@link wasmPasses} returns undefined and the JavaScript passes run.
  */
@@ -44,6 +44,13 @@ export interface WasmPasses {
   locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
   /** ψ_l of every locus at (Q, F), as fDerivativesPass computes them (a view of this instance's memory, valid until its next pass). */
   logLik(Q: Float64Array, F: Float64Array): Float64Array;
+  /**
+   * qNewtonStep's derivative pass and its loop of solves over individuals, the same bits: from
+   * a.pending (1: the individual takes a step), each one's step into a.step; certain steps applied to
+   * a.Q; a.pending left 1 where the step is to be checked. Returns how many are; undefined (nothing
+   * done) where the solve module is missing.
+   */
+  qStep(a: NewtonPassArguments): number | undefined;
   /** Whether `solve` runs: the solve module compiled and the data's loci (`offsets`) were given. */
   readonly solves: boolean;
   /**
@@ -73,14 +80,30 @@ let compiled: WebAssembly.Module | null | undefined;
 let solveCompiled: WebAssembly.Module | null | undefined;
 
 function solveModule(): WebAssembly.Module | null {
-  if (solveCompiled === undefined) solveCompiled = compileBase64(F_SOLVE_WASM);
+  if (solveCompiled === undefined) solveCompiled = compileBase64(NEWTON_SOLVES_WASM);
   return solveCompiled;
 }
 
-/** The solve module's exports (scripts/assembly/f-solve.ts): addresses in the shared memory. */
+/** The solve module's exports (scripts/assembly/newton-solves.ts): addresses in the shared memory. */
 interface SolveExports {
   solveLocus(K: number, A: number, F: number, gradient: number, hessian: number, scratch: number): number;
   scratchBytes(K: number, A: number): number;
+  qSolve(
+    N: number,
+    K: number,
+    Q: number,
+    gradient: number,
+    hessian: number,
+    step: number,
+    pending: number,
+    scratch: number,
+  ): number;
+  qScratchBytes(K: number): number;
+}
+
+/** Bytes of the solve module's scratch for Q's solve at K (its qScratchBytes, tested). */
+export function qSolveScratchBytes(K: number): number {
+  return 8 * (K * K + 4 * K) + 4 * K + K;
 }
 
 /** Bytes of the solve module's scratch for loci of at most A alleles at K (its scratchBytes, tested). */
@@ -159,6 +182,7 @@ export function wasmPasses(
     fHessian: Math.min(rows, fBlockRows(K)) * T * 8,
     trial: Math.min(rows, TRIAL_ROWS) * K * 8, // a locus's trial frequencies
     solve: solveScratchBytes(K, mostAlleles), // F's solve per locus: its step first
+    qSolve: qSolveScratchBytes(K),
   };
   const { at: offsets, end } = layout(Object.values(regions));
   const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
@@ -250,6 +274,20 @@ export function wasmPasses(
     : undefined;
   const solves = solveExports !== undefined && mostAlleles > 0;
   return {
+    qStep(p) {
+      if (!solveExports) return undefined;
+      Q.set(p.Q);
+      F.set(p.F);
+      Qn.fill(0);
+      hessian.fill(0);
+      overLoci(derivativesFunction, [at.Qn, at.hessian, T * 8]);
+      pending.set(p.pending);
+      const checks = solveExports.qSolve(N, K, at.Q, at.Qn, at.hessian, at.step, at.pending, at.qSolve);
+      p.Q.set(Q);
+      p.step.set(step);
+      p.pending.set(pending);
+      return checks;
+    },
     solves,
     solvedStep: f64('solve', mostAlleles * K),
     solve(firstRow, alleles, blockRow) {

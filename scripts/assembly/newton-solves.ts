@@ -1,9 +1,10 @@
-// AssemblyScript source of F's Newton step solve per locus (engine/model/admixture/f-newton.ts's
-// solveLocus): the same operations in the same order, so the same bits. Compiled by
-// scripts/gen-kernels.mjs into engine/model/admixture/f-solve-wasm.ts; it shares the memory of the
-// admixture passes (wasm-passes.ts), which reads the locus's gradient and Hessian where F's
-// derivative pass left them. Not TypeScript for tsc: f64, i32, usize, load and store are
-// AssemblyScript's.
+// AssemblyScript source of the admixture model's Newton solves: F's per locus (f-newton.ts's
+// solveLocus) and Q's per individual with its certain steps applied (q-newton.ts's solveStep and
+// the loop over individuals in qNewtonStep), the same operations in the same order, so the same
+// bits. Compiled by scripts/wasm-newton-solves.mjs into engine/model/admixture/newton-solves-wasm.ts;
+// the module shares the memory of the admixture passes (wasm-passes.ts) and reads the gradients
+// and Hessians where their derivative passes left them. Not TypeScript for tsc: f64, i32, usize,
+// load, store and @inline are AssemblyScript's.
 
 const PARAMETER_FLOOR: f64 = 1e-9;
 const MAX_ROUNDS: i32 = 8;
@@ -264,4 +265,143 @@ export function solveLocus(K: i32, A: i32, F: usize, g: usize, h: usize, scratch
   }
   if (!(ascent > 0)) return 0;
   return kkt && t == 1 && ratio <= CERTAIN_RATIO ? 1 : 2;
+}
+
+// Q's solve per individual (q-newton.ts's solveStep): scratch from qScratch.
+let qMatrix: usize = 0;
+let qRhs: usize = 0;
+let qOnes: usize = 0;
+let qU: usize = 0;
+let qV: usize = 0;
+let qFree: usize = 0;
+let qPinned: usize = 0;
+
+/** Bytes of scratch Q's solve needs at K. */
+export function qScratchBytes(K: i32): i32 {
+  return 8 * (K * K + 4 * K) + 4 * K + K;
+}
+
+@inline function tri(h: usize, k: i32, m: i32): f64 {
+  return k >= m ? f(h, (k * (k + 1)) / 2 + m) : f(h, (m * (m + 1)) / 2 + k);
+}
+
+/** solveStep for individual i: 0 no step, 1 certain (KKT met), 2 a feasible step that may not be. */
+function qSolveStep(i: i32, K: i32, Q: usize, gradient: usize, hessian: usize, step: usize): i32 {
+  const T = (K * (K + 1)) >> 1;
+  const h = hessian + ((<usize>(i * T)) << 3);
+  const qi = i * K;
+  const pinBelow: f64 = PARAMETER_FLOOR * (1 + 1e-9);
+  for (let k = 0; k < K; k++) setU8(qPinned, k, f(Q, qi + k) <= pinBelow ? 1 : 0);
+  for (let round = 0; round < 3 * K; round++) {
+    let n = 0;
+    for (let k = 0; k < K; k++) if (!u8at(qPinned, k)) setN32(qFree, n++, k);
+    if (n == 0) return 0;
+    let target: f64 = 0;
+    for (let k = 0; k < K; k++) {
+      const d: f64 = u8at(qPinned, k) ? PARAMETER_FLOOR - f(Q, qi + k) : 0;
+      setF(step, qi + k, d);
+      target -= d;
+    }
+    let trace: f64 = 0;
+    for (let x = 0; x < n; x++) trace += tri(h, n32(qFree, x), n32(qFree, x));
+    const ridge = 1e-12 * trace + 1e-300;
+    for (let x = 0; x < n; x++) {
+      const k = n32(qFree, x);
+      let b = f(gradient, qi + k);
+      for (let m = 0; m < K; m++) if (u8at(qPinned, m)) b -= tri(h, k, m) * f(step, qi + m);
+      setF(qRhs, x, b);
+      setF(qOnes, x, 1);
+      for (let y = 0; y < n; y++) setF(qMatrix, x * n + y, tri(h, k, n32(qFree, y)) + (x == y ? ridge : 0));
+    }
+    if (!choleskyInPlace(qMatrix, n)) return 0;
+    choleskySolve(qMatrix, n, qRhs, qU);
+    choleskySolve(qMatrix, n, qOnes, qV);
+    let su: f64 = 0;
+    let sv: f64 = 0;
+    for (let x = 0; x < n; x++) {
+      su += f(qU, x);
+      sv += f(qV, x);
+    }
+    const mu = (su - target) / sv;
+    let blocked = false;
+    for (let x = 0; x < n; x++) {
+      const k = n32(qFree, x);
+      const d = f(qU, x) - mu * f(qV, x);
+      setF(step, qi + k, d);
+      if (f(Q, qi + k) + d < PARAMETER_FLOOR) {
+        setU8(qPinned, k, 1);
+        blocked = true;
+      }
+    }
+    if (blocked) continue;
+    let release = -1;
+    let most = 1e-9 * Math.abs(mu);
+    for (let k = 0; k < K; k++) {
+      if (!u8at(qPinned, k)) continue;
+      let m = f(gradient, qi + k);
+      for (let c = 0; c < K; c++) m -= tri(h, k, c) * f(step, qi + c);
+      if (m - mu > most) {
+        release = k;
+        most = m - mu;
+      }
+    }
+    if (release >= 0 && round < 3 * K - 1) {
+      setU8(qPinned, release, 0);
+      continue;
+    }
+    let ascent: f64 = 0;
+    for (let k = 0; k < K; k++) ascent += f(gradient, qi + k) * f(step, qi + k);
+    if (!(ascent > 0)) return 0;
+    return release >= 0 ? 2 : 1;
+  }
+  return 0;
+}
+
+/**
+ * qNewtonStep's loop over individuals: for each with pending[i] = 1 (the others: no copies, or
+ * fixed), its step into `step`; a certain step with every |Δ_k| ≤ CERTAIN_RATIO q_k is applied to
+ * Q (renormalised), any other feasible ascent step leaves pending[i] = 1 to be checked; the rest
+ * pending[i] = 0. Returns how many are left to check.
+ */
+export function qSolve(
+  N: i32,
+  K: i32,
+  Q: usize,
+  gradient: usize,
+  hessian: usize,
+  step: usize,
+  pending: usize,
+  scratch: usize,
+): i32 {
+  qMatrix = scratch;
+  qRhs = qMatrix + ((<usize>(K * K)) << 3);
+  qOnes = qRhs + ((<usize>K) << 3);
+  qU = qOnes + ((<usize>K) << 3);
+  qV = qU + ((<usize>K) << 3);
+  qFree = qV + ((<usize>K) << 3);
+  qPinned = qFree + ((<usize>K) << 2);
+  let checks = 0;
+  for (let i = 0; i < N; i++) {
+    if (!u8at(pending, i)) continue;
+    setU8(pending, i, 0);
+    const solved = qSolveStep(i, K, Q, gradient, hessian, step);
+    if (solved == 0) continue;
+    let ratio: f64 = 0;
+    if (solved == 1)
+      for (let k = 0; k < K; k++) ratio = Math.max(ratio, Math.abs(f(step, i * K + k)) / f(Q, i * K + k));
+    if (solved == 1 && ratio <= CERTAIN_RATIO) {
+      for (let k = 0; k < K; k++) setF(Q, i * K + k, f(Q, i * K + k) + 1 * f(step, i * K + k));
+      let sum: f64 = 0;
+      for (let k = 0; k < K; k++) {
+        const x = Math.max(PARAMETER_FLOOR, f(Q, i * K + k));
+        setF(Q, i * K + k, x);
+        sum += x;
+      }
+      for (let k = 0; k < K; k++) setF(Q, i * K + k, f(Q, i * K + k) / sum);
+    } else {
+      setU8(pending, i, 1);
+      checks++;
+    }
+  }
+  return checks;
 }
