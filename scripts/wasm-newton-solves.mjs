@@ -12,7 +12,18 @@ const SOURCE = new URL('./assembly/newton-solves.ts', import.meta.url);
 export async function newtonSolvesBase64() {
   const outputs = {};
   const { error, stderr } = await asc.main(
-    ['newton-solves.ts', '-O3', '--runtime', 'stub', '--importMemory', '--noAssert', '--use', 'abort=', '-o', 'newton-solves.wasm'],
+    [
+      'newton-solves.ts',
+      '-O3',
+      '--runtime',
+      'stub',
+      '--importMemory',
+      '--noAssert',
+      '--use',
+      'abort=',
+      '-o',
+      'newton-solves.wasm',
+    ],
     {
       readFile: (name) => (name === 'newton-solves.ts' ? readFileSync(SOURCE, 'utf8') : null),
       writeFile: (name, contents) => {
