@@ -105,7 +105,8 @@ export function scratchBytes(K: i32, A: i32): i32 {
   return 8 * (2 * A * K + 2 * A * K * K + 3 * K * K + 5 * K) + 4 * (A * K + A) + A * K + A;
 }
 
-function factorAllele(K: i32, a: i32, F: usize, g: usize): bool {
+/** Allele a's free clusters, b_a and the inverse of its free block (solveLocus's factorAllele); false if singular. */
+function factorAllele(K: i32, a: i32, g: usize): bool {
   const KK = K * K;
   const u = a * KK;
   let n = 0;
@@ -180,7 +181,7 @@ export function solveLocus(K: i32, A: i32, F: usize, g: usize, h: usize, scratch
       }
     for (let a = 0; a < A; a++) {
       if (u8at(changed, a) == 1) {
-        if (!factorAllele(K, a, F, g)) return 0;
+        if (!factorAllele(K, a, g)) return 0;
         setU8(changed, a, 0);
       }
       const n = n32(freeCount, a);
