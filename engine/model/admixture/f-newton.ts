@@ -101,7 +101,9 @@ const MAX_HALVINGS = 20;
 
 /**
  * Updates F in place by one safeguarded Newton step per locus with Q fixed; returns ln L at the
- * F it was given (computed in the same pass).
+ * F it was given (computed in the same pass). Where the WebAssembly passes run, each locus's solve
+ * runs there too (wasm-passes.ts's `solve`: solveLocus compiled from AssemblyScript, the same bits),
+ * reading the Hessians where the derivative pass left them; s.hessian is then unused.
  */
 export function fNewtonStep(
   md: MixtureData,
@@ -278,7 +280,8 @@ const enum Solved {
  * The step of locus l into s.step (see fNewtonStep). Entries at the floor start pinned; free
  * entries that would end below it are pinned and the rest re-solved; pinned entries whose model
  * gradient exceeds their cluster's multiplier are released. When the rounds run out on an
- * infeasible step, it is shortened to the floor.
+ * infeasible step, it is shortened to the floor. (Exported for the test of its WebAssembly form,
+ * scripts/assembly/newton-solves.ts.)
  */
 export function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): Solved {
   const off = md.offsets[l]!;

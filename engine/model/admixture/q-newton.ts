@@ -20,7 +20,9 @@ import { choleskyInPlace, choleskySolve } from '../../util/cholesky.ts';
  * PARAMETER_FLOOR pinned to it (an active set, solveStep). The step is kept when φ_i(q + Δ) ≥
  * φ_i(q): certain without computing it for small steps (CERTAIN_RATIO), otherwise computed (in one
  * more pass from products of likelihood ratios when many need it); a step that fails is halved for
- * that individual and checked again. (A check of the directional derivative at q + Δ
+ * that individual and checked again. Where the WebAssembly passes run, the derivative pass, the
+ * solves and the certain steps are one call (wasm-passes.ts's `qStep`: solveStep and this loop
+ * compiled from AssemblyScript, the same bits). (A check of the directional derivative at q + Δ
  * would need no logarithms, but near the optimum it is ≈ 0 of either sign, and halving every other
  * step slowed the fit fourfold on eHGDP.) Individuals whose rows are fixed (supervised mode) or who
  * have no observed copies keep their q.
