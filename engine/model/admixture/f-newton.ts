@@ -171,7 +171,9 @@ function locusStep(
   let solved: Solved;
   if (solver) {
     solved = solver.solve(md.offsets[l]!, md.alleles[l]!, rb) as Solved;
-    s.step.set(solver.solvedStep.subarray(0, md.alleles[l]! * K));
+    // Copied element by element: a subarray view per locus would be garbage on every step.
+    const solvedStep = solver.solvedStep;
+    for (let e = 0; e < md.alleles[l]! * K; e++) s.step[e] = solvedStep[e]!;
   } else solved = solveLocus(md, K, F, s, l, rb);
   if (solved === Solved.None) return before;
   if (solved === Solved.Certain) {

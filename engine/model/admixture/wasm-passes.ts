@@ -15,9 +15,10 @@ import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
  * codes (and the held-out mask, turned locus-major) too when they take at most 16 MiB, else they
  * are copied in a few MiB of loci at a time, so large data are not duplicated per worker. The
  * parameters are copied in and the sums out at each pass (O(N·K² + rows·K), small beside the
- * pass). F's solve per locus (f-newton.ts's solveLocus) runs in a second module, compiled from
- * AssemblyScript (scripts/assembly/newton-solves.ts), on the same memory: it reads the gradient and
- * Hessians where F's derivative pass left them. Where WebAssembly with SIMD is missing,
+ * pass). The Newton steps' solves — F's per locus (f-newton.ts's solveLocus), Q's per individual
+ * (q-newton.ts's solveStep and its loop) — run in a second module, compiled from AssemblyScript
+ * (scripts/assembly/newton-solves.ts), on the same memory: they read the gradients and Hessians
+ * where the derivative passes left them. Where WebAssembly with SIMD is missing,
  * {@link wasmPasses} returns undefined and the JavaScript passes run.
  */
 export interface WasmPasses {
