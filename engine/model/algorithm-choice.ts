@@ -9,7 +9,7 @@ const NAME: Record<StartAlgorithm, string> = { ema: 'EMA', em: 'EM' };
 export function describeChoice(
   algorithm: StartAlgorithm,
   heldOut: { readonly ema: number; readonly em: number },
-  gain?: { readonly z: number },
+  gain?: { readonly z: number; readonly windows?: number },
 ): AlgorithmChoice {
   const other: StartAlgorithm = algorithm === 'em' ? 'ema' : 'em';
   const f = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -20,7 +20,7 @@ export function describeChoice(
     };
   const paired =
     gain && Number.isFinite(gain.z)
-      ? `; EMA's gain ${gain.z.toFixed(1)} standard errors over individuals${algorithm === 'em' && gain.z > 0 ? ', too few to keep EMA' : ''}`
+      ? `; EMA's gain ${gain.z.toFixed(1)} standard errors over individuals${gain.windows ? ` and ${gain.windows} genome windows` : ''}${algorithm === 'em' && gain.z > 0 ? ', too few to keep EMA' : ''}`
       : '';
   const reason = `${NAME[algorithm]}: held-out ln L ${f(heldOut[algorithm])} against ${f(heldOut[other])} for ${NAME[other]} (${HELD_OUT_FOLDS}-fold cross-validation over individuals${paired})`;
   return { algorithm, heldOut, reason };

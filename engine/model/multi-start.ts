@@ -8,6 +8,7 @@ import { logEvidence } from './mixture/evidence.ts';
 import { usedClusters } from './cluster-use.ts';
 import { describeChoice, type AlgorithmChoice } from './algorithm-choice.ts';
 import { heldOutLogLiks } from './mixture/held-out.ts';
+import { jackknifeError } from './mixture/block-deletion.ts';
 import {
   fitSteps,
   modelFromMemberships,
@@ -467,7 +468,8 @@ export function bestPerAlgorithm(
 
 /**
  * EMA is kept only when its held-out gain over EM is this many standard errors above 0 (paired
- * over individuals); otherwise EM, the model with every marker informative.
+ * over individuals, and over genome windows where the markers have positions); otherwise EM, the
+ * model with every marker informative.
  */
 export const AUTO_EMA_Z = 2;
 
@@ -479,8 +481,35 @@ export function pairedGain(a: Float64Array, b: Float64Array): { total: number; z
   const mean = total / n;
   let ss = 0;
   for (let d = 0; d < n; d++) ss += (a[d]! - b[d]! - mean) ** 2;
-  const se = Math.sqrt((ss / Math.max(1, n - 1)) * n);
-  return { total, z: se > 0 ? total / se : total > 0 ? Infinity : total < 0 ? -Infinity : 0 };
+  return { total, z: zScore(total, Math.sqrt((ss / Math.max(1, n - 1)) * n)) };
+}
+
+function zScore(total: number, se: number): number {
+  return se > 0 ? total / se : total > 0 ? Infinity : total < 0 ? -Infinity : 0;
+}
+
+/**
+ * The paired gain with the markers' sampling added where markers are linked: its standard error
+ * is √(se² over individuals + se² of a delete-one-window jackknife over genome windows), from
+ * the held-out totals without each window (`withoutA[b]`, `withoutB[b]`). Linked markers make a
+ * window one piece of evidence: a gain that rests on a few windows (clusters that are the
+ * haplotypes of one linkage block) is not a gain over the genome.
+ */
+export function windowedGain(
+  a: Float64Array,
+  b: Float64Array,
+  withoutA: Float64Array,
+  withoutB: Float64Array,
+): { total: number; z: number; windows: number } {
+  const paired = pairedGain(a, b);
+  const byIndividual = paired.z === 0 ? 0 : paired.total / paired.z;
+  const byWindow = jackknifeError(withoutA.map((x, w) => x - withoutB[w]!));
+  if (!Number.isFinite(byWindow)) return { ...paired, windows: withoutA.length };
+  return {
+    total: paired.total,
+    z: zScore(paired.total, Math.sqrt(byIndividual ** 2 + byWindow ** 2)),
+    windows: withoutA.length,
+  };
 }
 
 /** auto's rule: EMA when its paired held-out gain over EM is more than AUTO_EMA_Z standard errors, else EM. */
@@ -492,7 +521,8 @@ export function algorithmByGain(gain: { readonly z: number }): 'ema' | 'em' {
  * `--algorithm auto` (docs/algorithms.md §4): when the starts ran both EMA and EM, the best start
  * of each (by the ranking) is refitted on 4/5 of the individuals and scored on the other fifth,
  * five times; EMA is chosen when it predicts held-out individuals better by more than
- * AUTO_EMA_Z standard errors (paired over individuals), else EM.
+ * AUTO_EMA_Z standard errors (paired over individuals; where the markers have positions, the
+ * error also counts the sampling of genome windows, {@link windowedGain}), else EM.
  */
 function autoChoice(
   data: MixtureData,
@@ -504,6 +534,8 @@ function autoChoice(
   const em = starts.filter((s) => s.algorithm === 'em');
   if (ema.length === 0 || em.length === 0) return undefined;
   const rows = [new Float64Array(data.N), new Float64Array(data.N)];
+  const windows = data.windows && data.windows.count >= 2 ? data.windows : undefined;
+  const perWindow = windows ? [new Float64Array(windows.count), new Float64Array(windows.count)] : undefined;
   const [emaHeldOut, emHeldOut] = heldOutLogLiks(
     data,
     [
@@ -513,10 +545,13 @@ function autoChoice(
     fit,
     undefined,
     rows,
+    windows && perWindow ? { blocks: windows, perBlock: perWindow } : undefined,
   );
   const heldOut = { ema: emaHeldOut!, em: emHeldOut! };
   // Too few individuals to hold any out: the dissertation's EMA (describeChoice says so).
   if (!Number.isFinite(heldOut.ema) || !Number.isFinite(heldOut.em)) return describeChoice('ema', heldOut);
-  const gain = pairedGain(rows[0]!, rows[1]!);
+  const gain = perWindow
+    ? windowedGain(rows[0]!, rows[1]!, perWindow[0]!, perWindow[1]!)
+    : pairedGain(rows[0]!, rows[1]!);
   return describeChoice(algorithmByGain(gain), heldOut, gain);
 }

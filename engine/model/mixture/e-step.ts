@@ -45,7 +45,7 @@ export function eStepBuffers(data: MixtureData, K: number, opts: { wasm?: boolea
 }
 
 /** out[g, :] = ln p(genotype g of locus i | c) = Σ over its observed copies of ln θ (missing copies skipped). */
-function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float64Array, out: Float64Array): number {
+export function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float64Array, out: Float64Array): number {
   const { P, offsets, genotypeOffsets, genotypeAlleles } = data;
   const off = offsets[i]!;
   const g0 = genotypeOffsets[i]!;

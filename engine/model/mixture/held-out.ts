@@ -3,6 +3,8 @@ import { fit, type FitOptions } from './fit.ts';
 import { individualSubset, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { StartAlgorithm } from '../../util/choices.ts';
+import { addBlockDeletedLogLiks } from './block-deletion.ts';
+import type { LocusBlocks } from './genome-windows.ts';
 
 /** Folds of the held-out log-likelihood that `--algorithm auto` chooses by. */
 export const HELD_OUT_FOLDS = 5;
@@ -22,7 +24,9 @@ export interface HeldOutCandidate {
  * (NaN with fewer individuals than folds); the candidates share the folds. A model that calls
  * noise markers informative predicts new individuals worse; one that discards markers carrying
  * structure does too. `perIndividual[c]`, when given (length N), receives each individual's
- * held-out ln p(x_d) under candidate c.
+ * held-out ln p(x_d) under candidate c. `deleted.perBlock[c]`, when given (length
+ * `deleted.blocks.count`), receives for each block b the held-out total without b's loci (the
+ * same refits; a delete-one-block jackknife over markers, block-deletion.ts).
  */
 export function heldOutLogLiks(
   md: MixtureData,
@@ -30,6 +34,7 @@ export function heldOutLogLiks(
   opts: FitOptions,
   folds = HELD_OUT_FOLDS,
   perIndividual?: readonly Float64Array[],
+  deleted?: { readonly blocks: LocusBlocks; readonly perBlock: readonly Float64Array[] },
 ): number[] {
   if (md.N < folds) return candidates.map(() => NaN);
   const totals = candidates.map(() => 0);
@@ -43,6 +48,7 @@ export function heldOutLogLiks(
     candidates.forEach(({ model, algorithm }, c) => {
       const refit = fit(fitted, model, { ...opts, algorithm, warmup: 0 });
       totals[c]! += eStep(held, refit.model, eStepBuffers(held, model.K), rows);
+      if (deleted) addBlockDeletedLogLiks(held, refit.model, deleted.blocks, deleted.perBlock[c]!);
       if (rows) test.forEach((d, j) => (perIndividual![c]![d] = rows[j]!));
     });
   }

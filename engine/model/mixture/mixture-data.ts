@@ -1,4 +1,5 @@
 import { locusGroups, subsetGroups, type LocusGroups } from './locus-groups.ts';
+import { genomeWindows, type LocusBlocks } from './genome-windows.ts';
 import { alleleOffsets, type AlleleCalls, type GenotypeData } from '../../data/genotype-data.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface MixtureData {
   readonly genotypeAlleles: Int16Array;
   /** Consecutive loci with few genotypes taken together by the hot loops (locus-groups.ts). */
   readonly groups: LocusGroups;
+  /** Windows of consecutive markers along the genome when every locus has a position (block-deletion.ts). */
+  readonly windows?: LocusBlocks;
 }
 
 /** The most distinct genotypes at any locus (the size of per-locus genotype scratch). */
@@ -154,7 +157,9 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
     if (flat) for (let g = 0; g < count; g++) direct[touched[g]!] = -1;
     genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
   }
+  const windows = genomeWindows(data.loci);
   return {
+    ...(windows ? { windows } : {}),
     groups: locusGroups(N, L, genotypeOf, genotypeOffsets, shared),
     N,
     L,

@@ -2,6 +2,7 @@ import { CLUSTER_DEFAULTS as D, type TanOrder } from '../../util/choices.ts';
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
 import { createRng } from '../../util/rng.ts';
 import { genotypeStates } from '../../data/genotype-states.ts';
+import { genomeOrder } from '../../data/genome-order.ts';
 
 /** How the markers are ordered for the TAN class (the ancestral order π). */
 export type { TanOrder };
@@ -50,20 +51,6 @@ export interface TanData {
 /** Largest number of joint candidate states for which tables are precomputed. */
 export const MAX_CONFIGS = 4096;
 
-function genomeOrder(data: GenotypeData): number[] {
-  const idx = data.loci.map((_, l) => l);
-  const hasPos = data.loci.every((l) => l.pos !== undefined);
-  if (!hasPos) return idx;
-  const chromRank = new Map<string, number>();
-  for (const l of data.loci) if (!chromRank.has(l.chrom ?? '')) chromRank.set(l.chrom ?? '', chromRank.size);
-  return idx.sort(
-    (a, b) =>
-      chromRank.get(data.loci[a]!.chrom ?? '')! - chromRank.get(data.loci[b]!.chrom ?? '')! ||
-      data.loci[a]!.pos! - data.loci[b]!.pos! ||
-      a - b,
-  );
-}
-
 /** Builds the TAN variables of a dataset. */
 export function tanData(data: GenotypeData, o: TanDataOptions = DEFAULT_TAN_DATA): TanData {
   const N = data.individuals.length;
@@ -72,7 +59,7 @@ export function tanData(data: GenotypeData, o: TanDataOptions = DEFAULT_TAN_DATA
   const level = data.phased || P === 1 ? 'copy' : 'genotype';
   const R = level === 'copy' ? P : 1;
   let order: number[];
-  if (o.order === 'genome') order = genomeOrder(data);
+  if (o.order === 'genome') order = genomeOrder(data.loci);
   else if (o.order === 'file') order = data.loci.map((_, l) => l);
   else {
     const rng = createRng(o.orderSeed);
