@@ -73,12 +73,16 @@ test('stratify run writes .Q/.P/JSON; --init-q continues from a membership matri
   const cont = mkdtempSync(join(tmpdir(), 'stratify-cont-'));
   const r2 = stratify('run', dataPath('nancycats.gen'), '--init-q', join(out, 'stratify.K3.r1.Q'), '--out', cont);
   assert.equal(r2.status, 0, r2.stderr);
-  const cj = JSON.parse(readFileSync(join(cont, 'stratify.json'), 'utf8')) as { runs: { K: number; logLik: number }[] };
+  const cj = JSON.parse(readFileSync(join(cont, 'stratify.json'), 'utf8')) as {
+    runs: { K: number; logLik: number; algorithmChoice?: { algorithm: string; reason: string } }[];
+  };
   assert.equal(cj.runs[0]!.K, 3);
   assert.ok(
     Math.abs(cj.runs[0]!.logLik - json.runs[1]!.logLik) < 50,
     'continuing from a converged Q stays near its likelihood',
   );
+  // Under auto (the default) the continued start also runs EMA and EM and held-out individuals choose.
+  assert.match(cj.runs[0]!.algorithmChoice?.reason ?? '', /held-out ln L/);
   const bad = stratify('run', dataPath('nancycats.gen'), '--k', '2..x');
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /--k takes a range/);

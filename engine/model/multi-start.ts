@@ -180,7 +180,24 @@ function* mixtureStartSteps(
   index: number,
   seed: number,
 ): Generator<StepInfo, StartResult> {
-  const init = randomModel(md, K, createRng(seed), opts.init);
+  return yield* mixtureStartFrom(md, randomModel(md, K, createRng(seed), opts.init), opts, index, seed);
+}
+
+/**
+ * A mixture start from given parameters, as a start from random ones runs (the same algorithms,
+ * the same EM twin under 'auto'): `--init-q` continues a clustering through it.
+ */
+export function continueStart(md: MixtureData, init: MixtureModel, opts: FitOptions): StartResult {
+  return runToEnd(mixtureStartFrom(md, init, opts, 0, 0));
+}
+
+function* mixtureStartFrom(
+  md: MixtureData,
+  init: MixtureModel,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): Generator<StepInfo, StartResult> {
   const finish = (r: FitResult, algorithm: StartAlgorithm, iterations: number): StartResult => ({
     index,
     seed,

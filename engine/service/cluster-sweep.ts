@@ -2,11 +2,11 @@ import type { Model } from '../util/choices.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import { withCvErrorsOn } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { fit, modelFromMemberships } from '../model/mixture/fit.ts';
+import { modelFromMemberships } from '../model/mixture/fit.ts';
 import { independenceMeasure } from '../model/mixture/independence.ts';
 import { preparedData, type MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
-import { combineStarts, type Clustering, type StartResult } from '../model/multi-start.ts';
+import { combineStarts, continueStart, type Clustering, type StartResult } from '../model/multi-start.ts';
 import {
   runModel,
   startRanking,
@@ -136,14 +136,10 @@ export function continueFromMemberships(data: GenotypeData, Q: Float64Array, K: 
   const md = preparedData(data);
   if (Q.length !== md.N * K)
     throw new RangeError(`the membership matrix has ${Q.length / K} rows but the data has ${md.N} individuals`);
-  const r = fit(md, modelFromMemberships(md, Q, K, o.fit), o.fit);
-  const clustering = singleStartClustering(md, r.model, {
-    Q: r.posterior,
-    logLik: r.logLik,
-    informative: r.informative,
-    iterations: r.iterations,
-    converged: r.converged,
-  });
+  // One start from the memberships' clusters, run as any start (under auto: EMA and EM, held-out
+  // individuals choose).
+  const start = continueStart(md, modelFromMemberships(md, Q, K, o.fit), o.fit);
+  const clustering = combineStarts(md, [start], 'best', o.rankBy, o.fit);
   return { K, replicate: 0, clustering, completedStarts: 1 };
 }
 

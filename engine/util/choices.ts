@@ -152,7 +152,11 @@ export const MISSING_COPIES = choices({ skip: 'skipped', expect: 'replaced by ex
 export type MissingCopies = (typeof MISSING_COPIES.values)[number];
 
 /** How random starts draw allele frequencies (docs/algorithms.md §3). */
-export const INIT_METHOD = choices({ data: 'around the observed frequencies', flat: 'flat Dirichlet' });
+export const INIT_METHOD = choices({
+  data: 'around the observed frequencies',
+  flat: 'flat Dirichlet',
+  individuals: 'on individuals chosen far apart',
+});
 export type InitMethod = (typeof INIT_METHOD.values)[number];
 
 /** EMA-TAN marker order. */
@@ -227,7 +231,8 @@ export const CLUSTER_DEFAULTS = {
   epsilon: 0.01,
   maxIterations: 500,
   missing: 'skip',
-  init: 'data',
+  /** Chosen on the accuracy suite (docs/accuracy.md): clusters started on individuals far apart. */
+  init: 'individuals',
   warmup: 10,
   alpha: 1,
   alphaCluster: 1,

@@ -1,6 +1,7 @@
 import type { InitMethod } from '../../util/choices.ts';
 import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
+import { seededModel } from './seeded-start.ts';
 
 /**
  * A naive Bayes mixture over genotypes (the no-admixture model): cluster weights θ_C and, per
@@ -58,7 +59,8 @@ export function pooledFrequencies(data: MixtureData): Float64Array {
  * 'data' (default): each cluster's frequencies at locus i from Dirichlet(p̂_i), centred on the
  * pooled frequencies p̂_i, so every cluster starts plausible and the first E step splits the
  * individuals into balanced random groups. 'flat': Dirichlet(1, …, 1) as in the text; on the toy
- * example of 8.3 it makes one cluster take almost everyone in most starts. Weights start equal.
+ * example of 8.3 it makes one cluster take almost everyone in most starts. 'individuals': each
+ * cluster around one of K individuals chosen far apart (seeded-start.ts). Weights start equal.
  */
 export function randomModel(
   data: MixtureData,
@@ -67,6 +69,7 @@ export function randomModel(
   method: InitMethod = 'data',
   pooled?: Float64Array,
 ): MixtureModel {
+  if (method === 'individuals') return seededModel(data, K, rng, pooled ?? pooledFrequencies(data));
   const centre = method === 'data' ? (pooled ?? pooledFrequencies(data)) : undefined;
   const theta = new Float64Array(data.totalAlleles * K);
   for (let i = 0; i < data.L; i++) {

@@ -1,0 +1,139 @@
+import type { Rng } from '../../util/rng.ts';
+import type { MixtureData } from './mixture-data.ts';
+
+/** How far a seeded cluster's frequencies start from the pooled ones toward its seed's genotype. */
+export const SEED_WEIGHT = 0.5;
+
+/**
+ * Allele-sharing distance of every genotype of locus i to genotype `s` (docs/algorithms.md §3):
+ * 1 − (copies shared, as multisets) / min(observed copies of the two); NaN where either genotype
+ * has no observed copy. Genotypes' copies are sorted, missing (−1) first.
+ */
+function locusDistances(data: MixtureData, i: number, s: number, out: Float64Array): void {
+  const { P, genotypeOffsets, genotypeAlleles } = data;
+  const g0 = genotypeOffsets[i]!;
+  const G = genotypeOffsets[i + 1]! - g0;
+  const sb = (g0 + s) * P;
+  let sFirst = 0;
+  while (sFirst < P && genotypeAlleles[sb + sFirst]! < 0) sFirst++;
+  for (let g = 0; g < G; g++) {
+    const b = (g0 + g) * P;
+    let first = 0;
+    while (first < P && genotypeAlleles[b + first]! < 0) first++;
+    const observed = Math.min(P - first, P - sFirst);
+    if (observed === 0) {
+      out[g] = NaN;
+      continue;
+    }
+    // Multiset intersection of two sorted runs.
+    let x = first;
+    let y = sFirst;
+    let shared = 0;
+    while (x < P && y < P) {
+      const a = genotypeAlleles[b + x]!;
+      const c = genotypeAlleles[sb + y]!;
+      if (a === c) {
+        shared++;
+        x++;
+        y++;
+      } else if (a < c) x++;
+      else y++;
+    }
+    out[g] = 1 - shared / observed;
+  }
+}
+
+/**
+ * Lowers `nearest[d]`, individual d's distance to its nearest seed, to its distance to individual
+ * `seed` where that is smaller: the mean allele-sharing distance over the loci both have observed.
+ */
+function updateNearest(
+  data: MixtureData,
+  seed: number,
+  nearest: Float64Array,
+  sum: Float64Array,
+  count: Float64Array,
+  table: Float64Array,
+): void {
+  const { N, L, genotypeOf } = data;
+  sum.fill(0);
+  count.fill(0);
+  for (let i = 0; i < L; i++) {
+    const base = i * N;
+    locusDistances(data, i, genotypeOf[base + seed]!, table);
+    for (let d = 0; d < N; d++) {
+      const x = table[genotypeOf[base + d]!]!;
+      if (x === x) {
+        sum[d]! += x;
+        count[d]!++;
+      }
+    }
+  }
+  for (let d = 0; d < N; d++) {
+    // No locus observed in both: as far as can be (1).
+    const dist = count[d]! > 0 ? sum[d]! / count[d]! : 1;
+    if (dist < nearest[d]!) nearest[d] = dist;
+  }
+}
+
+/**
+ * Starting parameters seeded on K individuals chosen far apart (`--init individuals`; the
+ * k-means++ rule of Arthur & Vassilvitskii 2007 with the allele-sharing distance): the first
+ * seed uniformly, each next one with probability ∝ D(d)², D(d) the individual's distance to its
+ * nearest seed. Cluster c's frequencies at locus i are (1 − λ) p̂_i + λ · (its seed's copies of each
+ * allele / its observed copies), λ = {@link SEED_WEIGHT}; p̂_i alone where the seed is missing.
+ * From random parameters every cluster is a random draw, and with many markers the first E step
+ * hands nearly everyone to the few clusters that happen to fit best: the others stay empty (on
+ * eHGDP at K = 20, EM's starts end with 5–9 clusters used). A cluster started on an individual
+ * keeps at least the individuals that resemble it. Weights start equal. Returns a MixtureModel
+ * (written out: mixture-model.ts imports this module).
+ */
+export function seededModel(
+  data: MixtureData,
+  K: number,
+  rng: Rng,
+  pooled: Float64Array,
+): { K: number; weights: Float64Array; theta: Float64Array } {
+  const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  let maxG = 1;
+  for (let i = 0; i < L; i++) maxG = Math.max(maxG, genotypeOffsets[i + 1]! - genotypeOffsets[i]!);
+  const table = new Float64Array(maxG);
+  const nearest = new Float64Array(N).fill(Infinity);
+  const sum = new Float64Array(N);
+  const count = new Float64Array(N);
+  const seeds: number[] = [Math.min(N - 1, Math.floor(rng.uniform() * N))];
+  for (let c = 1; c < K; c++) {
+    updateNearest(data, seeds[c - 1]!, nearest, sum, count, table);
+    let total = 0;
+    for (let d = 0; d < N; d++) total += nearest[d]! * nearest[d]!;
+    let pick = Math.min(N - 1, Math.floor(rng.uniform() * N));
+    if (total > 0) {
+      let u = rng.uniform() * total;
+      for (let d = 0; d < N; d++) {
+        u -= nearest[d]! * nearest[d]!;
+        if (u < 0 || d === N - 1) {
+          pick = d;
+          break;
+        }
+      }
+    }
+    seeds.push(pick);
+  }
+  const theta = new Float64Array(data.totalAlleles * K);
+  for (let i = 0; i < L; i++) {
+    const o = offsets[i]!;
+    const g0 = genotypeOffsets[i]!;
+    for (let c = 0; c < K; c++) {
+      const g = g0 + genotypeOf[i * N + seeds[c]!]!;
+      let observed = 0;
+      for (let p = 0; p < P; p++) if (genotypeAlleles[g * P + p]! >= 0) observed++;
+      const lambda = observed > 0 ? SEED_WEIGHT : 0;
+      for (let a = 0; a < alleles[i]!; a++) theta[(o + a) * K + c] = (1 - lambda) * pooled[o + a]!;
+      for (let p = 0; p < P; p++) {
+        const a = genotypeAlleles[g * P + p]!;
+        if (a >= 0) theta[(o + a) * K + c]! += lambda / observed;
+      }
+    }
+  }
+  return { K, weights: new Float64Array(K).fill(1 / K), theta };
+}
