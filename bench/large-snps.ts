@@ -4,13 +4,13 @@
 // iteration) and the peak resident memory.
 // With --threads T (T ≥ 2), instead: a multi-start of T starts (one per worker thread) through the
 // worker pool, which shares the prepared data with the threads, and the peak memory of the process.
-// Usage: node --import tsx bench/large-snps.ts [--n 2000] [--snps 100000] [--k 3] [--algorithm em] [--threads 1]
+// Usage: node --import tsx bench/large-snps.ts [--n 2000] [--snps 100000] [--k 3] [--algorithm em] [--init individuals] [--threads 1]
 import { readFileSync } from 'node:fs';
 import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
 import { runStart, startSeed } from '../engine/model/multi-start.ts';
 import { createRng, gammaDraw } from '../engine/util/rng.ts';
-import { ALGORITHM } from '../engine/util/choices.ts';
+import { ALGORITHM, INIT_METHOD } from '../engine/util/choices.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
@@ -23,6 +23,8 @@ const algorithm = scriptArg('--algorithm', 'em');
 const threads = Number(scriptArg('--threads', '1'));
 if (!ALGORITHM.values.includes(algorithm as never))
   throw new Error(`--algorithm: one of ${ALGORITHM.values.join(', ')}`);
+const init = scriptArg('--init', DEFAULT_FIT.init);
+if (!INIT_METHOD.values.includes(init as never)) throw new Error(`--init: one of ${INIT_METHOD.values.join(', ')}`);
 
 /** Balding–Nichols SNPs: 3 populations of equal size, F_ST 0.05, 1% missing genotypes. */
 function simulate(): GenotypeData {
@@ -55,7 +57,11 @@ function simulate(): GenotypeData {
 const t0 = performance.now();
 const data = simulate();
 const t1 = performance.now();
-const fit = { ...DEFAULT_FIT, algorithm: algorithm as (typeof ALGORITHM.values)[number] };
+const fit = {
+  ...DEFAULT_FIT,
+  algorithm: algorithm as (typeof ALGORITHM.values)[number],
+  init: init as (typeof INIT_METHOD.values)[number],
+};
 /**
  * Peak resident memory of this process (MB): Linux's VmHWM, which starts afresh with the process
  * image (getrusage's maxRSS keeps the high-water mark of the process that spawned this one);
@@ -77,7 +83,7 @@ if (threads >= 2) {
   pool.close();
   const run = res.runs[0]!;
   console.log(
-    `${N} individuals × ${L} SNPs (simulated in ${((t1 - t0) / 1000).toFixed(1)} s), K = ${K}, ${algorithm}, ${threads} starts on ${threads} worker threads`,
+    `${N} individuals × ${L} SNPs (simulated in ${((t1 - t0) / 1000).toFixed(1)} s), K = ${K}, ${algorithm}, --init ${init}, ${threads} starts on ${threads} worker threads`,
   );
   console.log(
     `prepare + starts: ${((performance.now() - t1) / 1000).toFixed(2)} s, best ln L ${run.clustering.logLik.toFixed(1)}; peak resident memory ${mb()} MB`,
@@ -88,7 +94,7 @@ if (threads >= 2) {
   const r = runStart(md, K, fit, 0, startSeed(1, K, 0, 0));
   const t3 = performance.now();
   console.log(
-    `${N} individuals × ${L} SNPs (simulated in ${((t1 - t0) / 1000).toFixed(1)} s), K = ${K}, ${algorithm}, one thread`,
+    `${N} individuals × ${L} SNPs (simulated in ${((t1 - t0) / 1000).toFixed(1)} s), K = ${K}, ${algorithm}, --init ${init}, one thread`,
   );
   console.log(`prepare (mixtureData): ${((t2 - t1) / 1000).toFixed(2)} s`);
   console.log(
