@@ -56,7 +56,7 @@ export function pooledFrequencies(data: MixtureData): Float64Array {
 
 /**
  * Random starting parameters (docs/algorithms.md §3: random parameters, never random memberships).
- * 'data' (default): each cluster's frequencies at locus i from Dirichlet(p̂_i), centred on the
+ * 'data' (this function's default; `--init`'s is 'individuals'): each cluster's frequencies at locus i from Dirichlet(p̂_i), centred on the
  * pooled frequencies p̂_i, so every cluster starts plausible and the first E step splits the
  * individuals into balanced random groups. 'flat': Dirichlet(1, …, 1) as in the text; on the toy
  * example of 8.3 it makes one cluster take almost everyone in most starts. 'individuals': each

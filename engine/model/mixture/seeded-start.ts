@@ -1,5 +1,5 @@
 import type { Rng } from '../../util/rng.ts';
-import type { MixtureData } from './mixture-data.ts';
+import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 
 /** How far a seeded cluster's frequencies start from the pooled ones toward its seed's genotype. */
 export const SEED_WEIGHT = 0.5;
@@ -95,9 +95,7 @@ export function seededModel(
   pooled: Float64Array,
 ): { K: number; weights: Float64Array; theta: Float64Array } {
   const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
-  let maxG = 1;
-  for (let i = 0; i < L; i++) maxG = Math.max(maxG, genotypeOffsets[i + 1]! - genotypeOffsets[i]!);
-  const table = new Float64Array(maxG);
+  const table = new Float64Array(Math.max(1, maxGenotypes(data)));
   const nearest = new Float64Array(N).fill(Infinity);
   const sum = new Float64Array(N);
   const count = new Float64Array(N);
