@@ -84,3 +84,30 @@ test('seeded start: with more clusters than distinct individuals the extra seeds
       assert.ok(Math.abs(s - 1) < 1e-12);
     }
 });
+
+test('seeded start: an individual with no observed copy never becomes a seed', () => {
+  // Three A, three B and one individual missing everywhere: with K = 2 the seeds are one A and one B
+  // for every draw (the first seed is drawn among individuals with data; the missing one is at
+  // distance 0, not 1, from every seed, so the D² rule never picks it).
+  const A = [
+    [0, 0],
+    [1, 1],
+  ];
+  const B = [
+    [2, 2],
+    [0, 0],
+  ];
+  const none = [
+    [-1, -1],
+    [-1, -1],
+  ];
+  const md = mixtureData(diploid([A, none, B, A, B, A, B]));
+  for (let seed = 1; seed <= 40; seed++) {
+    const m = randomModel(md, 2, createRng(seed), 'individuals');
+    // Allele 0 at locus 0, pooled p̂ = (6 + ½)/(12 + 3/2): a B seed gives ½ p̂, an A seed ½ p̂ + ½,
+    // the individual with no data would give p̂.
+    const p = 6.5 / 13.5;
+    const f = [0, 1].map((c) => m.theta[(md.offsets[0]! + 0) * 2 + c]!).sort((a, b) => a - b);
+    assert.ok(Math.abs(f[0]! - p / 2) < 1e-12 && Math.abs(f[1]! - (p / 2 + 0.5)) < 1e-12, `seed ${seed}: ${f}`);
+  }
+});

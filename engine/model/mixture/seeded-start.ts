@@ -70,10 +70,26 @@ function updateNearest(
     }
   }
   for (let d = 0; d < N; d++) {
-    // No locus observed in both: as far as can be (1).
-    const dist = count[d]! > 0 ? sum[d]! / count[d]! : 1;
+    // No locus observed in both: nothing says d is far, so 0 (an individual with no data never
+    // becomes a seed by the D² rule).
+    const dist = count[d]! > 0 ? sum[d]! / count[d]! : 0;
     if (dist < nearest[d]!) nearest[d] = dist;
   }
+}
+
+/** The individuals with at least one observed copy at some locus (everyone when no one has one). */
+function typedIndividuals(data: MixtureData): number[] {
+  const { N, L, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const typed = new Uint8Array(N);
+  for (let i = 0; i < L; i++) {
+    const g0 = genotypeOffsets[i]!;
+    for (let d = 0; d < N; d++)
+      // Copies are sorted with missing (−1) first: the last one is observed unless all are missing.
+      if (genotypeAlleles[(g0 + genotypeOf[i * N + d]!) * P + P - 1]! >= 0) typed[d] = 1;
+  }
+  const list: number[] = [];
+  for (let d = 0; d < N; d++) if (typed[d]) list.push(d);
+  return list.length > 0 ? list : Array.from({ length: N }, (_, d) => d);
 }
 
 /**
@@ -99,12 +115,16 @@ export function seededModel(
   const nearest = new Float64Array(N).fill(Infinity);
   const sum = new Float64Array(N);
   const count = new Float64Array(N);
-  const seeds: number[] = [Math.min(N - 1, Math.floor(rng.uniform() * N))];
+  // Individuals with at least one observed copy: the first seed (and a seed drawn when no one
+  // is farther than 0) is drawn uniformly among them (among everyone if no one has data).
+  const typed = typedIndividuals(data);
+  const uniformPick = () => typed[Math.min(typed.length - 1, Math.floor(rng.uniform() * typed.length))]!;
+  const seeds: number[] = [uniformPick()];
   for (let c = 1; c < K; c++) {
     updateNearest(data, seeds[c - 1]!, nearest, sum, count, table);
     let total = 0;
     for (let d = 0; d < N; d++) total += nearest[d]! * nearest[d]!;
-    let pick = Math.min(N - 1, Math.floor(rng.uniform() * N));
+    let pick = uniformPick();
     if (total > 0) {
       let u = rng.uniform() * total;
       for (let d = 0; d < N; d++) {
