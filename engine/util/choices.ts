@@ -153,9 +153,9 @@ export type MissingCopies = (typeof MISSING_COPIES.values)[number];
 
 /** How random starts draw allele frequencies (docs/algorithms.md §3). */
 export const INIT_METHOD = choices({
+  individuals: 'on individuals chosen far apart',
   data: 'around the observed frequencies',
   flat: 'flat Dirichlet',
-  individuals: 'on individuals chosen far apart',
 });
 export type InitMethod = (typeof INIT_METHOD.values)[number];
 
