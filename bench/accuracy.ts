@@ -18,7 +18,9 @@ import {
   haplotypeFrequencyBlocks,
   multiAllelicPopulations,
   selectiveNaiveBayesData,
+  SNP_BLOCKS_3,
   toyExample,
+  unequalSizes,
 } from '../tests/model/synthetic.ts';
 import { scriptArg } from './args.ts';
 
@@ -52,8 +54,6 @@ interface Case {
 }
 
 /** Unequal cluster sizes from `min` to `max` (a fixed spread, as breeds or colonies are sampled). */
-const unequal = (K: number, min: number, max: number) =>
-  Array.from({ length: K }, (_, k) => min + Math.round(((k * 37) % K) * ((max - min) / Math.max(1, K - 1))));
 
 const real = async (file: string, labels: string, by: 'population' | 'group') => {
   const data = await readDataset(datasetFiles(dataPath(file)), { populations: fileSource(dataPath(labels)) });
@@ -108,7 +108,7 @@ const CASES: Case[] = [
       multiAllelicPopulations(seed, {
         pops: 15,
         perPop: 0,
-        sizes: unequal(15, 20, 80),
+        sizes: unequalSizes(15, 20, 80),
         loci: 30,
         minAlleles: 4,
         maxAlleles: 14,
@@ -125,7 +125,7 @@ const CASES: Case[] = [
       multiAllelicPopulations(seed, {
         pops: 10,
         perPop: 0,
-        sizes: unequal(10, 20, 60),
+        sizes: unequalSizes(10, 20, 60),
         loci: 20,
         minAlleles: 4,
         maxAlleles: 14,
@@ -141,7 +141,7 @@ const CASES: Case[] = [
       multiAllelicPopulations(seed, {
         pops: 12,
         perPop: 0,
-        sizes: unequal(12, 30, 70),
+        sizes: unequalSizes(12, 30, 70),
         loci: 40,
         minAlleles: 4,
         maxAlleles: 14,
@@ -165,17 +165,7 @@ const CASES: Case[] = [
     K: 3,
     starts: 20,
     linked: true,
-    make: async (seed) =>
-      haplotypeFrequencyBlocks(seed, {
-        pops: 3,
-        perPop: 40,
-        blocks: 40,
-        minSize: 2,
-        maxSize: 6,
-        founders: 4,
-        fst: 0.05,
-        error: 0.01,
-      }),
+    make: async (seed) => haplotypeFrequencyBlocks(seed, SNP_BLOCKS_3),
   },
   {
     name: 'nancycats-17',

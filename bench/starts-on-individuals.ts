@@ -13,13 +13,11 @@ import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
 import { sweepTasks } from '../engine/model/sweep.ts';
 import { usedClusters } from '../engine/model/cluster-use.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments } from '../engine/analysis/partition-scores.ts';
-import { multiAllelicPopulations } from '../tests/model/synthetic.ts';
+import { multiAllelicPopulations, unequalSizes } from '../tests/model/synthetic.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
 const eh = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
   populations: fileSource(dataPath('eHGDP.labels.tsv')),
 });
-const unequal = (n: number, lo: number, hi: number) =>
-  Array.from({ length: n }, (_, k) => lo + ((k * 37) % (hi - lo + 1)));
 const cases: {
   name: string;
   K: number;
@@ -46,7 +44,7 @@ const cases: {
       multiAllelicPopulations(100 + s, {
         pops: 20,
         perPop: 0,
-        sizes: unequal(20, 20, 60),
+        sizes: unequalSizes(20, 20, 60),
         loci: 30,
         minAlleles: 4,
         maxAlleles: 14,

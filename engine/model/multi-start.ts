@@ -492,13 +492,19 @@ export const AUTO_EMA_Z = 2;
 
 /** Σ (a_d − b_d) and its z score: the sum over its standard error, paired over individuals. */
 export function pairedGain(a: Float64Array, b: Float64Array): { total: number; z: number } {
+  const { total, se } = pairedTotal(a, b);
+  return { total, z: zScore(total, se) };
+}
+
+/** Σ (a_d − b_d) and its standard error, paired over individuals: √(n · sample variance of the differences). */
+function pairedTotal(a: Float64Array, b: Float64Array): { total: number; se: number } {
   const n = a.length;
   let total = 0;
   for (let d = 0; d < n; d++) total += a[d]! - b[d]!;
   const mean = total / n;
   let ss = 0;
   for (let d = 0; d < n; d++) ss += (a[d]! - b[d]! - mean) ** 2;
-  return { total, z: zScore(total, Math.sqrt((ss / Math.max(1, n - 1)) * n)) };
+  return { total, se: Math.sqrt((ss / Math.max(1, n - 1)) * n) };
 }
 
 function zScore(total: number, se: number): number {
@@ -518,15 +524,10 @@ export function windowedGain(
   withoutA: Float64Array,
   withoutB: Float64Array,
 ): { total: number; z: number; windows: number } {
-  const paired = pairedGain(a, b);
-  const byIndividual = paired.z === 0 ? 0 : paired.total / paired.z;
+  const { total, se } = pairedTotal(a, b);
   const byWindow = jackknifeError(withoutA.map((x, w) => x - withoutB[w]!));
-  if (!Number.isFinite(byWindow)) return { ...paired, windows: withoutA.length };
-  return {
-    total: paired.total,
-    z: zScore(paired.total, Math.sqrt(byIndividual ** 2 + byWindow ** 2)),
-    windows: withoutA.length,
-  };
+  const error = Number.isFinite(byWindow) ? Math.sqrt(se ** 2 + byWindow ** 2) : se;
+  return { total, z: zScore(total, error), windows: withoutA.length };
 }
 
 /** auto's rule: EMA when its paired held-out gain over EM is more than AUTO_EMA_Z standard errors, else EM. */

@@ -17,7 +17,7 @@ import {
 } from '../../engine/model/multi-start.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import type { GenotypeData, Locus } from '../../engine/data/genotype-data.ts';
-import { haplotypeFrequencyBlocks, multiAllelicPopulations } from './synthetic.ts';
+import { haplotypeFrequencyBlocks, multiAllelicPopulations, SNP_BLOCKS_3 } from './synthetic.ts';
 
 const locus = (chrom: string | undefined, pos: number | undefined): Locus => ({
   name: `${chrom}:${pos}`,
@@ -129,16 +129,7 @@ test('auto on linked SNPs: a gain that rests on a few haplotype blocks does not 
   // 0.47) and predicts held-out individuals better by 3.8 standard errors over individuals. With
   // the markers' positions the error counts the genome windows too, and EM is kept; without
   // positions (markers taken as unlinked) the individuals' error alone keeps EMA.
-  const { data } = haplotypeFrequencyBlocks(5, {
-    pops: 3,
-    perPop: 40,
-    blocks: 40,
-    minSize: 2,
-    maxSize: 6,
-    founders: 4,
-    fst: 0.05,
-    error: 0.01,
-  });
+  const { data } = haplotypeFrequencyBlocks(5, SNP_BLOCKS_3);
   // Random starts around the observed frequencies, as when the case was found.
   const o: FitOptions = { ...DEFAULT_FIT, init: 'data', algorithm: 'auto' };
   const choose = (d: GenotypeData) => {

@@ -218,6 +218,18 @@ export function haplotypeFrequencyBlocks(
   return { data: { ploidy: 2, individuals, loci, calls, phased: true }, labels };
 }
 
+/** The accuracy suite's linked-SNP case (snp-blocks-3): 3 populations × 40, 40 blocks of 2–6 SNPs, F_ST 0.05. */
+export const SNP_BLOCKS_3 = {
+  pops: 3,
+  perPop: 40,
+  blocks: 40,
+  minSize: 2,
+  maxSize: 6,
+  founders: 4,
+  fst: 0.05,
+  error: 0.01,
+} as const;
+
 /**
  * Admixed individuals in the style of Pritchard et al. (2000): K ancestral populations whose
  * allele frequencies follow the Balding–Nichols model around ancestral frequencies p_l
@@ -291,6 +303,14 @@ export function admixedData(
     alleles: Array.from({ length: r }, (_, a) => String(a)),
   }));
   return { data: { ploidy: P, individuals, loci, calls, phased: false }, Q, F };
+}
+
+/**
+ * K unequal population sizes from `min` to `max` in a scrambled order (k · 37 mod K spread over
+ * the range): the accuracy suite's simulated breeds.
+ */
+export function unequalSizes(K: number, min: number, max: number): number[] {
+  return Array.from({ length: K }, (_, k) => min + Math.round(((k * 37) % K) * ((max - min) / Math.max(1, K - 1))));
 }
 
 /**
