@@ -7,11 +7,6 @@ export interface LocusBlocks {
   readonly count: number;
 }
 
-/** Every locus its own block (markers with no known order, taken as unlinked). */
-export function locusBlocks(L: number): LocusBlocks {
-  return { of: Int32Array.from({ length: L }, (_, i) => i), count: L };
-}
-
 /**
  * Windows of consecutive markers along the genome for a block jackknife over linked markers:
  * in genome order, runs of ⌈L^(1/3)⌉ markers that never cross a chromosome's end (the block

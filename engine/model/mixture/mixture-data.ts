@@ -29,7 +29,7 @@ export interface MixtureData {
   readonly genotypeAlleles: Int16Array;
   /** Consecutive loci with few genotypes taken together by the hot loops (locus-groups.ts). */
   readonly groups: LocusGroups;
-  /** Windows of consecutive markers along the genome when every locus has a position (block-deletion.ts). */
+  /** Windows of consecutive markers along the genome when every locus has a position (genome-windows.ts). */
   readonly windows?: LocusBlocks;
 }
 
