@@ -1,39 +1,104 @@
-import { utilityProcess, MessageChannelMain, type UtilityProcess, type WebContents } from 'electron';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { basename, join } from 'node:path';
+import type { FileGrant } from '../engine/runtime/engine-protocol.ts';
+import { mainFileFirst, unpackedPath, type FromEngineHost, type ToEngineHost } from './engine-host-protocol.ts';
 import { ENGINE_CHANNELS, EVENT_CHANNELS } from './ipc-schema.ts';
 
+/** The parts of Electron's UtilityProcess the host uses. */
+export interface UtilityProcessLike {
+  postMessage(message: ToEngineHost, transfer?: unknown[]): void;
+  on(event: 'message', listener: (message: FromEngineHost) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  kill(): boolean;
+}
+
+/** The parts of a window's WebContents the host uses. */
+export interface WindowContents {
+  readonly id: number;
+  isDestroyed(): boolean;
+  send(channel: string, ...args: unknown[]): void;
+  postMessage(channel: string, message: unknown, transfer?: unknown[]): void;
+}
+
+/** Electron's utilityProcess.fork and MessageChannelMain (faked in tests). */
+export interface EngineHostElectron {
+  fork(modulePath: string): UtilityProcessLike;
+  channel(): { port1: unknown; port2: unknown };
+}
+
 /**
- * The engine's utility process: started on demand, connected to a window by a MessagePort, and
- * restarted (with the window told) if it dies.
+ * The engine's utility process, seen from main: started on demand, connected to each window by
+ * a MessagePort, told which files it may read (grants), and restarted if it dies, with the
+ * windows told and the grants given again.
  */
 export class EngineHost {
-  private child: UtilityProcess | undefined;
+  private child: UtilityProcessLike | undefined;
   private stopping = false;
+  private nextId = 1;
+  private readonly waiting = new Map<number, (reply: FromEngineHost) => void>();
+  private readonly grants = new Map<string, string>();
+  private readonly windows = new Set<WindowContents>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly electron: EngineHostElectron,
+    private readonly dir: string,
+  ) {}
 
-  private ensure(onCrash: (reason: string) => void): UtilityProcess {
+  /** The script the utility process runs (unpacked from the asar in a packaged app). */
+  get entry(): string {
+    return unpackedPath(join(this.dir, 'engine-host-entry.mjs'));
+  }
+
+  private ensure(): UtilityProcessLike {
     if (this.child) return this.child;
-    const child = utilityProcess.fork(join(this.dir, 'engine-host-entry.mjs'), [], {
-      serviceName: 'Stratify engine',
-      stdio: 'inherit',
+    const child = this.electron.fork(this.entry);
+    child.on('message', (reply) => {
+      this.waiting.get(reply.id)?.(reply);
+      this.waiting.delete(reply.id);
     });
     child.on('exit', (code) => {
-      if (this.child === child) this.child = undefined;
-      if (!this.stopping) onCrash(`the engine process exited with code ${code}`);
+      if (this.child !== child) return;
+      this.child = undefined;
+      for (const w of this.waiting.values()) w({ type: 'refused', id: 0, message: 'the engine process stopped' });
+      this.waiting.clear();
+      if (this.stopping) return;
+      for (const contents of this.windows)
+        if (!contents.isDestroyed())
+          contents.send(EVENT_CHANNELS.engineCrashed, `the engine process exited with code ${code}`);
     });
     this.child = child;
+    // A restarted engine may read what the windows had opened.
+    for (const [grant, path] of this.grants) child.postMessage({ type: 'grant', id: 0, grant, path });
     return child;
   }
 
   /** Gives `contents` a fresh port to the engine. */
-  connect(contents: WebContents): void {
-    const child = this.ensure((reason) => {
-      if (!contents.isDestroyed()) contents.send(EVENT_CHANNELS.engineCrashed, reason);
-    });
-    const { port1, port2 } = new MessageChannelMain();
+  connect(contents: WindowContents): void {
+    const child = this.ensure();
+    this.windows.add(contents);
+    const { port1, port2 } = this.electron.channel();
     child.postMessage({ type: 'connect', window: contents.id }, [port1]);
     contents.postMessage(ENGINE_CHANNELS.port, null, [port2]);
+  }
+
+  /** Lets the engine read one file where it lives; the grant the page hands the engine. */
+  async grant(path: string): Promise<FileGrant> {
+    const child = this.ensure();
+    const id = this.nextId++;
+    const grant = randomUUID();
+    const reply = new Promise<FromEngineHost>((resolve) => this.waiting.set(id, resolve));
+    child.postMessage({ type: 'grant', id, grant, path });
+    const r = await reply;
+    if (r.type === 'refused') throw new Error(`${path}: ${r.message}`);
+    this.grants.set(grant, path);
+    return { name: basename(path), path, size: r.size, grant };
+  }
+
+  /** Grants a dataset's files, the main file first (PLINK companions after it). */
+  async grantFiles(paths: readonly string[]): Promise<FileGrant[]> {
+    const out: FileGrant[] = [];
+    for (const p of mainFileFirst(paths)) out.push(await this.grant(p));
+    return out;
   }
 
   dispose(): void {

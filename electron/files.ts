@@ -1,5 +1,5 @@
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes a file atomically: the content goes to a temporary file beside the target, is flushed
@@ -36,24 +36,6 @@ export async function readJson<T>(path: string, fallback: T): Promise<T> {
 /** The most-recent-first list with `path` added, without duplicates, at most `max` long. */
 export function addRecent(list: readonly string[], path: string, max = 10): string[] {
   return [path, ...list.filter((p) => p !== path)].slice(0, max);
-}
-
-/** Companion files read with a main file (PLINK keeps one dataset in several files). */
-const COMPANIONS: Record<string, readonly string[]> = { '.bed': ['.bim', '.fam'], '.ped': ['.map'] };
-
-/**
- * The files to open for a path (Open Recent, a double-clicked file, a command-line argument):
- * the file itself and, for PLINK, its companions beside it (those that exist).
- */
-export async function filesForOpening(path: string): Promise<{ name: string; bytes: Uint8Array }[]> {
-  const ext = extname(path).toLowerCase();
-  const stem = path.slice(0, path.length - ext.length);
-  const out = [{ name: basename(path), bytes: new Uint8Array(await readFile(path)) }];
-  for (const c of COMPANIONS[ext] ?? []) {
-    const bytes = await readFile(stem + c).catch(() => undefined);
-    if (bytes) out.push({ name: basename(stem + c), bytes: new Uint8Array(bytes) });
-  }
-  return out;
 }
 
 /** Genotype files among command-line arguments (file associations on Windows and Linux). */

@@ -4,20 +4,34 @@
  * ends (pure functions over ipcMain/ipcRenderer-like objects, so they are tested without
  * Electron). The renderer imports the types from here; main and preload import the builders.
  */
-import type { FileBytes } from '../engine/runtime/engine-protocol.ts';
+import type { FileGrant } from '../engine/runtime/engine-protocol.ts';
 
-export type { FileBytes };
+export type { FileGrant };
 
-/** The engine's MessagePort handshake (outside the invoke/event contract: it carries a port). */
+/**
+ * The engine's MessagePort handshake (outside the invoke/event contract: it carries a port).
+ * The page asks on `connect`; main sends the preload a port on `port`; a MessagePort cannot
+ * cross the context bridge, so the preload posts it to the page with window.postMessage as a
+ * message of type {@link ENGINE_PORT_MESSAGE} (Electron's MessagePorts tutorial, "communicating
+ * directly between the main process and the main world of a context-isolated page").
+ */
 export const ENGINE_CHANNELS = {
   connect: 'stratify:engine-connect',
   port: 'stratify:engine-port',
 } as const;
 
+/** The `type` of the window message that carries the engine's port from the preload to the page. */
+export const ENGINE_PORT_MESSAGE = 'stratify:engine-port';
+
 /** Renderer → main calls (ipcRenderer.invoke → ipcMain.handle): arguments and result. */
 export interface InvokeContract {
-  /** The system's open dialog; the chosen files' bytes, or null when cancelled. */
-  openDialog: { args: []; result: FileBytes[] | null };
+  /** The system's open dialog; the chosen files granted to the engine (main file first), or null when cancelled. */
+  openDialog: { args: []; result: FileGrant[] | null };
+  /**
+   * Grants the engine files the user named in the page: dropped files (their paths from
+   * webUtils.getPathForFile) or a saved project's files. Only existing regular files are granted.
+   */
+  grantPaths: { args: [paths: string[]]; result: FileGrant[] };
   /** The system's save dialog for a suggested name; the path written, or null when cancelled. */
   saveFile: { args: [name: string, data: string | Uint8Array]; result: string | null };
 }
@@ -28,12 +42,13 @@ export interface EventContract {
   engineCrashed: string;
   /** A menu item was chosen. */
   menuCommand: MenuCommand;
-  /** Files to open: Open Recent, a double-clicked associated file, or a path on the command line. */
-  openFiles: FileBytes[];
+  /** Files to open, granted to the engine: Open Recent, a double-clicked associated file, or a command-line path. */
+  openFiles: FileGrant[];
 }
 
 export const INVOKE_CHANNELS: { readonly [K in keyof InvokeContract]: string } = {
   openDialog: 'stratify:open-dialog',
+  grantPaths: 'stratify:grant-paths',
   saveFile: 'stratify:save-file',
 };
 
@@ -83,14 +98,36 @@ export function validateMenuCommand(v: unknown): MenuCommand {
   return v as MenuCommand;
 }
 
-/** Files sent to the page: a non-empty list of { name, bytes }. */
-export function validateFiles(v: unknown): FileBytes[] {
+const MAX_PATHS = 16;
+const MAX_PATH = 4096;
+
+/** Paths the page asks to have granted: 1–16 absolute paths without control characters. */
+export function validatePaths(v: unknown): string[] {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_PATHS)
+    throw new IpcValidationError(`paths must be a list of 1 to ${MAX_PATHS} file paths`);
+  return v.map((p: unknown) => {
+    if (typeof p !== 'string' || p.length === 0 || p.length > MAX_PATH || /[\u0000-\u001f]/.test(p))
+      throw new IpcValidationError('each path must be a non-empty string without control characters');
+    if (!(p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\')))
+      throw new IpcValidationError(`"${p}" is not an absolute path`);
+    return p;
+  });
+}
+
+/** Granted files sent to the page: a non-empty list of { name, path, size, grant }. */
+export function validateGrants(v: unknown): FileGrant[] {
   if (!Array.isArray(v) || v.length === 0) throw new IpcValidationError('files must be a non-empty list');
   return v.map((f: unknown) => {
-    const x = f as { name?: unknown; bytes?: unknown } | null;
-    if (!x || typeof x.name !== 'string' || !(x.bytes instanceof Uint8Array))
-      throw new IpcValidationError('each file must have a name and bytes');
-    return { name: x.name, bytes: x.bytes };
+    const x = f as Partial<Record<keyof FileGrant, unknown>> | null;
+    if (
+      !x ||
+      typeof x.name !== 'string' ||
+      typeof x.path !== 'string' ||
+      typeof x.grant !== 'string' ||
+      typeof x.size !== 'number'
+    )
+      throw new IpcValidationError('each file must have a name, a path, a size and a grant');
+    return { name: x.name, path: x.path, size: x.size, grant: x.grant };
   });
 }
 
@@ -99,6 +136,10 @@ export const VALIDATE_ARGS: { readonly [K in keyof InvokeContract]: (args: unkno
   openDialog: (args) => {
     if (args.length !== 0) throw new IpcValidationError('openDialog takes no arguments');
     return [];
+  },
+  grantPaths: (args) => {
+    if (args.length !== 1) throw new IpcValidationError('grantPaths takes a list of paths');
+    return [validatePaths(args[0])];
   },
   saveFile: (args) => {
     if (args.length !== 2) throw new IpcValidationError('saveFile takes a file name and its content');
@@ -141,12 +182,22 @@ export function registerInvokeHandlers<E>(ipc: MainIpc<E>, impl: InvokeHandlers,
   }
 }
 
-/** What the preload exposes to the page as `window.stratify`. */
+/**
+ * What the preload exposes to the page as `window.stratify`. Everything here crosses the context
+ * bridge, which copies values and proxies functions: no MessagePort or other transferable may be
+ * a parameter or a result (the engine's port reaches the page as a window message instead).
+ */
 export interface DesktopApi {
   readonly isDesktop: true;
-  /** Resolves with a MessagePort connected to the engine utility process. */
-  connectEngine(): Promise<MessagePort>;
+  /**
+   * Asks main for a port to the engine utility process; it arrives as a window 'message' event
+   * from the page's own window with data { type: ENGINE_PORT_MESSAGE } and the port in `ports`.
+   */
+  requestEnginePort(): void;
   openFileDialog(): Promise<InvokeContract['openDialog']['result']>;
+  grantPaths(...args: InvokeContract['grantPaths']['args']): Promise<InvokeContract['grantPaths']['result']>;
+  /** The path of a dropped or chosen File (Electron's webUtils.getPathForFile; '' when it has none). */
+  pathForFile(file: File): string;
   saveFile(...args: InvokeContract['saveFile']['args']): Promise<InvokeContract['saveFile']['result']>;
   onEngineCrashed(handler: (reason: EventContract['engineCrashed']) => void): void;
   onMenuCommand(handler: (command: EventContract['menuCommand']) => void): void;
@@ -156,22 +207,30 @@ export interface DesktopApi {
 /** The part of ipcRenderer the preload needs. */
 export interface RendererIpc {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  send(channel: string, ...args: unknown[]): void;
   on(channel: string, listener: (event: unknown, payload: unknown) => void): void;
 }
 
+/** The part of Electron's webUtils the preload needs. */
+export interface FilePaths {
+  getPathForFile(file: File): string;
+}
+
 /** The page's API over an ipcRenderer-like object: each call on its channel, each event validated. */
-export function desktopApi(ipc: RendererIpc, connectEngine: () => Promise<MessagePort>): DesktopApi {
+export function desktopApi(ipc: RendererIpc, files: FilePaths): DesktopApi {
   const on =
     <T>(channel: string, validate: (v: unknown) => T) =>
     (handler: (payload: T) => void) =>
       ipc.on(channel, (_e, payload) => handler(validate(payload)));
   return {
     isDesktop: true,
-    connectEngine,
-    openFileDialog: () => ipc.invoke(INVOKE_CHANNELS.openDialog) as Promise<FileBytes[] | null>,
+    requestEnginePort: () => ipc.send(ENGINE_CHANNELS.connect),
+    openFileDialog: () => ipc.invoke(INVOKE_CHANNELS.openDialog) as Promise<FileGrant[] | null>,
+    grantPaths: (paths) => ipc.invoke(INVOKE_CHANNELS.grantPaths, paths) as Promise<FileGrant[]>,
+    pathForFile: (file) => files.getPathForFile(file),
     saveFile: (name, data) => ipc.invoke(INVOKE_CHANNELS.saveFile, name, data) as Promise<string | null>,
     onEngineCrashed: on(EVENT_CHANNELS.engineCrashed, (v) => String(v)),
     onMenuCommand: on(EVENT_CHANNELS.menuCommand, validateMenuCommand),
-    onOpenFiles: on(EVENT_CHANNELS.openFiles, validateFiles),
+    onOpenFiles: on(EVENT_CHANNELS.openFiles, validateGrants),
   };
 }

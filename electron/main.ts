@@ -1,46 +1,50 @@
 // Main process: wiring only. Windows, menus, dialogs, files and IPC; the engine runs in a
-// utility process (engine-host.ts) and the page talks to it over a MessagePort.
+// utility process (engine-host.ts) and the page talks to it over a MessagePort. Files the user
+// opens are read by the engine where they live: main grants it their paths, the page gets a
+// summary, never the bytes.
 import {
   app,
   BrowserWindow,
   dialog,
   ipcMain,
   Menu,
+  MessageChannelMain,
   net,
   protocol,
   screen,
   session,
+  utilityProcess,
   type IpcMainEvent,
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
-import { readFile } from 'node:fs/promises';
-import { basename, join, normalize, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { APP_ORIGIN, APP_SCHEME, appResponse } from './app-protocol.ts';
 import { EngineHost } from './engine-host.ts';
-import { addRecent, filesForOpening, genotypePathsIn, readJson, writeFileAtomic } from './files.ts';
-import {
-  ENGINE_CHANNELS,
-  EVENT_CHANNELS,
-  isTrustedSender,
-  registerInvokeHandlers,
-  type EventContract,
-  type MenuCommand,
-} from './ipc-schema.ts';
+import { addRecent, genotypePathsIn, readJson, writeFileAtomic } from './files.ts';
+import { EVENT_CHANNELS, isTrustedSender, type EventContract, type MenuCommand } from './ipc-schema.ts';
+import { registerMainIpc } from './main-ipc.ts';
 import { DEFAULT_WINDOW, restoreWindowState, type WindowState } from './window-state.ts';
 
 const HERE = __dirname;
 const WEB_ROOT = join(HERE, '..', 'dist-web');
 const STATE_FILE = () => join(app.getPath('userData'), 'window-state.json');
 const RECENT_FILE = () => join(app.getPath('userData'), 'recent-files.json');
-const CSP =
-  "default-src 'self'; script-src 'self'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+// The smoke test (tests/electron-smoke) runs the app with a user-data folder of its own.
+if (process.env.STRATIFY_USER_DATA) app.setPath('userData', process.env.STRATIFY_USER_DATA);
 
 protocol.registerSchemesAsPrivileged([
-  { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-const engine = new EngineHost(HERE);
+const engine = new EngineHost(
+  {
+    fork: (modulePath) => utilityProcess.fork(modulePath, [], { serviceName: 'Stratify engine', stdio: 'inherit' }),
+    channel: () => new MessageChannelMain(),
+  },
+  HERE,
+);
 let mainWindow: BrowserWindow | undefined;
 
 /** Calls only from the app's own main frame. */
@@ -64,7 +68,7 @@ async function openPaths(paths: readonly string[]): Promise<void> {
   }
   for (const p of paths) {
     try {
-      sendEvent('openFiles', await filesForOpening(p));
+      sendEvent('openFiles', await engine.grantFiles([p]));
       await rememberRecent(p);
     } catch (e) {
       dialog.showErrorBox('Could not open the file', `${p}: ${e instanceof Error ? e.message : String(e)}`);
@@ -90,7 +94,7 @@ async function createWindow(): Promise<void> {
     minHeight: 560,
     show: false,
     title: 'Stratify',
-    icon: join(HERE, '..', 'resources', 'icons', 'icon.png'),
+    icon: join(WEB_ROOT, 'icons', 'icon.png'),
     webPreferences: {
       preload: join(HERE, 'preload.cjs'),
       contextIsolation: true,
@@ -108,10 +112,10 @@ async function createWindow(): Promise<void> {
   });
   win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   win.webContents.on('will-navigate', (e, url) => {
-    if (!url.startsWith('app://stratify/')) e.preventDefault();
+    if (!url.startsWith(`${APP_ORIGIN}/`)) e.preventDefault();
   });
   mainWindow = win;
-  await win.loadURL('app://stratify/index.html');
+  await win.loadURL(`${APP_ORIGIN}/index.html`);
   if (pendingPaths.length) void openPaths(pendingPaths.splice(0));
 }
 
@@ -164,49 +168,35 @@ async function buildMenu(): Promise<void> {
 }
 
 function registerIpc(): void {
-  ipcMain.on(ENGINE_CHANNELS.connect, (e) => {
-    if (trusted(e)) engine.connect(e.sender);
-  });
-  registerInvokeHandlers(
+  registerMainIpc<IpcMainEvent | IpcMainInvokeEvent>({
     ipcMain,
-    {
-      openDialog: async () => {
-        const r = await dialog.showOpenDialog({
-          properties: ['openFile', 'multiSelections'],
-          filters: [
-            {
-              name: 'Genotype files',
-              extensions: ['str', 'stru', 'txt', 'gen', 'vcf', 'gz', 'ped', 'map', 'bed', 'bim', 'fam', 'csv', 'tsv'],
-            },
-          ],
-        });
-        if (r.canceled) return null;
-        await rememberRecent(r.filePaths[0]!);
-        return Promise.all(
-          r.filePaths.map(async (p) => ({ name: basename(p), bytes: new Uint8Array(await readFile(p)) })),
-        );
-      },
-      saveFile: async (fileName, content) => {
-        const r = await dialog.showSaveDialog({ defaultPath: fileName });
-        if (r.canceled || !r.filePath) return null;
-        await writeFileAtomic(r.filePath, content);
-        return r.filePath;
-      },
-    },
+    engine,
     trusted,
-  );
+    contentsOf: (e) => e.sender,
+    showOpenDialog: async () => {
+      const r = await dialog.showOpenDialog({
+        properties: ['openFile', 'multiSelections'],
+        filters: [
+          {
+            name: 'Genotype files',
+            extensions: ['str', 'stru', 'txt', 'gen', 'vcf', 'gz', 'ped', 'map', 'bed', 'bim', 'fam', 'csv', 'tsv'],
+          },
+        ],
+      });
+      return r.canceled ? null : r.filePaths;
+    },
+    showSaveDialog: async (name) => {
+      const r = await dialog.showSaveDialog({ defaultPath: name });
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
+    writeFile: writeFileAtomic,
+    rememberRecent,
+  });
 }
 
 function serveApp(): void {
-  protocol.handle('app', (request) => {
-    const url = new URL(request.url);
-    const path = normalize(join(WEB_ROOT, decodeURIComponent(url.pathname)));
-    if (relative(WEB_ROOT, path).startsWith('..')) return new Response('forbidden', { status: 403 });
-    return net.fetch(pathToFileURL(path).toString());
-  });
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
-  });
+  // The CSP travels on each response (webRequest.onHeadersReceived does not see protocol.handle's).
+  protocol.handle(APP_SCHEME, (request) => appResponse(request.url, WEB_ROOT, (url) => net.fetch(url)));
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 }
 

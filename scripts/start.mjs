@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: builds and starts the desktop app; where the Electron binary is missing, says
 // how to get it and starts the web build instead (same UI, engine in a Web Worker).
-import { existsSync, readFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { electronBinary } from './electron-binary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const run = (cmd, args) => {
@@ -11,17 +11,8 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-function electronBinary() {
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) return join(process.env.ELECTRON_OVERRIDE_DIST_PATH, 'electron');
-  const dir = join(root, 'node_modules', 'electron');
-  const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const bin = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(bin) ? bin : undefined;
-}
-
 const webOnly = process.argv.includes('--web');
-const bin = webOnly ? undefined : electronBinary();
+const bin = webOnly ? undefined : electronBinary(root);
 console.log('Building the user interface…');
 run(process.execPath, [
   join(root, 'node_modules', 'vite', 'bin', 'vite.js'),

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkProject, decodeAssign, decodeRuns, encodeAssign, encodeRuns } from '../renderer/src/state/project.ts';
+import {
+  checkProject,
+  decodeAssign,
+  decodeFiles,
+  decodeRuns,
+  encodeAssign,
+  encodeFile,
+  encodeRuns,
+} from '../renderer/src/state/project.ts';
 import type { AssignInfo } from '../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
@@ -109,4 +117,25 @@ test('a whole project passes; each damaged field is refused by name before anyth
   const restored = decodeRuns(checkProject(JSON.parse(JSON.stringify(withChoice))).runs, 2);
   assert.deepEqual(restored[0]!.algorithmChoice, choice);
   assert.deepEqual(encodeRuns(restored)[0]!.algorithmChoice, choice);
+});
+
+test('files the desktop app read where they live are saved by path and granted again on restore; embedded ones decoded', async () => {
+  const grant = { name: 'big.vcf.gz', path: '/data/big.vcf.gz', size: 10, grant: 'g1' };
+  const bytes = { name: 'pops.tsv', bytes: new TextEncoder().encode('a\tpop1\n') };
+  const saved = [encodeFile(grant), encodeFile(bytes)];
+  assert.deepEqual(saved[0], { name: 'big.vcf.gz', path: '/data/big.vcf.gz' }, 'no bytes for a granted file');
+  assert.ok(!('path' in saved[1]!));
+  assert.doesNotThrow(() => checkProject({ ...project(), files: saved }));
+  const asked: string[][] = [];
+  const desktop = {
+    grantPaths: async (paths: string[]) => {
+      asked.push(paths);
+      return paths.map((p) => ({ ...grant, path: p, grant: 'g2' }));
+    },
+  };
+  const files = await decodeFiles(JSON.parse(JSON.stringify(saved)), desktop);
+  assert.deepEqual(asked, [['/data/big.vcf.gz']]);
+  assert.deepEqual(files[0], { ...grant, grant: 'g2' });
+  assert.equal(new TextDecoder().decode((files[1] as { bytes: Uint8Array }).bytes), 'a\tpop1\n');
+  await assert.rejects(decodeFiles(saved), /only the desktop app/);
 });

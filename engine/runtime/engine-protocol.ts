@@ -14,14 +14,35 @@ import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables 
 export type { FilterOptions, Removed } from '../data/filters.ts';
 export type { MarkerRow } from '../service/select-markers.ts';
 
-/** A file handed to the engine: its name and bytes. */
+/** A file handed to the engine: its name and bytes (the browser build, examples, small side files). */
 export interface FileBytes {
   readonly name: string;
   readonly bytes: Uint8Array;
 }
 
+/**
+ * A file the desktop shell let the engine read where it lives: the main process chose the path
+ * (dialog, Open Recent, file association, drop) and told the engine host under an unguessable
+ * grant, so the page names the file without ever holding its bytes, and cannot name any other.
+ */
+export interface FileGrant {
+  readonly name: string;
+  /** The absolute path on disk (shown, and saved in projects to reopen the file). */
+  readonly path: string;
+  readonly size: number;
+  /** The token the engine host resolves to the path. */
+  readonly grant: string;
+}
+
+/** What a front end hands the engine as a file. */
+export type FileInput = FileBytes | FileGrant;
+
+export function isFileGrant(f: FileInput): f is FileGrant {
+  return typeof (f as FileGrant).grant === 'string';
+}
+
 /** The read options a UI sets, with a population file (id, population[, group]) to apply. */
-export type OpenOptions = ReadChoices & { readonly populationFile?: FileBytes };
+export type OpenOptions = ReadChoices & { readonly populationFile?: FileInput };
 
 /** A dataset summary in plain JSON: the per-locus statistics the UI does not draw are left out. */
 export type SummaryJson = Omit<
@@ -130,7 +151,10 @@ export interface AssignInfo {
 
 /** The engine's API: what the one typed client may call. */
 export interface EngineApi {
-  openDataset(files: readonly FileBytes[], options: OpenOptions): Promise<DatasetInfo>;
+  /** Reads a dataset: the main file first (PLINK companions after it, or found beside a granted path). */
+  openDataset(files: readonly FileInput[], options: OpenOptions): Promise<DatasetInfo>;
+  /** The first lines of a file as the parser sees them (a note instead for gzip-compressed files). */
+  previewFile(file: FileInput): Promise<string>;
   filterDataset(datasetId: number, options: FilterOptions): Promise<FilterResultInfo>;
   runSweep(request: SweepRequest): Promise<{ sweepId: number; runs: RunInfo[]; cancelled: boolean }>;
   analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
@@ -172,6 +196,7 @@ export type FromEngine =
 
 export const ENGINE_METHODS: readonly EngineMethod[] = [
   'openDataset',
+  'previewFile',
   'filterDataset',
   'runSweep',
   'analyzeSweep',

@@ -1,7 +1,8 @@
 import type { FilterOptions } from '../data/filters.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { summarize, type DatasetSummary } from '../data/summary.ts';
-import { bytesSource } from '../io/byte-source.ts';
+import { bytesSource, type ByteSource } from '../io/byte-source.ts';
+import type { DatasetFiles } from '../formats/read-dataset.ts';
 import { FormatError, isFormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { DEFAULT_FIT } from '../model/mixture/fit.ts';
@@ -21,7 +22,8 @@ import type {
   DatasetInfo,
   EngineApi,
   EngineProgress,
-  FileBytes,
+  FileGrant,
+  FileInput,
   FromEngine,
   OpenOptions,
   RunInfo,
@@ -29,7 +31,41 @@ import type {
   SweepRequest,
   ToEngine,
 } from './engine-protocol.ts';
-import { ENGINE_METHODS } from './engine-protocol.ts';
+import { ENGINE_METHODS, isFileGrant } from './engine-protocol.ts';
+
+/**
+ * Reads files the desktop shell granted (engine/node's files where Node runs the engine): the
+ * dataset's files for a grant, its companions found beside it. Absent in a browser.
+ */
+export type GrantedFiles = (grant: FileGrant) => DatasetFiles;
+
+const PREVIEW_BYTES = 4096;
+const PREVIEW_LINES = 8;
+const PREVIEW_WIDTH = 160;
+
+/** The first lines of a file, long lines cut, as the Read options panel shows them. */
+async function filePreview(source: ByteSource): Promise<string> {
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for await (const chunk of source.chunks()) {
+    parts.push(chunk.subarray(0, PREVIEW_BYTES - n));
+    n += parts[parts.length - 1]!.length;
+    if (n >= PREVIEW_BYTES) break;
+  }
+  const head = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    head.set(p, o);
+    o += p.length;
+  }
+  if (head[0] === 0x1f && head[1] === 0x8b) return '(gzip-compressed: decompressed while reading)';
+  return new TextDecoder()
+    .decode(head)
+    .split(/\r?\n/)
+    .slice(0, PREVIEW_LINES)
+    .map((l) => (l.length > PREVIEW_WIDTH ? `${l.slice(0, PREVIEW_WIDTH)} …` : l))
+    .join('\n');
+}
 
 function summaryJson(s: DatasetSummary): SummaryJson {
   const { allelesPerLocus: _a, ho: _ho, he: _he, maf: _maf, missingPerLocus, missingPerIndividual, ...rest } = s;
@@ -74,6 +110,7 @@ export class EngineServer {
   constructor(
     private readonly port: Port,
     private readonly pool: (threads?: number) => StartPool,
+    private readonly granted?: GrantedFiles,
   ) {
     this.unsubscribe = port.onMessage((m) => void this.handle(m as ToEngine));
   }
@@ -105,6 +142,35 @@ export class EngineServer {
     };
   }
 
+  /** The dataset's files: bytes as given, or a granted path streamed from disk with its companions. */
+  private datasetFiles(files: readonly FileInput[]): DatasetFiles {
+    const [first, ...rest] = files;
+    if (isFileGrant(first!)) {
+      const found = this.grantedFiles(first);
+      // Companions granted alongside (a multiple selection) take precedence over those found beside.
+      const given = rest.map((f) => this.source(f));
+      const names = new Set(given.map((g) => g.name.toLowerCase()));
+      return {
+        main: found.main,
+        companions: [...given, ...(found.companions ?? []).filter((c) => !names.has(c.name.toLowerCase()))],
+      };
+    }
+    return { main: this.source(first!), companions: rest.map((f) => this.source(f)) };
+  }
+
+  private grantedFiles(f: FileGrant): DatasetFiles {
+    if (!this.granted)
+      throw new RangeError(`${f.name}: this engine cannot read files from disk; open the file's contents`);
+    return this.granted(f);
+  }
+
+  private source(f: FileInput): ByteSource {
+    if (isFileGrant(f)) return this.grantedFiles(f).main;
+    if (typeof f?.name !== 'string' || !(f.bytes instanceof Uint8Array))
+      throw new TypeError('a file must be { name, bytes } or a file granted by the desktop app');
+    return bytesSource(f.name, f.bytes);
+  }
+
   private sweep(id: number): { data: GenotypeData; runs: readonly SweepRun[] } {
     const sw = this.sweeps.get(id);
     if (!sw) throw new RangeError(`no sweep ${id}`);
@@ -120,18 +186,19 @@ export class EngineServer {
   private api(id: number, signal: AbortSignal): EngineApi {
     const progress = (value: EngineProgress) => this.send({ id, op: 'progress', value });
     return {
-      openDataset: async (files: readonly FileBytes[], options: OpenOptions) => {
+      openDataset: async (files: readonly FileInput[], options: OpenOptions) => {
         if (!Array.isArray(files) || files.length === 0) throw new RangeError('openDataset: no file given');
-        const [main, ...companions] = files.map((f) => bytesSource(f.name, f.bytes));
+        const { main, companions } = this.datasetFiles(files);
         const { populationFile, ...open } = options;
-        const populations = populationFile ? bytesSource(populationFile.name, populationFile.bytes) : undefined;
-        const data = await openDataset({ main: main!, companions, populations }, open, (p) =>
+        const populations = populationFile ? this.source(populationFile) : undefined;
+        const data = await openDataset({ main, companions, populations }, open, (p) =>
           progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
         );
         const datasetId = this.nextDataset++;
         this.datasets.set(datasetId, data);
         return this.info(datasetId, data);
       },
+      previewFile: async (file: FileInput) => filePreview(this.source(file)),
       filterDataset: async (datasetId: number, options: FilterOptions) => {
         const r = filterDataset(this.dataset(datasetId), options);
         const id2 = this.nextDataset++;

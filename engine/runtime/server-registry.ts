@@ -1,4 +1,4 @@
-import { EngineServer } from './engine-server.ts';
+import { EngineServer, type GrantedFiles } from './engine-server.ts';
 import type { StartPool } from './pool.ts';
 import type { Port } from './port.ts';
 
@@ -9,11 +9,14 @@ import type { Port } from './port.ts';
 export class ServerRegistry {
   private readonly servers = new Map<number, EngineServer>();
 
-  constructor(private readonly pool: (threads?: number) => StartPool) {}
+  constructor(
+    private readonly pool: (threads?: number) => StartPool,
+    private readonly granted?: GrantedFiles,
+  ) {}
 
   connect(windowId: number, port: Port): EngineServer {
     this.servers.get(windowId)?.dispose();
-    const server = new EngineServer(port, this.pool);
+    const server = new EngineServer(port, this.pool, this.granted);
     this.servers.set(windowId, server);
     return server;
   }

@@ -2,11 +2,11 @@
 // API are built over fakes of ipcMain and ipcRenderer; the renderer's callers are found in its source.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   desktopApi,
+  ENGINE_CHANNELS,
   EVENT_CHANNELS,
   INVOKE_CHANNELS,
   IpcValidationError,
@@ -14,7 +14,8 @@ import {
   registerInvokeHandlers,
   type DesktopApi,
 } from '../../electron/ipc-schema.ts';
-import { filesForOpening, genotypePathsIn } from '../../electron/files.ts';
+import { genotypePathsIn } from '../../electron/files.ts';
+import { mainFileFirst, unpackedPath } from '../../electron/engine-host-protocol.ts';
 import { ROOT } from '../helpers.ts';
 
 type Listener = (event: { trusted: boolean }, ...args: unknown[]) => Promise<unknown>;
@@ -28,6 +29,10 @@ function fakeMain() {
       openDialog: async () => {
         calls.push({ key: 'openDialog', args: [] });
         return null;
+      },
+      grantPaths: async (paths) => {
+        calls.push({ key: 'grantPaths', args: [paths] });
+        return paths.map((p) => ({ name: p, path: p, size: 0, grant: 'g' }));
       },
       saveFile: async (name, data) => {
         calls.push({ key: 'saveFile', args: [name, data] });
@@ -51,15 +56,20 @@ test('main: every invoke channel has a handler; wrong payloads and untrusted fra
   const open = handlers.get(INVOKE_CHANNELS.openDialog)!;
   await assert.rejects(open(ok, 'surprise'), IpcValidationError);
   assert.equal(await open(ok), null);
+  const grant = handlers.get(INVOKE_CHANNELS.grantPaths)!;
+  for (const bad of [[], [[]], ['/a.vcf'], [['rel.vcf']], [['/a\u0000.vcf']], [Array(17).fill('/a.vcf')], [[42]]])
+    await assert.rejects(grant(ok, ...bad), IpcValidationError, JSON.stringify(bad));
+  assert.equal(((await grant(ok, ['/data/a.vcf', 'C:\\data\\b.bed'])) as unknown[]).length, 2);
   assert.deepEqual(
     calls.map((c) => c.key),
-    ['saveFile', 'openDialog'],
+    ['saveFile', 'openDialog', 'grantPaths'],
     'only the valid calls reached the implementation',
   );
 });
 
 test('preload: each API call goes to its channel; events are validated before the page sees them', async () => {
   const invoked: { channel: string; args: unknown[] }[] = [];
+  const sent: string[] = [];
   const listeners = new Map<string, (e: unknown, payload: unknown) => void>();
   const api: DesktopApi = desktopApi(
     {
@@ -67,16 +77,21 @@ test('preload: each API call goes to its channel; events are validated before th
         invoked.push({ channel, args });
         return null;
       },
+      send: (channel) => void sent.push(channel),
       on: (channel, listener) => listeners.set(channel, listener),
     },
-    async () => ({}) as MessagePort,
+    { getPathForFile: () => '/data/dropped.vcf' },
   );
   await api.openFileDialog();
+  await api.grantPaths(['/data/x.vcf']);
   await api.saveFile('a.svg', 'x');
   assert.deepEqual(
     invoked.map((c) => c.channel),
-    [INVOKE_CHANNELS.openDialog, INVOKE_CHANNELS.saveFile],
+    [INVOKE_CHANNELS.openDialog, INVOKE_CHANNELS.grantPaths, INVOKE_CHANNELS.saveFile],
   );
+  api.requestEnginePort();
+  assert.deepEqual(sent, [ENGINE_CHANNELS.connect]);
+  assert.equal(api.pathForFile({} as File), '/data/dropped.vcf');
   const got: unknown[] = [];
   api.onMenuCommand((c) => got.push(c));
   api.onOpenFiles((f) => got.push(f[0]!.name));
@@ -84,8 +99,13 @@ test('preload: each API call goes to its channel; events are validated before th
   assert.deepEqual([...listeners.keys()].sort(), Object.values(EVENT_CHANNELS).sort(), 'every event has a listener');
   listeners.get(EVENT_CHANNELS.menuCommand)!(null, 'run');
   assert.throws(() => listeners.get(EVENT_CHANNELS.menuCommand)!(null, 'open-path:/etc/passwd'), IpcValidationError);
-  listeners.get(EVENT_CHANNELS.openFiles)!(null, [{ name: 'x.vcf', bytes: new Uint8Array(2) }]);
+  listeners.get(EVENT_CHANNELS.openFiles)!(null, [{ name: 'x.vcf', path: '/d/x.vcf', size: 2, grant: 'g' }]);
   assert.throws(() => listeners.get(EVENT_CHANNELS.openFiles)!(null, [{ name: 'x.vcf' }]), IpcValidationError);
+  assert.throws(
+    () => listeners.get(EVENT_CHANNELS.openFiles)!(null, [{ name: 'x.vcf', bytes: new Uint8Array(2) }]),
+    IpcValidationError,
+    'the page is sent grants, never bytes',
+  );
   listeners.get(EVENT_CHANNELS.engineCrashed)!(null, 'oom');
   assert.deepEqual(got, ['run', 'x.vcf', 'oom']);
 });
@@ -101,34 +121,41 @@ function sources(dir: string): string[] {
 test('renderer: every API method has a caller and every menu command a handler; main sends every event', () => {
   const renderer = sources(join(ROOT, 'renderer', 'src')).join('\n');
   const methods: (keyof DesktopApi)[] = [
-    'connectEngine',
     'openFileDialog',
+    'grantPaths',
+    'pathForFile',
     'saveFile',
     'onEngineCrashed',
     'onMenuCommand',
     'onOpenFiles',
   ];
   for (const m of methods) assert.match(renderer, new RegExp(`(stratify|desktop)\\??\\.${m}\\(`), `${m} is called`);
+  assert.match(renderer, /api\.requestEnginePort\(\)/, 'requestEnginePort is called');
   const app = readFileSync(join(ROOT, 'renderer', 'src', 'App.svelte'), 'utf8');
   for (const c of MENU_COMMANDS) assert.ok(app.includes(`command === '${c}'`), `menu command ${c} is handled`);
-  const main =
-    readFileSync(join(ROOT, 'electron', 'main.ts'), 'utf8') +
-    readFileSync(join(ROOT, 'electron', 'engine-host.ts'), 'utf8');
+  const main = ['main.ts', 'main-ipc.ts', 'engine-host.ts']
+    .map((f) => readFileSync(join(ROOT, 'electron', f), 'utf8'))
+    .join('\n');
   for (const key of Object.keys(EVENT_CHANNELS))
     assert.match(main, new RegExp(`sendEvent\\('${key}'|EVENT_CHANNELS\\.${key}`), `main sends ${key}`);
   for (const c of MENU_COMMANDS) assert.ok(main.includes(`sendMenu('${c}')`), `the menu sends ${c}`);
 });
 
-test('opening by path: PLINK companions come along; command-line genotype paths are recognised', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'stratify-open-'));
-  for (const f of ['d.bed', 'd.bim', 'd.fam', 'x.vcf']) writeFileSync(join(dir, f), f);
-  assert.deepEqual(
-    (await filesForOpening(join(dir, 'd.bed'))).map((f) => f.name),
-    ['d.bed', 'd.bim', 'd.fam'],
-  );
-  assert.deepEqual(
-    (await filesForOpening(join(dir, 'x.vcf'))).map((f) => f.name),
-    ['x.vcf'],
-  );
+test('opening by path: the main file first; command-line genotype paths are recognised; packed paths unpacked', () => {
+  assert.deepEqual(mainFileFirst(['/d/x.fam', '/d/x.bim', '/d/x.bed']), ['/d/x.bed', '/d/x.fam', '/d/x.bim']);
+  assert.deepEqual(mainFileFirst(['/d/x.map', '/d/x.ped']), ['/d/x.ped', '/d/x.map']);
   assert.deepEqual(genotypePathsIn(['--inspect', '/a/b.VCF.gz', 'c.str', 'notes.pdf', '.']), ['/a/b.VCF.gz', 'c.str']);
+  assert.equal(
+    unpackedPath('/opt/S/resources/app.asar/dist-electron/e.mjs'),
+    '/opt/S/resources/app.asar.unpacked/dist-electron/e.mjs',
+  );
+  assert.equal(
+    unpackedPath('C:\\S\\resources\\app.asar\\dist-electron\\e.mjs'),
+    'C:\\S\\resources\\app.asar.unpacked\\dist-electron\\e.mjs',
+  );
+  assert.equal(
+    unpackedPath('/home/u/stratify/dist-electron/e.mjs'),
+    '/home/u/stratify/dist-electron/e.mjs',
+    'unpackaged: unchanged',
+  );
 });

@@ -25,7 +25,7 @@ export function workerPort(w: Worker): Port {
 }
 
 /** A Port over a worker's own scope (seen from inside the worker). */
-export function workerScopePort(scope: DedicatedWorkerGlobalScope): Port {
+export function workerScopePort(scope: MessageSource & { close(): void }): Port {
   return eventPort(scope, () => scope.close());
 }
 

@@ -1,7 +1,8 @@
 import type { EngineClient } from '../../../engine/runtime/engine-client.ts';
 import { EngineError } from '../../../engine/runtime/engine-client.ts';
-import type { DatasetInfo, FileBytes, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
+import type { DatasetInfo, FileBytes, FileInput, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { FilterOptions, Removed } from '../../../engine/runtime/engine-protocol.ts';
+import type {} from '../engine/desktop-port.ts';
 
 export interface ShownError {
   readonly title: string;
@@ -18,9 +19,12 @@ export class AppState {
   client = $state.raw<EngineClient | null>(null);
   dataset = $state.raw<DatasetInfo | null>(null);
   fileNames = $state.raw<string[]>([]);
-  /** The bytes of the open files, kept so a project can embed them. */
-  files = $state.raw<FileBytes[]>([]);
-  populationFile = $state.raw<FileBytes | null>(null);
+  /**
+   * The open files: bytes in the browser build (kept so a project can embed them), grants in the
+   * desktop app, where the engine reads the files where they live and the page never holds them.
+   */
+  files = $state.raw<FileInput[]>([]);
+  populationFile = $state.raw<FileInput | null>(null);
   openOptions = $state.raw<OpenOptions>({});
   /** The dataset as read, before filters (filters always start from it). */
   unfiltered = $state.raw<DatasetInfo | null>(null);
@@ -32,7 +36,7 @@ export class AppState {
   error = $state.raw<ShownError | null>(null);
   engineDown = $state(false);
 
-  async open(files: FileBytes[], options: OpenOptions = {}): Promise<void> {
+  async open(files: FileInput[], options: OpenOptions = {}): Promise<void> {
     if (!this.client) return;
     this.loading = true;
     this.parseFraction = 0;
@@ -47,7 +51,7 @@ export class AppState {
   }
 
   /** Reads files into the engine without changing what the app shows (progress aside). */
-  async read(files: FileBytes[], options: OpenOptions): Promise<DatasetInfo> {
+  async read(files: FileInput[], options: OpenOptions): Promise<DatasetInfo> {
     const call = this.client!.call('openDataset', [files, options], (p) => {
       if (p.kind === 'parse' && p.totalBytes) this.parseFraction = p.bytesRead / p.totalBytes;
     });
@@ -55,7 +59,7 @@ export class AppState {
   }
 
   /** Shows a dataset the engine has read, replacing (and closing) the open one and its filtered version. */
-  adopt(info: DatasetInfo, files: FileBytes[], options: OpenOptions): void {
+  adopt(info: DatasetInfo, files: FileInput[], options: OpenOptions): void {
     for (const old of new Set([this.dataset?.datasetId, this.unfiltered?.datasetId]))
       if (old !== undefined && old !== info.datasetId) void this.client?.call('closeDataset', [old]).result;
     this.dataset = info;
@@ -113,8 +117,21 @@ export function toShownError(title: string, e: unknown): ShownError {
   return { title, message: e instanceof Error ? e.message : String(e) };
 }
 
+/**
+ * Dropped or chosen File objects as the engine takes them: in the desktop app granted by path
+ * (read where they live), in a browser read into bytes.
+ */
+export async function readFiles(files: FileList | File[]): Promise<FileInput[]> {
+  const desktop = window.stratify;
+  if (desktop?.isDesktop) {
+    const paths = Array.from(files, (f) => desktop.pathForFile(f)).filter((p) => p !== '');
+    if (paths.length > 0) return desktop.grantPaths(paths);
+  }
+  return readFileBytes(files);
+}
+
 /** Reads browser File objects into the engine's FileBytes. */
-export async function readFiles(files: FileList | File[]): Promise<FileBytes[]> {
+export async function readFileBytes(files: FileList | File[]): Promise<FileBytes[]> {
   const list = Array.from(files);
   // The main file first: a .bed/.ped/.vcf before its companions.
   list.sort((a, b) => rank(a.name) - rank(b.name));

@@ -10,19 +10,28 @@ import {
   VARIABLES,
   type Model,
 } from '../../../engine/util/choices.ts';
-import type { AssignInfo, FileBytes, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { AssignInfo, FileInput, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
+import type { DesktopApi } from '../../../electron/ipc-schema.ts';
 import type { AssignSettings } from './assign.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { View } from './app.svelte.ts';
 import type { Algorithm, RankBy } from '../../../engine/util/choices.ts';
 
-/** A saved analysis: the data (embedded), every setting and every result, as plain JSON. */
+/**
+ * A file in a project: embedded (opened in the browser build, or a small side file), or, for a
+ * file the desktop app read where it lives, its path (projects do not copy large datasets).
+ */
+export type SavedFile =
+  { readonly name: string; readonly base64: string } | { readonly name: string; readonly path: string };
+
+/** A saved analysis: the data (embedded or by path), every setting and every result, as plain JSON. */
 export interface ProjectDoc {
   readonly version: 1;
   readonly app: 'stratify';
   readonly savedAt: string;
-  readonly files: readonly { name: string; base64: string }[];
-  readonly populationFile?: { name: string; base64: string };
+  readonly files: readonly SavedFile[];
+  readonly populationFile?: SavedFile;
   readonly view: View;
   readonly openOptions?: Omit<OpenOptions, 'populationFile'>;
   readonly filters?: FilterOptions;
@@ -132,12 +141,29 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-export function encodeFile(f: FileBytes): { name: string; base64: string } {
-  return { name: f.name, base64: toBase64(f.bytes) };
+export function encodeFile(f: FileInput): SavedFile {
+  return isFileGrant(f) ? { name: f.name, path: f.path } : { name: f.name, base64: toBase64(f.bytes) };
 }
 
-export function decodeFile(f: { name: string; base64: string }): FileBytes {
-  return { name: f.name, bytes: fromBase64(f.base64) };
+/**
+ * The saved files as the engine takes them: embedded ones decoded, files by path granted again by
+ * the desktop app (`desktop`); in a browser a project that names files on disk is refused.
+ */
+export async function decodeFiles(
+  saved: readonly SavedFile[],
+  desktop?: Pick<DesktopApi, 'grantPaths'>,
+): Promise<FileInput[]> {
+  const paths = saved.flatMap((f) => ('path' in f ? [f.path] : []));
+  let granted: FileInput[] = [];
+  if (paths.length > 0) {
+    if (!desktop)
+      throw new Error(
+        `the project reads ${paths.join(', ')} from disk, which only the desktop app can do; open it there`,
+      );
+    granted = await desktop.grantPaths(paths);
+  }
+  const byPath = new Map(granted.map((g) => [isFileGrant(g) ? g.path : '', g]));
+  return saved.map((f) => ('path' in f ? byPath.get(f.path)! : { name: f.name, bytes: fromBase64(f.base64) }));
 }
 
 export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
@@ -188,8 +214,10 @@ const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const numbers = (v: unknown) => Array.isArray(v) && v.every(isNum);
 
 function checkFile(f: unknown, where: string): void {
-  const x = f as { name?: unknown; base64?: unknown } | null;
-  if (!x || typeof x.name !== 'string' || typeof x.base64 !== 'string') bad(where, 'is not a file');
+  const x = f as { name?: unknown; base64?: unknown; path?: unknown } | null;
+  if (!x || typeof x.name !== 'string') bad(where, 'is not a file');
+  if (typeof x.path === 'string' && x.base64 === undefined) return;
+  if (typeof x.base64 !== 'string') bad(where, 'is not a file');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(x.base64 as string)) bad(where, 'is not base64');
 }
 

@@ -8,7 +8,7 @@ import {
   autosave,
   checkProject,
   decodeAssign,
-  decodeFile,
+  decodeFiles,
   decodeRuns,
   encodeAssign,
   encodeFile,
@@ -129,10 +129,13 @@ export class ProjectState {
     const read: number[] = [];
     app.loading = true;
     try {
-      const files = doc.files.map(decodeFile);
+      const [files, population] = await Promise.all([
+        decodeFiles(doc.files, window.stratify),
+        doc.populationFile ? decodeFiles([doc.populationFile], window.stratify) : Promise.resolve([]),
+      ]);
       const options = {
         ...(doc.openOptions ?? {}),
-        ...(doc.populationFile ? { populationFile: decodeFile(doc.populationFile) } : {}),
+        ...(population[0] ? { populationFile: population[0] } : {}),
       };
       const settings = doc.assign?.settings;
       const info = await app.read(files, options);

@@ -1,0 +1,66 @@
+// The engine utility process's logic without Electron: every window port gets an EngineServer,
+// clustering starts run on worker threads, and files are read from disk where main granted them.
+import { statSync } from 'node:fs';
+import { datasetFiles } from '../engine/node/file-source.ts';
+import type { StartPool } from '../engine/runtime/pool.ts';
+import { ServerRegistry } from '../engine/runtime/server-registry.ts';
+import type { FileGrant } from '../engine/runtime/engine-protocol.ts';
+import type { FromEngineHost, ToEngineHost } from './engine-host-protocol.ts';
+
+/** Electron's MessagePortMain as the utility process receives it. */
+export interface MessagePortMainLike {
+  on(event: 'message', handler: (e: { data: unknown }) => void): unknown;
+  off(event: 'message', handler: (e: { data: unknown }) => void): unknown;
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  start(): void;
+  close(): void;
+}
+
+/** Electron's process.parentPort in a utility process. */
+export interface ParentPortLike {
+  on(event: 'message', handler: (e: { data: unknown; ports: MessagePortMainLike[] }) => void): unknown;
+  postMessage(message: FromEngineHost): void;
+}
+
+/** Serves windows' engine requests arriving on `parentPort`; returns the servers' registry. */
+export function serveEngineHost(parentPort: ParentPortLike, pool: (threads?: number) => StartPool): ServerRegistry {
+  const grants = new Map<string, string>();
+  const granted = (f: FileGrant) => {
+    const path = typeof f.grant === 'string' ? grants.get(f.grant) : undefined;
+    if (path === undefined)
+      throw new RangeError(`${f.name}: the app did not open this file in this session; open it again`);
+    return datasetFiles(path);
+  };
+  const servers = new ServerRegistry(pool, granted);
+  parentPort.on('message', (e) => {
+    const m = e.data as ToEngineHost;
+    if (m?.type === 'grant') {
+      let reply: FromEngineHost;
+      try {
+        const st = statSync(m.path);
+        if (!st.isFile()) throw new Error('not a file');
+        grants.set(m.grant, m.path);
+        reply = { type: 'granted', id: m.id, size: st.size };
+      } catch (err) {
+        const message = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+        reply = { type: 'refused', id: m.id, message };
+      }
+      parentPort.postMessage(reply);
+      return;
+    }
+    const port = e.ports[0];
+    if (m?.type !== 'connect' || !port) return;
+    port.start();
+    // A window that connects again (a reload) replaces its old server and what it held.
+    servers.connect(typeof m.window === 'number' ? m.window : -1, {
+      postMessage: (msg) => port.postMessage(msg),
+      onMessage: (h) => {
+        const l = (ev: { data: unknown }) => h(ev.data);
+        port.on('message', l);
+        return () => port.off('message', l);
+      },
+      close: () => port.close(),
+    });
+  });
+  return servers;
+}
