@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reynoldsFst, fstFromAssignments, fstFromModel } from '../engine/analysis/fst.ts';
+import { reynoldsFst, fstFromAssignments, fstFromMemberships, fstFromModel } from '../engine/analysis/fst.ts';
+import { summarizeSweep } from '../engine/analysis/k-choice.ts';
+import { adjustedRandIndex } from '../engine/analysis/partition-scores.ts';
+import { runSweep } from '../engine/service/cluster-sweep.ts';
+import { StartPool } from '../engine/runtime/pool.ts';
+import { spawnInProcess } from '../engine/runtime/in-process.ts';
 import { mannWhitney } from '../engine/util/rank-tests.ts';
 import { applyFilters, readDataset } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
@@ -8,7 +13,7 @@ import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
 import { modelFromMemberships, DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
 import { encodeLabels } from '../engine/analysis/partition-scores.ts';
 import { createRng } from '../engine/util/rng.ts';
-import { shuffle } from './model/synthetic.ts';
+import { makeData, multiAllelicPopulations, shuffle } from './model/synthetic.ts';
 import { dataPath } from '../data/datasets.ts';
 
 test('reynoldsFst: a hand-computed example', () => {
@@ -77,3 +82,106 @@ test('mannWhitney: exact p-values against reference values', () => {
   assert.equal(ties.method, 'normal');
   assert.ok(ties.p > 0 && ties.p < 1);
 });
+
+test('F_ST from memberships: a hand-computed soft case, with a missing copy', () => {
+  // 3 diploid individuals, one biallelic locus (alleles 0, 1); individual 2 has one copy missing.
+  // Genotypes: d0 = 0/0, d1 = 1/1, d2 = 1/−. Memberships Q = [[1, 0], [0.25, 0.75], [0.5, 0.5]].
+  const data = makeData(
+    3,
+    1,
+    2,
+    [2],
+    (_l, i, p) =>
+      [
+        [0, 0],
+        [1, 1],
+        [1, -1],
+      ][i]![p]!,
+  );
+  const Q = [1, 0, 0.25, 0.75, 0.5, 0.5];
+  // Cluster 0: counts (2·1, 2·0.25 + 0.5) = (2, 1); size 1 + 0.25 + 0.5·½ = 1.5; p = (2/3, 1/3).
+  // Cluster 1: counts (0, 2·0.75 + 0.5) = (0, 2); size 0.75 + 0.25 = 1;   p = (0, 1).
+  const n = [1.5, 1];
+  const p = [
+    [2 / 3, 1 / 3],
+    [0, 1],
+  ];
+  const N = 2.5;
+  const nc = (N - (1.5 ** 2 + 1) / N) / 1;
+  const mean = [0, 1].map((k) => (n[0]! * p[0]![k]! + n[1]! * p[1]![k]!) / N);
+  let between = 0;
+  for (let j = 0; j < 2; j++) for (let k = 0; k < 2; k++) between += n[j]! * (p[j]![k]! - mean[k]!) ** 2;
+  const b = (2 * (n[0]! * (1 - (4 / 9 + 1 / 9)) + n[1]! * (1 - 1))) / (2 * N - 2);
+  const a = (2 * between - b) / (2 * nc);
+  const want = -Math.log(1 - a / (a + b));
+  const got = fstFromMemberships(mixtureData(data), Q, 2);
+  assert.ok(Math.abs(got.fst - want) < 1e-12, `${got.fst} vs ${want}`);
+});
+
+test('F_ST from hard memberships equals the hard-assignment estimator on nancycats (complete genotypes)', async () => {
+  const data = applyFilters(await readDataset(datasetFiles(dataPath('nancycats.str'))), {
+    maxIndividualMissing: 0,
+  }).data;
+  const labels = encodeLabels(data.individuals.map((i) => i.population!));
+  const K = labels.count;
+  const Q = new Float64Array(data.individuals.length * K);
+  labels.codes.forEach((c, d) => (Q[d * K + c] = 1));
+  const soft = fstFromMemberships(mixtureData(data), Q, K);
+  const hard = fstFromAssignments(data, labels.codes);
+  assert.ok(Math.abs(soft.fst - hard.fst) < 1e-12, `${soft.fst} vs ${hard.fst}`);
+  for (let i = 0; i < hard.perLocus.length; i++) assert.ok(Math.abs(soft.perLocus[i]! - hard.perLocus[i]!) < 1e-12);
+});
+
+test('F_ST per K does not collapse on small samples: 5 individuals per population', async () => {
+  // Two populations of 5 diploids at 30 microsatellites (6–12 alleles, F_ST 0.1): K = 2 finds
+  // them, and F_ST per K must report their differentiation (the model's α-smoothed cluster
+  // frequencies gave about 0 here, as on 5 + 5 cattle).
+  const pool = new StartPool(spawnInProcess, 1);
+  try {
+    for (const seed of [1, 2, 3]) {
+      const { data, labels } = multiAllelicPopulations(seed, {
+        pops: 2,
+        perPop: 5,
+        loci: 30,
+        minAlleles: 6,
+        maxAlleles: 12,
+        fst: 0.1,
+      });
+      const truth = fstFromAssignments(data, labels).fst;
+      const res = await runSweep(
+        data,
+        { kValues: [2, 3], replicates: 3, starts: 10, policy: 'best', seed, fit: DEFAULT_FIT },
+        pool,
+      );
+      const md = mixtureData(data);
+      const summary = summarizeSweep(md, res.runs);
+      const k2 = summary.perK.find((k) => k.K === 2)!;
+      const recovered = res.runs
+        .filter((r) => r.K === 2)
+        .map((r) => adjustedRandIndex(hardest(r.clustering.Q, 2), labels));
+      assert.ok(Math.min(...recovered) > 0.99, `seed ${seed}: K = 2 recovers the populations (ARI ${recovered})`);
+      assert.ok(
+        Math.abs(k2.fstMean - truth) < 1e-6,
+        `seed ${seed}: F_ST at K = 2 ${k2.fstMean} vs the populations' ${truth}`,
+      );
+      const smoothed = res.runs.filter((r) => r.K === 2).map((r) => fstFromModel(md, r.clustering.model).fst);
+      assert.ok(
+        truth > 0.05 && Math.max(...smoothed) < truth / 3,
+        `seed ${seed}: the smoothed estimate ${smoothed} collapses (truth ${truth})`,
+      );
+    }
+  } finally {
+    pool.close();
+  }
+});
+
+/** Hard assignments (the largest membership) of an (N, K) matrix. */
+function hardest(Q: Float64Array, K: number): number[] {
+  const out: number[] = [];
+  for (let d = 0; d < Q.length / K; d++) {
+    let best = 0;
+    for (let j = 1; j < K; j++) if (Q[d * K + j]! > Q[d * K + best]!) best = j;
+    out.push(best);
+  }
+  return out;
+}

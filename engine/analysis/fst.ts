@@ -3,6 +3,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { detLog } from '../util/det-math.ts';
+import type { Model } from '../util/choices.ts';
 
 /** F_ST of a clustering and its per-locus values (shape (L,)). */
 export interface FstResult {
@@ -30,37 +31,120 @@ export function reynoldsFst(
   alleles: ArrayLike<number>,
   freq: (i: number, j: number, k: number) => number,
 ): FstResult {
-  const r = sizes.length;
+  const parts = new Float64Array(2 * L);
+  for (let i = 0; i < L; i++) locusComponents(sizes, alleles[i]!, (j, k) => freq(i, j, k), parts, 2 * i);
+  return combineLoci(parts, L);
+}
+
+/**
+ * The estimator's a_i and b_i at one locus (written to out[at], out[at + 1]) for clusters of sizes
+ * `sizes` (those of size 0 left out: they are not sampled there) with `r` alleles.
+ */
+function locusComponents(
+  sizes: ArrayLike<number>,
+  r: number,
+  freq: (j: number, k: number) => number,
+  out: Float64Array,
+  at: number,
+): void {
   let N = 0;
   let sumSq = 0;
-  for (let j = 0; j < r; j++) N += sizes[j]!;
-  for (let j = 0; j < r; j++) sumSq += sizes[j]! ** 2;
+  let clusters = 0;
+  for (let j = 0; j < sizes.length; j++) {
+    const n = sizes[j]!;
+    if (!(n > 0)) continue;
+    N += n;
+    sumSq += n * n;
+    clusters++;
+  }
+  out[at] = 0;
+  out[at + 1] = 0;
+  if (clusters < 2) return;
+  const nc = (N - sumSq / N) / (clusters - 1);
+  let b = 0;
+  let between = 0;
+  for (let k = 0; k < r; k++) {
+    let mean = 0;
+    for (let j = 0; j < sizes.length; j++) if (sizes[j]! > 0) mean += (sizes[j]! / N) * freq(j, k);
+    for (let j = 0; j < sizes.length; j++) if (sizes[j]! > 0) between += sizes[j]! * (freq(j, k) - mean) ** 2;
+  }
+  for (let j = 0; j < sizes.length; j++) {
+    if (!(sizes[j]! > 0)) continue;
+    let hom = 0;
+    for (let k = 0; k < r; k++) hom += freq(j, k) ** 2;
+    b += sizes[j]! * (1 - hom);
+  }
+  b = (2 * b) / (2 * N - clusters);
+  out[at] = nc > 0 ? (2 * between - (clusters - 1) * b) / (2 * (clusters - 1) * nc) : 0;
+  out[at + 1] = b;
+}
+
+/** F_ST over loci from their (a_i, b_i) pairs, and per locus. */
+function combineLoci(parts: Float64Array, L: number): FstResult {
   const perLocus = new Float64Array(L);
-  if (r < 2 || N <= 0) return { fst: 0, perLocus };
-  const nc = (N - sumSq / N) / (r - 1);
   let sumA = 0;
   let sumAB = 0;
   for (let i = 0; i < L; i++) {
-    let b = 0;
-    let between = 0;
-    for (let k = 0; k < alleles[i]!; k++) {
-      let mean = 0;
-      for (let j = 0; j < r; j++) mean += (sizes[j]! / N) * freq(i, j, k);
-      for (let j = 0; j < r; j++) between += sizes[j]! * (freq(i, j, k) - mean) ** 2;
-    }
-    for (let j = 0; j < r; j++) {
-      let hom = 0;
-      for (let k = 0; k < alleles[i]!; k++) hom += freq(i, j, k) ** 2;
-      b += sizes[j]! * (1 - hom);
-    }
-    b = (2 * b) / (2 * N - r);
-    const a = nc > 0 ? (2 * between - (r - 1) * b) / (2 * (r - 1) * nc) : 0;
+    const a = parts[2 * i]!;
+    const b = parts[2 * i + 1]!;
     sumA += a;
     sumAB += a + b;
     perLocus[i] = a + b > 0 ? Math.max(0, -detLog(1 - a / (a + b))) : 0;
   }
   const fst = sumAB > 0 ? Math.max(0, -detLog(1 - sumA / sumAB)) : 0;
   return { fst, perLocus };
+}
+
+/**
+ * F_ST of a clustering read from its memberships and the observed genotypes: at locus i cluster
+ * j's allele counts are the observed copies weighted by membership, n_ijk = Σ_d Q_dj c_dik, its
+ * frequencies p_ijk = n_ijk / Σ_k n_ijk and its size the individuals typed there, n_ij =
+ * Σ_d Q_dj (observed copies of d) / ploidy. These are the sample's frequencies, as the estimator
+ * assumes: the model's cluster frequencies are posterior means whose prior pseudo-counts pull a
+ * cluster of a few individuals towards uniform frequencies, which took F_ST to 0 on samples of
+ * 5 per population (docs/algorithms.md §8). Hard memberships give {@link fstFromAssignments}.
+ *
+ * @param Q shape (N, K): memberships (rows sum to 1)
+ */
+export function fstFromMemberships(data: MixtureData, Q: ArrayLike<number>, K: number): FstResult {
+  const { N, L, P } = data;
+  const parts = new Float64Array(2 * L);
+  let maxG = 0;
+  let maxR = 0;
+  for (let i = 0; i < L; i++) {
+    maxG = Math.max(maxG, data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!);
+    maxR = Math.max(maxR, data.alleles[i]!);
+  }
+  const W = new Float64Array(maxG * K);
+  const counts = new Float64Array(maxR * K);
+  const sizes = new Float64Array(K);
+  const copies = new Float64Array(K);
+  for (let i = 0; i < L; i++) {
+    const g0 = data.genotypeOffsets[i]!;
+    const G = data.genotypeOffsets[i + 1]! - g0;
+    const r = data.alleles[i]!;
+    W.fill(0, 0, G * K);
+    counts.fill(0, 0, r * K);
+    sizes.fill(0);
+    copies.fill(0);
+    for (let d = 0; d < N; d++) {
+      const g = data.genotypeOf[i * N + d]!;
+      for (let j = 0; j < K; j++) W[g * K + j]! += Q[d * K + j]!;
+    }
+    for (let g = 0; g < G; g++) {
+      let observed = 0;
+      for (let p = 0; p < P; p++) {
+        const a = data.genotypeAlleles[(g0 + g) * P + p]!;
+        if (a < 0) continue;
+        observed++;
+        for (let j = 0; j < K; j++) counts[a * K + j]! += W[g * K + j]!;
+      }
+      for (let j = 0; j < K; j++) sizes[j]! += (W[g * K + j]! * observed) / P;
+    }
+    for (let k = 0; k < r; k++) for (let j = 0; j < K; j++) copies[j]! += counts[k * K + j]!;
+    locusComponents(sizes, r, (j, k) => counts[k * K + j]! / copies[j]!, parts, 2 * i);
+  }
+  return combineLoci(parts, L);
 }
 
 /** F_ST from a model's cluster weights and allele frequencies (the dissertation's choice), n_j = N·θ_C−j. */
@@ -93,4 +177,23 @@ export function fstFromAssignments(data: GenotypeData, clusters: ArrayLike<numbe
     data.loci.map((l) => l.alleles.length),
     (i, j, k) => freqs[j]![i]![k] ?? 0,
   );
+}
+
+/** What F_ST per K reads of a fitted run. */
+export interface FstOfRun {
+  readonly K: number;
+  /** shape (N, K): memberships (mixture) or ancestry proportions (admixture). */
+  readonly Q: ArrayLike<number>;
+  readonly model: MixtureModel;
+  /** Absent: the mixture model. */
+  readonly kind?: Model;
+}
+
+/**
+ * F_ST of a run as Choose K and the marker ranking report it: between the clusters its
+ * memberships define (mixture model, {@link fstFromMemberships}), or between the ancestral
+ * populations whose maximum-likelihood frequencies the admixture model fitted ({@link fstFromModel}).
+ */
+export function runFst(data: MixtureData, run: FstOfRun): FstResult {
+  return run.kind === 'admixture' ? fstFromModel(data, run.model) : fstFromMemberships(data, run.Q, run.K);
 }

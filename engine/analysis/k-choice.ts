@@ -1,6 +1,6 @@
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import { likeliestRun, type SweepRun } from '../model/sweep.ts';
-import { fstFromModel } from './fst.ts';
+import { runFst } from './fst.ts';
 import { mannWhitney, type MannWhitney } from '../util/rank-tests.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
 import { clusterMass, isNegligible } from '../model/cluster-use.ts';
@@ -86,7 +86,10 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
   let previousFst: number[] | undefined;
   for (const K of ks) {
     const reps = runs.filter((r) => r.K === K).sort((a, b) => a.replicate - b.replicate);
-    const fst = reps.map((r) => fstFromModel(data, r.clustering.model).fst);
+    const fst = reps.map(
+      (r) =>
+        runFst(data, { K, Q: r.clustering.Q, model: r.clustering.model, ...(r.model ? { kind: r.model } : {}) }).fst,
+    );
     const lls = reps.map((r) => r.clustering.logLik);
     const admixture = reps.some((r) => r.model === 'admixture');
     const k = (admixture ? data.N * (K - 1) : K - 1) + K * params;

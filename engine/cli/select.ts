@@ -7,6 +7,7 @@ import { toText } from '../formats/writers.ts';
 import { preparedData } from '../model/mixture/mixture-data.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { chooseModel, type FittedRun } from '../service/analyze-sweep.ts';
+import type { Model } from '../util/choices.ts';
 import { exportDataset, panelFormat } from '../service/dataset.ts';
 import { panelSizes, selectMarkers } from '../service/select-markers.ts';
 import { numberIn, positiveInt } from './parse-args.ts';
@@ -19,6 +20,8 @@ interface RunJson {
   weights: number[];
   frequencies: number[][];
   informative: number[];
+  Q: number[][];
+  model?: Model;
 }
 
 interface ResultJson {
@@ -27,12 +30,16 @@ interface ResultJson {
   runs: RunJson[];
 }
 
-function fittedRun(r: RunJson): FittedRun {
+function fittedRun(r: RunJson, resultPath: string): FittedRun {
+  if (!Array.isArray(r.Q))
+    throw new Error(`${resultPath}: run K = ${r.K}, replicate ${r.replicate} has no memberships (Q); run it again`);
   return {
     K: r.K,
     replicate: r.replicate,
     model: { K: r.K, weights: Float64Array.from(r.weights), theta: Float64Array.from(r.frequencies.flat()) },
     informative: Float64Array.from(r.informative),
+    Q: Float64Array.from(r.Q.flat()),
+    ...(r.model ? { kind: r.model } : {}),
   };
 }
 
@@ -55,7 +62,7 @@ export function registerSelect(program: Command): void {
       const md = preparedData(data);
       const chosen = chooseModel(
         md,
-        result.runs.map(fittedRun),
+        result.runs.map((r) => fittedRun(r, resultPath)),
         o['k'] === undefined ? undefined : positiveInt(o['k'], '--k'),
       );
       const pRel = numberIn(o['pRel'], '--p-rel', 0, 1);

@@ -1,5 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { fstFromModel } from '../analysis/fst.ts';
+import { runFst } from '../analysis/fst.ts';
+import type { Model } from '../util/choices.ts';
 import { summarizeSweep, type KSummary, type SweepSummary } from '../analysis/k-choice.ts';
 import { preparedData, type MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
@@ -12,6 +13,10 @@ export interface FittedRun {
   readonly model: MixtureModel;
   /** w_i per locus. */
   readonly informative: Float64Array;
+  /** shape (N, K): memberships or ancestry proportions. */
+  readonly Q: Float64Array;
+  /** Absent: the mixture model. */
+  readonly kind?: Model;
 }
 
 /** The runs of a sweep as fitted models. */
@@ -21,6 +26,8 @@ export function fittedRuns(runs: readonly SweepRun[]): FittedRun[] {
     replicate: r.replicate,
     model: r.clustering.model,
     informative: r.clustering.informative,
+    Q: r.clustering.Q,
+    ...(r.model ? { kind: r.model } : {}),
   }));
 }
 
@@ -101,7 +108,7 @@ export interface ChosenModel {
  */
 export function chooseModel(md: MixtureData, runs: readonly FittedRun[], K?: number): ChosenModel {
   if (runs.length === 0) throw new RangeError('no runs to choose from');
-  const scored = runs.map((run) => ({ run, fst: fstFromModel(md, run.model).fst }));
+  const scored = runs.map((run) => ({ run, fst: runFst(md, run).fst }));
   const chosenK = K ?? highestMeanFst(scored.map((s) => ({ K: s.run.K, fst: s.fst })));
   const atK = scored.filter((s) => s.run.K === chosenK);
   if (atK.length === 0) throw new RangeError(`no run with K = ${chosenK}`);

@@ -1,5 +1,5 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { fstFromModel } from '../analysis/fst.ts';
+import { runFst } from '../analysis/fst.ts';
 import { PANEL_GRID, panelSweep, selectMarkers as twoStepSelection } from '../analysis/marker-selection.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import type { FittedRun } from './analyze-sweep.ts';
@@ -44,7 +44,7 @@ export function selectMarkers(
   pRed: number,
 ): MarkerSelection {
   const sel = twoStepSelection(md, run.model, pRel, pRed);
-  const perLocusFst = fstFromModel(md, run.model).perLocus;
+  const perLocusFst = runFst(md, run).perLocus;
   const rows = sel.ranking.map((r): MarkerRow => {
     const locus = data.loci[r.locus]!;
     return {

@@ -1,2 +1,5 @@
-/** The program version, written into every result. */
-export const VERSION = '0.1.0';
+/**
+ * The program version, written into every result (and checked by `merge`): package.json's, which
+ * tests/version.test.ts keeps equal (a change of results is at least a minor version, CHANGELOG.md).
+ */
+export const VERSION = '0.2.0';
