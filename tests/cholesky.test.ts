@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { choleskyInPlace, choleskyInverse, choleskySolve, invertPositiveDefinite } from '../engine/util/cholesky.ts';
 import { createRng } from '../engine/util/rng.ts';
-import { writtenOutCholeskyInverse } from '../engine/util/cholesky-written-out.ts';
 
 /** A random symmetric positive-definite n × n matrix: BBᵀ + n·I. */
 function spd(n: number, seed: number): Float64Array {
@@ -52,33 +51,7 @@ test('choleskyInPlace refuses a matrix that is not positive definite', () => {
   assert.equal(choleskyInPlace(Float64Array.from([0]), 1), false);
 });
 
-test('the written-out factor-and-inverse (n = 2..12) gives the loops’ bits, leaves M as it is, refuses what the loops refuse; none below 2 or above 12', () => {
-  assert.equal(writtenOutCholeskyInverse(1), undefined);
-  assert.equal(writtenOutCholeskyInverse(13), undefined);
-  for (let n = 2; n <= 12; n++) {
-    const invert = writtenOutCholeskyInverse(n)!;
-    for (const seed of [1, 2]) {
-      const M = spd(n, 100 * n + seed);
-      const factor = Float64Array.from(M);
-      assert.ok(choleskyInPlace(factor, n));
-      const offset = 5;
-      const loops = new Float64Array(offset + n * n);
-      choleskyInverse(factor, n, loops, new Float64Array(n * n), offset);
-      const written = new Float64Array(offset + n * n);
-      const copy = Float64Array.from(M);
-      assert.ok(invert(copy, written, offset));
-      assert.deepEqual(copy, M, `n = ${n}: M unchanged`);
-      for (let j = 0; j < loops.length; j++) assert.ok(Object.is(written[j], loops[j]), `n = ${n}, entry ${j}`);
-    }
-    // Not positive definite: a negative pivot at the last column.
-    const bad = spd(n, n);
-    bad[n * n - 1] = -1;
-    assert.equal(choleskyInPlace(Float64Array.from(bad), n), false);
-    assert.equal(invert(bad, new Float64Array(n * n), 0), false, `n = ${n}`);
-  }
-});
-
-test('invertPositiveDefinite gives the loops’ bits at every n (written out for 2..12, loops at 1 and 13) and refuses what they refuse', () => {
+test('invertPositiveDefinite gives the loops’ bits at every n and refuses what they refuse', () => {
   for (const n of [1, 2, 8, 12, 13]) {
     const M = spd(n, 7 * n);
     const factor = Float64Array.from(M);

@@ -1,5 +1,4 @@
 // Small dense symmetric positive-definite systems (the Newton steps' K × K blocks).
-import { writtenOutCholeskyInverse } from './cholesky-written-out.ts';
 
 /** Cholesky factor (lower, in place) of the n × n row-major matrix; false if not positive definite. */
 export function choleskyInPlace(M: Float64Array, n: number): boolean {
@@ -64,9 +63,8 @@ export function choleskyInverse(
 
 /**
  * The inverse of the symmetric positive-definite n × n M into out from `offset`: choleskyInPlace
- * then choleskyInverse, written out for n = 2..12 (cholesky-written-out.ts: the same bits, about
- * 4 × faster at n = 8). M is scratch (the loops factor it in place; the written-out code leaves
- * it); false if M is not positive definite.
+ * then choleskyInverse (M is factored in place); false if M is not positive definite. The
+ * WebAssembly solves (scripts/kernels/assembly/newton-solves.ts) do the same operations in order.
  */
 export function invertPositiveDefinite(
   M: Float64Array,
@@ -75,8 +73,6 @@ export function invertPositiveDefinite(
   scratch: Float64Array,
   offset = 0,
 ): boolean {
-  const writtenOut = writtenOutCholeskyInverse(n);
-  if (writtenOut) return writtenOut(M, out, offset);
   if (!choleskyInPlace(M, n)) return false;
   choleskyInverse(M, n, out, scratch, offset);
   return true;

@@ -1,9 +1,9 @@
 import { detLog, detLogGamma } from './det-math.ts';
-import { DET_MATH_WASM } from './det-math-wasm.ts';
+import { DET_MATH_WASM } from './generated/det-math-wasm.ts';
 import { compileBase64 } from './wasm-module.ts';
 
 /**
- * det-math.ts's ln and ln Γ over whole arrays, as WebAssembly (scripts/wasm-det-math.mjs): the same
+ * det-math.ts's ln and ln Γ over whole arrays, as WebAssembly (scripts/kernels/wasm-det-math.mjs): the same
  * operations in the same order, so the same bits, about 4× faster than calling the JavaScript
  * functions element by element (they read a double's words through a typed array). The E step takes
  * ln θ for every allele and cluster and the MA step ln Γ of every expected count this way. Where

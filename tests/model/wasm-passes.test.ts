@@ -16,7 +16,7 @@ import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass
 import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
 import { qSolveScratchBytes, solveScratchBytes, wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
 import { passData } from '../../engine/model/admixture/pass-data.ts';
-import { NEWTON_SOLVES_WASM } from '../../engine/model/admixture/newton-solves-wasm.ts';
+import { NEWTON_SOLVES_WASM } from '../../engine/model/admixture/generated/newton-solves-wasm.ts';
 import { compileBase64 } from '../../engine/util/wasm-module.ts';
 import { fDerivativesPass, type FDerivativeArguments } from '../../engine/model/admixture/f-derivatives.ts';
 import { fNewtonStep, fNewtonWork, solveLocus } from '../../engine/model/admixture/f-newton.ts';

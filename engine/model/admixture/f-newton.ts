@@ -283,7 +283,7 @@ const enum Solved {
  * entries that would end below it are pinned and the rest re-solved; pinned entries whose model
  * gradient exceeds their cluster's multiplier are released. When the rounds run out on an
  * infeasible step, it is shortened to the floor. (Exported for the test of its WebAssembly form,
- * scripts/assembly/newton-solves.ts.)
+ * scripts/kernels/assembly/newton-solves.ts.)
  */
 export function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): Solved {
   const off = md.offsets[l]!;

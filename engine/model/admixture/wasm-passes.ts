@@ -1,5 +1,5 @@
-import { ADMIXTURE_PASSES_WASM } from './admixture-passes-wasm.ts';
-import { NEWTON_SOLVES_WASM } from './newton-solves-wasm.ts';
+import { ADMIXTURE_PASSES_WASM } from './generated/admixture-passes-wasm.ts';
+import { NEWTON_SOLVES_WASM } from './generated/newton-solves-wasm.ts';
 import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassArguments } from './em-pass.ts';
@@ -8,7 +8,7 @@ import type { NewtonPassArguments } from './newton-passes.ts';
 import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
 
 /**
- * The admixture model's passes over the data as WebAssembly (script./wasm-admixture-passes.mjs): the
+ * The admixture model's passes over the data as WebAssembly (scripts/kernels/wasm-admixture-passes.mjs): the
  * EM pass (em-pass.ts) and the Newton step's derivative and gain passes (newton-passes.ts), with the
  * same operations in the same order, so the same results to the bit. One instance serves the
  * passes of one dataset's work at one K: the per-genotype entries live in its memory; the genotype
@@ -17,7 +17,7 @@ import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
  * parameters are copied in and the sums out at each pass (O(N·K² + rows·K), small beside the
  * pass). The Newton steps' solves — F's per locus (f-newton.ts's solveLocus), Q's per individual
  * (q-newton.ts's solveStep and its loop) — run in a second module, compiled from AssemblyScript
- * (scripts/assembly/newton-solves.ts), on the same memory: they read the gradients and Hessians
+ * (scripts/kernels/assembly/newton-solves.ts), on the same memory: they read the gradients and Hessians
  * where the derivative passes left them. Where WebAssembly with SIMD is missing,
  * {@link wasmPasses} returns undefined and the JavaScript passes run.
  */
@@ -85,7 +85,7 @@ function solveModule(): WebAssembly.Module | null {
   return solveCompiled;
 }
 
-/** The solve module's exports (scripts/assembly/newton-solves.ts): addresses in the shared memory. */
+/** The solve module's exports (scripts/kernels/assembly/newton-solves.ts): addresses in the shared memory. */
 interface SolveExports {
   solveLocus(K: number, A: number, F: number, gradient: number, hessian: number, scratch: number): number;
   scratchBytes(K: number, A: number): number;

@@ -1,6 +1,6 @@
 // The admixture model's Newton solves — F's per locus (engine/model/admixture/f-newton.ts's
 // solveLocus), Q's per individual (q-newton.ts's solveStep and qNewtonStep's loop) — compiled to
-// WebAssembly from their AssemblyScript form (scripts/assembly/newton-solves.ts: the same operations
+// WebAssembly from their AssemblyScript form (scripts/kernels/assembly/newton-solves.ts: the same operations
 // in the same order, so the same bits; tests/model/wasm-passes.test.ts checks them).
 // The module imports the admixture passes' memory ("env" "memory") and keeps no data of its own.
 import { readFileSync } from 'node:fs';
@@ -32,6 +32,6 @@ export async function newtonSolvesBase64() {
       listFiles: () => [],
     },
   );
-  if (error) throw new Error(`scripts/assembly/newton-solves.ts: ${error.message}\n${stderr.toString()}`);
+  if (error) throw new Error(`scripts/kernels/assembly/newton-solves.ts: ${error.message}\n${stderr.toString()}`);
   return Buffer.from(outputs['newton-solves.wasm']).toString('base64');
 }

@@ -357,7 +357,7 @@ function derivativesFunction(bits, K) {
                           'm',
                           '(i32.const 0)',
                           `(i32.add ${get('k')} (i32.const 8))`,
-                          `(f64.store ${get('t')} (f64.add (f64.load ${get('t')}) (f64.mul (f64.mul ${get('y')} ${get('w')}) (f64.load (i32.add ${get('fr')} ${get('m')})))))
+                          `(f64.store ${get('t')} (f64.add (f64.load ${get('t')}) (f64.mul ${get('y')} (f64.mul ${get('w')} (f64.load (i32.add ${get('fr')} ${get('m')}))))))
                         (local.set $t (i32.add ${get('t')} (i32.const 8)))`,
                         )}`,
                     )}`,

@@ -1,7 +1,7 @@
 // AssemblyScript source of the admixture model's Newton solves: F's per locus (f-newton.ts's
 // solveLocus) and Q's per individual with its certain steps applied (q-newton.ts's solveStep and
 // the loop over individuals in qNewtonStep), the same operations in the same order, so the same
-// bits. Compiled by scripts/wasm-newton-solves.mjs into engine/model/admixture/newton-solves-wasm.ts;
+// bits. Compiled by scripts/kernels/wasm-newton-solves.mjs into engine/model/admixture/newton-solves-wasm.ts;
 // the module shares the memory of the admixture passes (wasm-passes.ts) and reads the gradients
 // and Hessians where their derivative passes left them. Not TypeScript for tsc: f64, i32, usize,
 // load, store and @inline are AssemblyScript's.
