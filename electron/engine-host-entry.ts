@@ -1,5 +1,6 @@
 // Entry of the engine utility process (electron/engine-host-serve.ts has its logic); clustering
 // starts run on worker threads, one pool shared by the windows and rebuilt for another size.
+import { availableParallelism } from 'node:os';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import type { StartPool } from '../engine/runtime/pool.ts';
 import { serveEngineHost, type ParentPortLike } from './engine-host-serve.ts';
@@ -12,4 +13,4 @@ serveEngineHost(parentPort, (threads?: number) => {
     pool = undefined;
   }
   return (pool ??= nodeStartPool(threads));
-});
+}, availableParallelism());

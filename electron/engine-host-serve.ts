@@ -23,7 +23,11 @@ export interface ParentPortLike {
 }
 
 /** Serves windows' engine requests arriving on `parentPort`; returns the servers' registry. */
-export function serveEngineHost(parentPort: ParentPortLike, pool: (threads?: number) => StartPool): ServerRegistry {
+export function serveEngineHost(
+  parentPort: ParentPortLike,
+  pool: (threads?: number) => StartPool,
+  cores?: number,
+): ServerRegistry {
   const grants = new Map<string, string>();
   const granted = (f: FileGrant) => {
     const path = typeof f.grant === 'string' ? grants.get(f.grant) : undefined;
@@ -31,7 +35,7 @@ export function serveEngineHost(parentPort: ParentPortLike, pool: (threads?: num
       throw new RangeError(`${f.name}: the app did not open this file in this session; open it again`);
     return datasetFiles(path);
   };
-  const servers = new ServerRegistry(pool, granted);
+  const servers = new ServerRegistry(pool, { granted, ...(cores ? { cores } : {}) });
   parentPort.on('message', (e) => {
     const m = e.data as ToEngineHost;
     if (m?.type === 'grant') {

@@ -1,3 +1,5 @@
+import { runSettingProblem, type RunSetting } from '../util/choices.ts';
+
 /** Parses a K range: "2..8", "2-8", "3" or "2,4,6". */
 export function parseKRange(text: string): number[] {
   const t = text.trim();
@@ -48,4 +50,12 @@ export function choiceHelp(
   list: { readonly values: readonly string[]; readonly labels: Readonly<Record<string, string>> },
 ): string {
   return `${what}: ${list.values.map((v) => `${v} (${list.labels[v]})`).join(' | ')}`;
+}
+
+/** A numeric sweep setting within its range (choices.ts RUN_SETTINGS), with the flag named. */
+export function setting(v: unknown, flag: string, name: RunSetting): number {
+  const n = v === '' || v === undefined ? Number.NaN : Number(v);
+  const problem = runSettingProblem(name, n);
+  if (problem) throw new Error(`${flag}: ${problem.replace(/, got .*$/, '')}, got "${String(v)}"`);
+  return n;
 }

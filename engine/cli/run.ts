@@ -30,7 +30,7 @@ import {
   RANK_BY,
   TAN_ORDER,
 } from '../util/choices.ts';
-import { choice, choiceHelp, numberIn, parseKRange, positiveInt, wholeNumber } from './parse-args.ts';
+import { choice, choiceHelp, numberIn, parseKRange, positiveInt, setting, wholeNumber } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import { availableParallelism } from 'node:os';
@@ -116,7 +116,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     model: choice(o['model'] ?? D.model, '--model', MODEL.values),
     algorithm: choice(o['algorithm'], '--algorithm', ALGORITHM.values),
     emaStarts: choice(o['emaStarts'] ?? D.emaStarts, '--ema-starts', EMA_STARTS.values),
-    tolerance: numberIn(o['tolerance'] ?? D.tolerance, '--tolerance', 1e-12, 1e6),
+    tolerance: setting(o['tolerance'] ?? D.tolerance, '--tolerance', 'tolerance'),
     acceleration: choice(o['acceleration'] ?? D.acceleration, '--acceleration', ACCELERATION.values),
     qUpdate: choice(o['qUpdate'] ?? D.qUpdate, '--q-update', Q_UPDATE.values),
     fUpdate: choice(o['fUpdate'] ?? D.fUpdate, '--f-update', F_UPDATE.values),
@@ -127,7 +127,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
       order: choice(o['tanOrder'] ?? D.tanOrder, '--tan-order', TAN_ORDER.values),
       orderSeed: Number(o['seed'] ?? D.seed),
     },
-    epsilon: numberIn(o['epsilon'], '--epsilon', 1e-12, 1),
+    epsilon: setting(o['epsilon'], '--epsilon', 'epsilon'),
     maxIterations: positiveInt(o['maxIterations'], '--max-iterations'),
     missing: choice(o['missingCopies'], '--missing-copies', MISSING_COPIES.values),
     init: choice(o['init'], '--init', INIT_METHOD.values),
@@ -138,8 +138,8 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
 export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
   return {
     kValues: parseKRange(String(o['k'])),
-    starts: positiveInt(o['starts'], '--starts'),
-    replicates: positiveInt(o['replicates'], '--replicates'),
+    starts: setting(o['starts'], '--starts', 'starts'),
+    replicates: setting(o['replicates'], '--replicates', 'replicates'),
     policy: choice(o['policy'], '--policy', POLICY.values),
     rankBy: choice(o['rankBy'], '--rank-by', RANK_BY.values),
     seed: Number.isInteger(Number(o['seed']))
@@ -283,7 +283,7 @@ export function registerRun(program: Command): void {
         sweep = { ...sweep, kValues: [q.K], replicates: 1, starts: 1 };
         result = { runs: [continueFromMemberships(data, q.Q, q.K, sweep)], cancelled: false };
       } else {
-        result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
+        result = await runSweepCli(data, sweep, setting(o['threads'], '--threads', 'threads'));
       }
       for (const run of result.runs) writeRunFiles(out, stem, data, run);
       writeFileSync(
@@ -321,7 +321,7 @@ async function writePiece(
     throw new Error(`--replicate ${replicate} is beyond --replicates ${sweep.replicates}`);
   const range = startRange(o['startRange'], sweep.starts);
   const spec = { K, replicate: replicate - 1, ...range };
-  const pool = nodeStartPool(positiveInt(o['threads'], '--threads'));
+  const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
   const bar = new ProgressBar(process.stderr);
   try {
     const piece = await runSweepPiece(data, sweep, spec, pickReadFlags(o), pool, (p) => {

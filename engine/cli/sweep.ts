@@ -9,7 +9,7 @@ import { sweepJson } from '../service/result-json.ts';
 import type { SweepSummary } from '../analysis/k-choice.ts';
 import { analyzeSweep } from '../service/analyze-sweep.ts';
 import { datasetFiles } from '../node/file-source.ts';
-import { positiveInt } from './parse-args.ts';
+import { setting } from './parse-args.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../model/sweep.ts';
@@ -75,7 +75,7 @@ export function registerSweep(program: Command): void {
     const out = String(o['out']);
     ensureWritableDir(out);
     const sweep = await withSupervision(data, sweepOptionsFrom(o), o);
-    const result = await runSweepCli(data, sweep, positiveInt(o['threads'], '--threads'));
+    const result = await runSweepCli(data, sweep, setting(o['threads'], '--threads', 'threads'));
     writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o));
   });
 }

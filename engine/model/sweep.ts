@@ -1,5 +1,5 @@
 import type { FitOptions } from './mixture/fit.ts';
-import { LIMITS, POLICY, RANK_BY, type Model } from '../util/choices.ts';
+import { LIMITS, POLICY, RANK_BY, runSettingProblem, type Model, type RunSetting } from '../util/choices.ts';
 import { startSeed, type Clustering, type Policy, type RankBy } from './multi-start.ts';
 
 /** One start of a multi-start: which K, replicate and start index, and its seed. */
@@ -81,11 +81,18 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
         `sweep: K must be an integer from 1 to the number of individuals (${nIndividuals}), got ${K}`,
       );
   }
-  if (!Number.isInteger(o.replicates) || o.replicates < 1)
-    throw new RangeError(`sweep: replicates must be a positive integer, got ${o.replicates}`);
-  if (!Number.isInteger(o.starts) || o.starts < 1)
-    throw new RangeError(`sweep: starts must be a positive integer, got ${o.starts}`);
-  if (!(o.fit.epsilon > 0)) throw new RangeError(`sweep: epsilon must be positive, got ${o.fit.epsilon}`);
+  const settings: [RunSetting, number][] = [
+    ['replicates', o.replicates],
+    ['starts', o.starts],
+    ['epsilon', o.fit.epsilon],
+    ...(o.fit.model === 'admixture' && o.fit.tolerance !== undefined
+      ? [['tolerance', o.fit.tolerance] as [RunSetting, number]]
+      : []),
+  ];
+  for (const [setting, value] of settings) {
+    const problem = runSettingProblem(setting, value);
+    if (problem) throw new RangeError(`sweep: ${problem}`);
+  }
   if (!POLICY.values.includes(o.policy))
     throw new RangeError(`sweep: policy must be one of ${POLICY.values.join(', ')}, got ${String(o.policy)}`);
   if (o.fit.model === 'admixture' && o.policy !== 'best') {

@@ -3,13 +3,16 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { ByteSource } from '../io/byte-source.ts';
 import type { DatasetFiles } from '../formats/read-dataset.ts';
 
-/** A ByteSource over a file on disk, streamed in 1 MiB chunks. */
+/**
+ * A ByteSource over a file on disk, streamed in 64 KiB chunks (gunzip and line splitting run
+ * faster on these than on 1 MiB chunks).
+ */
 export function fileSource(path: string): ByteSource {
   return {
     name: path,
     size: statSync(path).size,
     async *chunks() {
-      const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+      const stream = createReadStream(path, { highWaterMark: 1 << 16 });
       for await (const chunk of stream) yield chunk as Uint8Array;
     },
   };

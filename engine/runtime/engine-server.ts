@@ -14,7 +14,7 @@ import { restoreRuns, runSweep } from '../service/cluster-sweep.ts';
 import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
-import { LIMITS, type ExportFormat } from '../util/choices.ts';
+import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
 import type { Port } from './port.ts';
 import type { StartPool } from './pool.ts';
 import type {
@@ -38,6 +38,17 @@ import { ENGINE_METHODS, isFileGrant } from './engine-protocol.ts';
  * dataset's files for a grant, its companions found beside it. Absent in a browser.
  */
 export type GrantedFiles = (grant: FileGrant) => DatasetFiles;
+
+/** What the runtime around the server provides. */
+export interface EngineServerOptions {
+  /** Reads granted files (Node only). */
+  readonly granted?: GrantedFiles;
+  /**
+   * The machine's cores: more start workers than this only share the same cores, and each holds its
+   * own copy of the data (in a browser, its own WebAssembly memory), so a sweep asking for more is refused.
+   */
+  readonly cores?: number;
+}
 
 const PREVIEW_BYTES = 4096;
 const PREVIEW_LINES = 8;
@@ -110,7 +121,7 @@ export class EngineServer {
   constructor(
     private readonly port: Port,
     private readonly pool: (threads?: number) => StartPool,
-    private readonly granted?: GrantedFiles,
+    private readonly options: EngineServerOptions = {},
   ) {
     this.unsubscribe = port.onMessage((m) => void this.handle(m as ToEngine));
   }
@@ -159,9 +170,9 @@ export class EngineServer {
   }
 
   private grantedFiles(f: FileGrant): DatasetFiles {
-    if (!this.granted)
-      throw new RangeError(`${f.name}: this engine cannot read files from disk; open the file's contents`);
-    return this.granted(f);
+    const granted = this.options.granted;
+    if (!granted) throw new RangeError(`${f.name}: this engine cannot read files from disk; open the file's contents`);
+    return granted(f);
   }
 
   private source(f: FileInput): ByteSource {
@@ -207,11 +218,10 @@ export class EngineServer {
       },
       runSweep: async (req: SweepRequest) => {
         const data = this.dataset(req.datasetId);
-        if (
-          req.threads !== undefined &&
-          !(Number.isInteger(req.threads) && req.threads >= 1 && req.threads <= LIMITS.maxThreads)
-        ) {
-          throw new RangeError(`threads must be a whole number from 1 to ${LIMITS.maxThreads}, got ${req.threads}`);
+        if (req.threads !== undefined) {
+          const cores = this.options.cores;
+          const problem = runSettingProblem('threads', req.threads, cores, cores ? "this machine's cores" : undefined);
+          if (problem) throw new RangeError(problem);
         }
         const res = await runSweep(
           data,

@@ -1,4 +1,4 @@
-import { EngineServer, type GrantedFiles } from './engine-server.ts';
+import { EngineServer, type EngineServerOptions } from './engine-server.ts';
 import type { StartPool } from './pool.ts';
 import type { Port } from './port.ts';
 
@@ -11,12 +11,12 @@ export class ServerRegistry {
 
   constructor(
     private readonly pool: (threads?: number) => StartPool,
-    private readonly granted?: GrantedFiles,
+    private readonly options: EngineServerOptions = {},
   ) {}
 
   connect(windowId: number, port: Port): EngineServer {
     this.servers.get(windowId)?.dispose();
-    const server = new EngineServer(port, this.pool, this.granted);
+    const server = new EngineServer(port, this.pool, this.options);
     this.servers.set(windowId, server);
     return server;
   }

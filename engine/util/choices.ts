@@ -212,13 +212,39 @@ export type PanelMethod = (typeof PANEL_METHOD.values)[number];
 
 /** Limits shared by the engine's checks, the CLI and the UI. */
 export const LIMITS = {
-  /** Worker threads for the starts of a sweep. */
+  /** Worker threads for the starts of a sweep (and never more than the machine's cores in the app). */
   maxThreads: 64,
   /** Largest ploidy the data model stores. */
   maxPloidy: 8,
   /** Cross-validation folds of the admixture model's CV error. */
   maxCvFolds: 50,
 } as const;
+
+/**
+ * The allowed range of each numeric sweep setting: the engine refuses a sweep outside them, the CLI
+ * a flag and the app a field, all with {@link runSettingProblem}'s message, before anything runs.
+ */
+export const RUN_SETTINGS = {
+  epsilon: { label: 'ε (convergence: the largest change of a parameter)', min: 1e-12, max: 1, integer: false },
+  tolerance: { label: 'Tolerance (convergence: the change of ln L)', min: 1e-12, max: 1, integer: false },
+  starts: { label: 'Starts', min: 1, max: 100_000, integer: true },
+  replicates: { label: 'Replicates', min: 1, max: 1_000, integer: true },
+  threads: { label: 'Threads', min: 1, max: LIMITS.maxThreads, integer: true },
+} as const;
+export type RunSetting = keyof typeof RUN_SETTINGS;
+
+/**
+ * What is wrong with `value` for a sweep setting, naming the setting and its range, or null when it
+ * is allowed. `max` lowers the upper bound (threads: the machine's cores) and `why` says why.
+ */
+export function runSettingProblem(setting: RunSetting, value: number, max?: number, why?: string): string | null {
+  const r = RUN_SETTINGS[setting];
+  const hi = max === undefined ? r.max : Math.min(r.max, max);
+  const ok = Number.isFinite(value) && value >= r.min && value <= hi && (!r.integer || Number.isInteger(value));
+  if (ok) return null;
+  const range = r.integer ? `a whole number from ${r.min} to ${hi}` : `a number from ${r.min} to ${hi}`;
+  return `${r.label} must be ${range}${why ? ` (${why})` : ''}, got ${value}`;
+}
 
 /** Default clustering settings (the CLI's and the app's defaults; engine/model/mixture/fit.ts builds DEFAULT_FIT from them). */
 export const CLUSTER_DEFAULTS = {

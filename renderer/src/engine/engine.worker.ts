@@ -24,4 +24,4 @@ function spawnStartWorker() {
   return workerPort(new Worker(new URL('./start.worker.ts', import.meta.url), { type: 'module' }));
 }
 
-new EngineServer(workerScopePort(scope), poolOf);
+new EngineServer(workerScopePort(scope), poolOf, { cores: navigator.hardwareConcurrency || 2 });

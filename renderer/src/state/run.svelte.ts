@@ -1,6 +1,14 @@
 import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
 import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
-import { CLUSTER_DEFAULTS, LIMITS, type Algorithm, type Model, type RankBy } from '../../../engine/util/choices.ts';
+import {
+  CLUSTER_DEFAULTS,
+  LIMITS,
+  runSettingProblem,
+  type Algorithm,
+  type Model,
+  type RankBy,
+  type RunSetting,
+} from '../../../engine/util/choices.ts';
 import type { KProgress } from './eta.ts';
 
 /** The Run view's settings, the running sweep and its results. */
@@ -38,25 +46,37 @@ export class RunState {
     return Array.from({ length: b - a + 1 }, (_, i) => a + i);
   }
 
+  /** The machine's cores: more start workers than this only share them and multiply the memory held. */
+  readonly cores = Math.max(1, typeof navigator === 'undefined' ? 2 : navigator.hardwareConcurrency || 2);
+
+  /** The first setting out of its range, as a message naming it and the range; null when all are fine. */
   validate(nIndividuals: number): string | null {
-    if (!Number.isInteger(this.kFrom) || !Number.isInteger(this.kTo) || this.kFrom < 1 || this.kTo < 1)
-      return 'K must be a whole number of at least 1';
-    if (Math.max(this.kFrom, this.kTo) > nIndividuals)
-      return `K can be at most ${nIndividuals} (the number of individuals)`;
-    if (!(this.starts >= 1 && this.starts <= 10000)) return 'Starts must be between 1 and 10000';
-    if (!(this.replicates >= 1 && this.replicates <= 100)) return 'Replicates must be between 1 and 100';
-    if (!(this.epsilon > 0 && this.epsilon < 1)) return 'ε must lie between 0 and 1';
-    if (this.model === 'admixture') {
-      if (!(this.tolerance > 0)) return 'The tolerance must be positive';
-      if (!(
+    for (const [name, K] of [
+      ['K from', this.kFrom],
+      ['K to', this.kTo],
+    ] as const) {
+      if (!(Number.isInteger(K) && K >= 1 && K <= nIndividuals))
+        return `${name} must be a whole number from 1 to ${nIndividuals} (the number of individuals), got ${K}`;
+    }
+    const settings: [RunSetting, number][] = [
+      ['starts', this.starts],
+      ['replicates', this.replicates],
+      // Each model's own convergence setting, the one its form shows.
+      this.model === 'admixture' ? ['tolerance', this.tolerance] : ['epsilon', this.epsilon],
+    ];
+    for (const [name, value] of settings) {
+      const problem = runSettingProblem(name, value);
+      if (problem) return problem;
+    }
+    if (
+      this.model === 'admixture' &&
+      !(
         this.cvFolds === 0 ||
         (Number.isInteger(this.cvFolds) && this.cvFolds >= 2 && this.cvFolds <= LIMITS.maxCvFolds)
-      ))
-        return `CV folds must be 0 (none) or a whole number from 2 to ${LIMITS.maxCvFolds}`;
-    }
-    if (!(Number.isInteger(this.threads) && this.threads >= 1 && this.threads <= LIMITS.maxThreads))
-      return `Threads must be between 1 and ${LIMITS.maxThreads}`;
-    return null;
+      )
+    )
+      return `CV folds must be 0 (none) or a whole number from 2 to ${LIMITS.maxCvFolds}, got ${this.cvFolds}`;
+    return runSettingProblem('threads', this.threads, this.cores, "this machine's cores");
   }
 
   async start(client: EngineClient, datasetId: number, nIndividuals: number): Promise<void> {
@@ -90,7 +110,7 @@ export class RunState {
           threads: this.threads,
           fit:
             this.model === 'admixture'
-              ? { model: 'admixture', algorithm: 'em', epsilon: this.epsilon, tolerance: this.tolerance }
+              ? { model: 'admixture', algorithm: 'em', tolerance: this.tolerance }
               : { algorithm: this.algorithm, epsilon: this.epsilon },
           ...(this.model === 'admixture' && this.cvFolds > 0 ? { cvFolds: this.cvFolds } : {}),
         },
