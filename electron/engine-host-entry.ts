@@ -7,10 +7,14 @@ import { serveEngineHost, type ParentPortLike } from './engine-host-serve.ts';
 
 const parentPort = (process as unknown as { parentPort: ParentPortLike }).parentPort;
 let pool: StartPool | undefined;
-serveEngineHost(parentPort, (threads?: number) => {
-  if (pool && threads !== undefined && pool.size !== threads) {
-    pool.close();
-    pool = undefined;
-  }
-  return (pool ??= nodeStartPool(threads));
-}, availableParallelism());
+serveEngineHost(
+  parentPort,
+  (threads?: number) => {
+    if (pool && threads !== undefined && pool.size !== threads) {
+      pool.close();
+      pool = undefined;
+    }
+    return (pool ??= nodeStartPool(threads));
+  },
+  availableParallelism(),
+);
