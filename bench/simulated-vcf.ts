@@ -2,6 +2,7 @@ import { createWriteStream, existsSync, renameSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import { createRng } from '../engine/util/rng.ts';
+import { VCF_FIXED_COLUMNS } from '../engine/formats/writers.ts';
 
 /**
  * Writes a VCF.gz of `V` biallelic SNPs × `S` samples (GT:DP, random frequencies, 1 % missing)
@@ -22,20 +23,7 @@ export async function writeSimulatedVcfGz(file: string, V: number, S: number): P
   await write(
     '##fileformat=VCFv4.2\n##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">\n##FORMAT=<ID=DP,Number=1,Type=Integer,Description="Depth">\n',
   );
-  await write(
-    [
-      '#CHROM',
-      'POS',
-      'ID',
-      'REF',
-      'ALT',
-      'QUAL',
-      'FILTER',
-      'INFO',
-      'FORMAT',
-      ...Array.from({ length: S }, (_, s) => `S${s + 1}`),
-    ].join('\t') + '\n',
-  );
+  await write([...VCF_FIXED_COLUMNS, ...Array.from({ length: S }, (_, s) => `S${s + 1}`)].join('\t') + '\n');
   for (let v = 0; v < V; v++) {
     const p = 0.05 + 0.9 * rng.uniform();
     const cells: string[] = [];

@@ -111,6 +111,18 @@ async function createWindow(): Promise<void> {
     void writeFileAtomic(STATE_FILE(), JSON.stringify({ ...b, maximized: win.isMaximized() }));
   });
   win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // The page refuses to unload while a sweep runs; Electron shows no dialog of its own, so ask here.
+  win.webContents.on('will-prevent-unload', (e) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'question',
+      buttons: ['Stop the sweep and leave', 'Stay'],
+      defaultId: 1,
+      cancelId: 1,
+      title: 'A sweep is running',
+      message: 'A clustering sweep is running. Leaving stops it, and its results so far are lost.',
+    });
+    if (choice === 0) e.preventDefault();
+  });
   win.webContents.on('will-navigate', (e, url) => {
     if (!url.startsWith(`${APP_ORIGIN}/`)) e.preventDefault();
   });

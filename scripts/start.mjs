@@ -1,29 +1,16 @@
 #!/usr/bin/env node
 // `npm start`: builds and starts the desktop app; where the Electron binary is missing, says
 // how to get it and starts the web build instead (same UI, engine in a Web Worker).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { electronBinary } from './electron-binary.mjs';
+import { buildApp, electronBinary } from './app-build.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const run = (cmd, args) => {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-
 const webOnly = process.argv.includes('--web');
 const bin = webOnly ? undefined : electronBinary(root);
 console.log('Building the user interface…');
-run(process.execPath, [
-  join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-  'build',
-  '--config',
-  'renderer/vite.config.ts',
-  '--logLevel',
-  'warn',
-]);
+buildApp(root, { desktop: bin !== undefined });
 if (bin) {
-  run(process.execPath, [join(root, 'scripts', 'build-electron.mjs')]);
   const child = spawn(bin, ['.'], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {

@@ -3,10 +3,8 @@
 // through Playwright's Electron support, under Xvfb where there is no display. Where the Electron
 // binary is not installed (it cannot be downloaded on every machine) it says so in one line and
 // exits 0.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { electronBinary } from './electron-binary.mjs';
+import { buildApp, electronBinary, runOrExit } from './app-build.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = electronBinary(root);
@@ -16,19 +14,7 @@ if (!bin) {
   );
   process.exit(0);
 }
-const run = (cmd, args, env = process.env) => {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-run(process.execPath, [
-  join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-  'build',
-  '--config',
-  'renderer/vite.config.ts',
-  '--logLevel',
-  'warn',
-]);
-run(process.execPath, [join(root, 'scripts', 'build-electron.mjs')]);
+buildApp(root, { desktop: true });
 const test = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=tap', 'tests/electron-smoke/smoke.ts'];
 const env = { ...process.env, ELECTRON_BINARY: bin };
 if (process.platform === 'linux' && !process.env.DISPLAY) {
@@ -36,5 +22,5 @@ if (process.platform === 'linux' && !process.env.DISPLAY) {
     console.log('electron: no display and no xvfb-run (apt-get install -y xvfb); the desktop smoke test was not run');
     process.exit(process.env.CI ? 1 : 0);
   }
-  run('/usr/bin/xvfb-run', ['-a', ...test], env);
-} else run(test[0], test.slice(1), env);
+  runOrExit(root, '/usr/bin/xvfb-run', ['-a', ...test], env);
+} else runOrExit(root, test[0], test.slice(1), env);

@@ -1,5 +1,8 @@
 import { locusPloidy, MISSING, populationsOf, type GenotypeData } from '../data/genotype-data.ts';
 
+/** The header columns of a VCF before the samples' (VCF 4.2, section 1.5). */
+export const VCF_FIXED_COLUMNS = ['#CHROM', 'POS', 'ID', 'REF', 'ALT', 'QUAL', 'FILTER', 'INFO', 'FORMAT'] as const;
+
 /** Text of an exported file, produced line by line, plus notes on anything recoded. */
 export interface WrittenFile {
   readonly lines: Iterable<string>;
@@ -127,18 +130,7 @@ export function writeVcf(data: GenotypeData): WrittenFile {
     yield '##fileformat=VCFv4.2';
     yield '##source=Stratify';
     yield '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">';
-    yield [
-      '#CHROM',
-      'POS',
-      'ID',
-      'REF',
-      'ALT',
-      'QUAL',
-      'FILTER',
-      'INFO',
-      'FORMAT',
-      ...data.individuals.map((i) => i.id),
-    ].join('\t');
+    yield [...VCF_FIXED_COLUMNS, ...data.individuals.map((i) => i.id)].join('\t');
     for (let l = 0; l < data.loci.length; l++) {
       const locus = data.loci[l]!;
       const alleles = locus.alleles.length > 0 ? locus.alleles : ['N'];

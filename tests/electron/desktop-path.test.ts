@@ -14,6 +14,7 @@ import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import type { FileGrant } from '../../engine/runtime/engine-protocol.ts';
 import { createRng } from '../../engine/util/rng.ts';
+import { VCF_FIXED_COLUMNS } from '../../engine/formats/writers.ts';
 import { EngineHost } from '../../electron/engine-host.ts';
 import { serveEngineHost, type ParentPortLike } from '../../electron/engine-host-serve.ts';
 import { installPreload } from '../../electron/preload-install.ts';
@@ -212,18 +213,7 @@ function writeVcfGz(path: string, variants: number, samples: number): void {
   const rng = createRng(7);
   const lines = [
     '##fileformat=VCFv4.2',
-    [
-      '#CHROM',
-      'POS',
-      'ID',
-      'REF',
-      'ALT',
-      'QUAL',
-      'FILTER',
-      'INFO',
-      'FORMAT',
-      ...Array.from({ length: samples }, (_, s) => `S${s}`),
-    ].join('\t'),
+    [...VCF_FIXED_COLUMNS, ...Array.from({ length: samples }, (_, s) => `S${s}`)].join('\t'),
   ];
   for (let v = 0; v < variants; v++) {
     const p = 0.1 + 0.8 * rng.uniform();

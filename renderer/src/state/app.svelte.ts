@@ -102,14 +102,17 @@ export async function applyFilters(app: AppState, filters: FilterOptions): Promi
 }
 
 /**
- * Asks before an action that starts over from the data (re-reading it, filtering it) and so clears
- * the clustering results; true when there are none or the user agrees.
+ * Asks before an action that starts over from the data (re-reading it, filtering it, opening
+ * another dataset) and so clears the clustering results or stops a running sweep; true when there
+ * is nothing to lose or the user agrees.
  */
-export function confirmStartOver(results: number, action: string): boolean {
-  if (results === 0) return true;
-  return window.confirm(
-    `${action} starts a new analysis: the clustering results (${results} run${results === 1 ? '' : 's'}) will be cleared. Continue?`,
-  );
+export function confirmStartOver(results: number, action: string, running = false): boolean {
+  if (results === 0 && !running) return true;
+  const lost = [
+    ...(running ? ['the sweep that is running will be stopped'] : []),
+    ...(results > 0 ? [`the clustering results (${results} run${results === 1 ? '' : 's'}) will be cleared`] : []),
+  ].join(' and ');
+  return window.confirm(`${action} starts a new analysis: ${lost}. Continue?`);
 }
 
 export function toShownError(title: string, e: unknown): ShownError {
