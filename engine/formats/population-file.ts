@@ -51,7 +51,11 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
   return out;
 }
 
-/** Applies a population map; reports ids of the data that it does not list. */
+/**
+ * Applies a population map; reports ids of the data that it does not list. The file defines the
+ * populations: an individual it does not list has none (not the genotype file's own label, which
+ * would put populations of two naming schemes side by side, e.g. "Borgou" and GENEPOP's "1").
+ */
 export function applyPopulations(
   data: GenotypeData,
   map: PopulationMap,
@@ -62,7 +66,7 @@ export function applyPopulations(
     const m = map.get(ind.id);
     if (m === undefined) {
       unlabelled.push(ind.id);
-      return ind;
+      return { id: ind.id };
     }
     return {
       id: ind.id,

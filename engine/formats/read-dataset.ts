@@ -160,6 +160,16 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
   if (options.populations) {
     const map = await readPopulationFile(options.populations);
     const applied = applyPopulations(data, map);
+    if (applied.unlabelled.length === data.individuals.length) {
+      const sample = (ids: readonly string[]) => ids.slice(0, 3).map((x) => `"${x}"`).join(', ');
+      throw new FormatError(
+        options.populations.name,
+        1,
+        1,
+        `none of its ${map.size} ids is an individual of ${main.name} (it lists ${sample([...map.keys()])}; the data has ${sample(data.individuals.map((i) => i.id))})`,
+        "the individuals' ids in the first column",
+      );
+    }
     const warnings = [...(data.source?.warnings ?? [])];
     if (applied.unlabelled.length > 0)
       warnings.push(

@@ -110,6 +110,17 @@ export async function readGenotypeTable(source: ByteSource, options: TableOption
       ...(groupCol >= 0 && tokens[groupCol]!.text !== '' ? { group: tokens[groupCol]!.text } : {}),
     });
     cells.forEach((alleles, l) => {
+      // A haploid-looking table of decimal numbers (weights, heights) is measurements, not alleles.
+      if (ploidy === 1 && alleles !== null && /^-?\d+\.\d+$/.test(alleles[0] ?? '')) {
+        const t = tokens[lociCols[l]!]!;
+        throw new FormatError(
+          file,
+          lineNo,
+          t.column,
+          `"${t.text}" in column "${header![lociCols[l]!]!.text}" is a decimal number: the table looks like measurements, not genotypes`,
+          'genotypes such as A/G, 0/1, 120/124 or one allele per cell',
+        );
+      }
       if (alleles === null) {
         for (let p = 0; p < ploidy; p++) builder!.setAllele(row, l, p, undefined);
         return;
