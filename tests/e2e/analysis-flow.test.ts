@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
-import { launch, openApp, runClustering } from './browser.ts';
+import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
@@ -53,7 +53,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
     );
   }
   assert.match((await page.getByTestId('sweep-time').textContent()) ?? '', /Sweep: 72 of 72 starts, \d+ s elapsed\./);
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'run-nancycats.png') });
+  await page.screenshot({ path: screenshotPath('run-nancycats.png') });
 
   await page.getByRole('button', { name: 'Structure' }).click();
   await page.getByTestId('structure-canvas').waitFor();
@@ -64,7 +64,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await page.getByRole('checkbox', { name: '3', exact: true }).uncheck();
   await page.getByRole('checkbox', { name: '3', exact: true }).check();
   await page.getByTestId('colour-0').fill('#000000');
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-nancycats.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('structure-nancycats.png'), fullPage: true });
 
   const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
   const svgPath = join(ROOT, 'test-results', 'structure.svg');
@@ -159,13 +159,13 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   const csvPath = join(ROOT, 'test-results', 'fst-by-k.csv');
   await csv.saveAs(csvPath);
   assert.equal(readFileSync(csvPath, 'utf8').trim().split('\n').length, 4);
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-nancycats.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('choose-k-nancycats.png'), fullPage: true });
   await page.getByRole('button', { name: 'Markers' }).click();
   await page.getByTestId('marker-table').waitFor();
   await page.waitForFunction(() =>
     /Panel: \d+ of 9/.test(document.querySelector('[data-testid=panel-size]')?.textContent ?? ''),
   );
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'markers-nancycats.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('markers-nancycats.png'), fullPage: true });
   // The per-marker F_ST is θ (0–1), labelled so; the CSV keeps Reynolds' distance −ln(1 − θ) beside it.
   assert.match((await page.locator('[data-testid=marker-table] thead').textContent()) ?? '', /FST \(θ\)/);
   const [ranking] = await Promise.all([
@@ -207,7 +207,7 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   await page.getByTestId('file-input').setInputFiles([dataPath('eHGDP.str.gz')]);
   await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
   assert.equal(await page.getByTestId('n-populations').textContent(), '79');
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'data-ehgdp.png') });
+  await page.screenshot({ path: screenshotPath('data-ehgdp.png') });
   await runClustering(page, 2, 5, 4, 2);
   await page.getByTestId('run-done').waitFor({ timeout: 180_000 });
   await page.getByRole('button', { name: 'Structure' }).click();
@@ -219,7 +219,7 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
     .click();
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('k-table').waitFor();
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'choose-k-ehgdp.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('choose-k-ehgdp.png'), fullPage: true });
   await page.getByRole('button', { name: 'Structure' }).click();
   await page.getByTestId('timing').waitFor();
   await page.waitForTimeout(100);
@@ -231,7 +231,7 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
     `eHGDP plot: first draw ${draw1} ms + layout ${layout1} ms; after re-sorting ${draw2} ms + ${layout2} ms`,
   );
   assert.ok(draw1! + layout1! < 200 && draw2! + layout2! < 200);
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'structure-ehgdp.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('structure-ehgdp.png'), fullPage: true });
   // Grouped by region (the default): seven region labels over the plot and in the SVG export, and
   // the rule that hides crowded population labels is stated.
   assert.deepEqual(await page.getByTestId('k-label').allTextContents(), ['K=2', 'K=3', 'K=4', 'K=5']);

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp } from './browser.ts';
+import { launch, openApp, screenshotPath } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
@@ -37,7 +37,7 @@ test('Assign view: eHGDP regions, cross-validated accuracy, confusion matrix, pa
   const legend = await page.getByTestId('assign-legend').locator('li').allTextContents();
   assert.equal(legend.length, 7, 'a colour legend names every region');
   assert.ok(legend.includes('AFRICA'));
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'assign-ehgdp.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('assign-ehgdp.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
 

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const BASE = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:4174/';
@@ -43,4 +46,16 @@ export async function runClustering(page: Page, kFrom: number, kTo: number, star
   await page.getByTestId('starts').fill(String(starts));
   await page.getByTestId('replicates').fill(String(replicates));
   await page.getByTestId('run').click();
+}
+
+/**
+ * Where the tests save screenshots: a temporary folder, so a test run changes nothing tracked;
+ * `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots to remake the README's pictures.
+ */
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'stratify-screenshots-'));
+
+/** The path to save a screenshot named `name` (e.g. 'run-nancycats.png') at. */
+export function screenshotPath(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, name);
 }

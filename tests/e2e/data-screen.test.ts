@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp, runClustering } from './browser.ts';
+import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
@@ -24,7 +24,7 @@ test('open an example dataset and see its summary', async () => {
   assert.equal(await page.getByTestId('n-loci').textContent(), '9');
   assert.equal(await page.getByTestId('n-populations').textContent(), '17');
   assert.equal(await page.locator('svg .bar').count(), 9 + 237);
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'data-nancycats.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('data-nancycats.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
 
@@ -44,7 +44,7 @@ test('a malformed file shows a clear error with its line and column', async () =
   const text = (await error.textContent()) ?? '';
   assert.match(text, /bad-row\.str, line 4, column \d+/);
   assert.match(text, /row has 5 values/);
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'error-malformed.png') });
+  await page.screenshot({ path: screenshotPath('error-malformed.png') });
 });
 
 test('filters remove what they report; reading options re-read the file', async () => {
