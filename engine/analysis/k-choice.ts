@@ -129,7 +129,17 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
   return { perK: withDelta, alignment, colours: coloursAcrossK(representatives, data.N) };
 }
 
-/** Evanno's ΔK for each K whose neighbours K − 1 and K + 1 were both run (see {@link KSummary.deltaK}). */
+/**
+ * Below this standard deviation of ln L over replicates (log-likelihood units: the precision ln L is
+ * reported to) replicates agree, and ΔK, which divides by it, measures rounding, not the data
+ * (eHGDP gave 1.9 × 10⁴ with replicates equal to the last digit): it is left undefined.
+ */
+export const EVANNO_MIN_SD = 0.01;
+
+/**
+ * Evanno's ΔK for each K whose neighbours K − 1 and K + 1 were both run and whose replicates differ
+ * (sd of ln L at least {@link EVANNO_MIN_SD}; see {@link KSummary.deltaK}).
+ */
 export function withEvannoDeltaK<T extends { K: number; logLikMean: number; logLikSd: number; replicates: number }>(
   perK: readonly T[],
 ): (T & { deltaK?: number })[] {
@@ -137,7 +147,7 @@ export function withEvannoDeltaK<T extends { K: number; logLikMean: number; logL
   return perK.map((k) => {
     const below = byK.get(k.K - 1);
     const above = byK.get(k.K + 1);
-    if (!below || !above || k.replicates < 2 || !(k.logLikSd > 0)) return k;
+    if (!below || !above || k.replicates < 2 || !(k.logLikSd >= EVANNO_MIN_SD)) return k;
     return { ...k, deltaK: Math.abs(above.logLikMean - 2 * k.logLikMean + below.logLikMean) / k.logLikSd };
   });
 }

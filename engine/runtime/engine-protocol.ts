@@ -109,6 +109,11 @@ export interface SweepAnalysis {
   readonly perK: readonly KInfo[];
   /** The K with the highest mean F_ST, where the Markers view starts. */
   readonly recommendedK: number;
+  /**
+   * What the Mann–Whitney test between neighbouring K can show with these replicates: its smallest
+   * possible p-value (fewest replicates over K) and the replicates per K it needs to reach p < 0.05.
+   */
+  readonly mannWhitneyPower: { readonly smallestP: number; readonly replicatesFor05: number };
 }
 
 export type MarkerSelectionInfo = MarkerSelection;

@@ -15,6 +15,7 @@ import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
+import { replicatesForMannWhitney, smallestMannWhitneyP } from '../util/rank-tests.ts';
 import type { Port } from './port.ts';
 import type { StartPool } from './pool.ts';
 import type {
@@ -260,7 +261,12 @@ export class EngineServer {
           const { versusPrevious, ...rest } = k;
           return { ...rest, ...(versusPrevious ? { mannWhitneyP: versusPrevious.p } : {}) };
         });
-        return { sweepId, perK, recommendedK: analysis.recommendedK };
+        const fewest = Math.min(...perK.map((k) => k.replicates));
+        const mannWhitneyPower = {
+          smallestP: smallestMannWhitneyP(fewest, fewest),
+          replicatesFor05: replicatesForMannWhitney(0.05),
+        };
+        return { sweepId, perK, recommendedK: analysis.recommendedK, mannWhitneyPower };
       },
       selectMarkers: async (sweepId: number, K: number, pRel: number, pRed: number) => {
         const { data, runs } = this.sweep(sweepId);

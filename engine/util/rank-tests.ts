@@ -123,3 +123,21 @@ export function wilcoxonSignedRank(
   const z = (Math.abs(wPlus - mean) - 0.5) / Math.sqrt(variance);
   return { w: wPlus, p: Math.min(1, 2 * (1 - normalCdf(Math.max(0, z)))), method: 'normal' };
 }
+
+/**
+ * The smallest two-sided p-value the exact Mann–Whitney test can give for samples of m and n
+ * values (complete separation, no ties): 2 / C(m + n, m), at most 1. With 3 replicates per K it is
+ * 0.1, so the test between neighbouring K can never reach 0.05.
+ */
+export function smallestMannWhitneyP(m: number, n: number): number {
+  let c = 1;
+  for (let k = 1; k <= m; k++) c = (c * (n + k)) / k;
+  return Math.min(1, 2 / c);
+}
+
+/** The fewest replicates per K with which the Mann–Whitney test can reach p < alpha. */
+export function replicatesForMannWhitney(alpha: number): number {
+  let n = 1;
+  while (smallestMannWhitneyP(n, n) >= alpha) n++;
+  return n;
+}
