@@ -161,7 +161,11 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
     const map = await readPopulationFile(options.populations);
     const applied = applyPopulations(data, map);
     if (applied.unlabelled.length === data.individuals.length) {
-      const sample = (ids: readonly string[]) => ids.slice(0, 3).map((x) => `"${x}"`).join(', ');
+      const sample = (ids: readonly string[]) =>
+        ids
+          .slice(0, 3)
+          .map((x) => `"${x}"`)
+          .join(', ');
       throw new FormatError(
         options.populations.name,
         1,
