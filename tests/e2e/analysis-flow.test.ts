@@ -306,6 +306,8 @@ test('K from 3 to 2 runs K = 2..3 and the fields say so (they kept 3 and 2)', as
 
 test('Markers opens on the K that Choose K recommends, for each new dataset (it kept the previous one)', async () => {
   const { page, errors } = await openApp(browser);
+  // Opening the second dataset asks before it clears the first one's results: agree.
+  page.on('dialog', (d) => void d.accept());
   const recommended = async () => {
     await page.getByRole('button', { name: 'Choose K' }).click();
     const text = (await page.locator('section[aria-label="Choose K"] p').first().textContent()) ?? '';
