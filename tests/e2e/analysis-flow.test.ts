@@ -263,6 +263,11 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
     'each replicate in exactly one mode',
   );
   assert.match((await page.getByTestId('mode-5').textContent()) ?? '', /major \(1 of 2\).*minor 1 \(1 of 2\)/);
+  // The chosen mode is kept when the user leaves the view and comes back (it reverted to major).
+  await page.getByRole('button', { name: 'Choose K', exact: true }).click();
+  await page.getByRole('button', { name: 'Structure', exact: true }).click();
+  assert.equal(await page.getByTestId('mode-5').inputValue(), '1');
+  assert.equal(await page.getByTestId('mode-replicates-5').textContent(), minor);
   // Without grouping the regions disappear.
   await page.getByLabel('group populations by region').uncheck();
   assert.equal(await page.getByTestId('region-label').count(), 0);

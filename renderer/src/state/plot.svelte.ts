@@ -33,6 +33,20 @@ export class PlotState {
   /** Bumped by the menu's Export Plot…: the Structure view then exports the figure (SVG). */
   exportRequests = $state(0);
   barHeight = $state(90);
+  /**
+   * The mode shown at each K (index into its modes, largest first; absent: the major mode), kept
+   * while the user moves between views and cleared for another sweep's results ({@link modesFor}).
+   */
+  modeOf = $state<Record<number, number>>({});
+  /** The results `modeOf` belongs to. */
+  private modesOf: object | null = null;
+
+  /** Clears the chosen modes when `analysis` is another sweep's results than theirs. */
+  modesFor(analysis: object | null): void {
+    if (analysis === this.modesOf) return;
+    this.modesOf = analysis;
+    this.modeOf = {};
+  }
 
   setPopulations(pops: string[]): void {
     const kept = this.populationOrder.filter((p) => pops.includes(p));
