@@ -5,7 +5,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { subsetData, range } from '../data/genotype-data.ts';
 import { createRng } from '../util/rng.ts';
 import { subsetFeatures, type CategoricalData } from './categorical.ts';
-import { crossValidate, type ClassifierOptions } from './evaluate.ts';
+import { crossValidate, type ClassifierOptions, type Evaluation } from './evaluate.ts';
 import { classMI } from './structure.ts';
 
 export type { PanelMethod };
@@ -52,10 +52,23 @@ export interface PanelPoint {
   readonly foldAccuracy: readonly number[];
 }
 
+/** Cross-validates a classifier on the markers `select` picks from each fold's training rows. */
+export type PanelEvaluator = (select: (trainRows: number[]) => number[]) => Evaluation;
+
+/** The panel evaluator of genotype variables: the categorical classifier on the chosen markers. */
+export function genotypePanelEvaluator(
+  d: CategoricalData,
+  o: ClassifierOptions,
+  folds: number,
+  seed: number,
+): PanelEvaluator {
+  return (select) => crossValidate(d, o, folds, seed, (trainRows) => subsetFeatures(d, select(trainRows)));
+}
+
 /**
  * Cross-validated accuracy and log-loss against panel size for panels chosen by each method,
  * with markers chosen inside every fold (no selection bias), and the Wilcoxon signed-rank test
- * of per-fold accuracies of each method against random panels.
+ * of per-fold accuracies of each method against random panels; genotype variables.
  */
 export function panelCurve(
   d: CategoricalData,
@@ -66,15 +79,27 @@ export function panelCurve(
   folds: number,
   seed: number,
 ): { points: PanelPoint[]; tests: { method: PanelMethod; size: number; p: number }[] } {
+  return panelCurveWith(d, genotypes, sizes, methods, genotypePanelEvaluator(d, o, folds, seed), seed);
+}
+
+/** {@link panelCurve} with any evaluator (the Assign use case passes its allele classifier's). */
+export function panelCurveWith(
+  d: CategoricalData,
+  genotypes: GenotypeData,
+  sizes: readonly number[],
+  methods: readonly PanelMethod[],
+  evaluate: PanelEvaluator,
+  seed: number,
+): { points: PanelPoint[]; tests: { method: PanelMethod; size: number; p: number }[] } {
   const points: PanelPoint[] = [];
   const cache = new Map<string, number[]>();
   for (const method of methods)
     for (const size of sizes) {
-      const e = crossValidate(d, o, folds, seed, (trainRows) => {
+      const e = evaluate((trainRows) => {
         const key = `${method}:${trainRows.join(',')}`;
         let ranking = cache.get(key);
         if (!ranking) cache.set(key, (ranking = rankMarkers(d, genotypes, trainRows, method, seed)));
-        return subsetFeatures(d, ranking.slice(0, Math.min(size, d.n)));
+        return ranking.slice(0, Math.min(size, d.n));
       });
       points.push({ method, size, accuracy: e.accuracy, logLoss: e.logLoss, foldAccuracy: e.foldAccuracy });
     }

@@ -1,4 +1,4 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
+import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { categoricalFromGenotypes, type CategoricalData } from '../classify/categorical.ts';
 import { predict } from '../classify/classifier.ts';
 import {
@@ -8,7 +8,7 @@ import {
   type ClassifierOptions,
   type Evaluation,
 } from '../classify/evaluate.ts';
-import { panelCurve } from '../classify/panel-curve.ts';
+import { genotypePanelEvaluator, panelCurveWith, type PanelEvaluator } from '../classify/panel-curve.ts';
 import {
   alleleCounts,
   alleleModel,
@@ -207,8 +207,37 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
       exclusion = exclusionProbabilities(data, model, unlabelled, draws, createRng(deriveSeed(o.seed, 0x6578, 0)));
   }
   const sizes = o.curveSizes ?? [];
+  // The curve uses the headline's variables: allele variables are refitted on each fold's panel
+  // (a panel of every marker gives the headline's accuracy; genotype variables gave another).
+  const alleleEvaluator: PanelEvaluator = (select) =>
+    crossValidateRows(labels, K, folds, o.seed, (trainRows, test) => {
+      const panel = subsetData(
+        data,
+        [...select(trainRows)].sort((a, b) => a - b),
+        range(data.individuals.length),
+      );
+      const counts = alleleCounts(panel, labels, K, trainRows);
+      const prior = requestedPrior === 'auto' ? chooseAllelePrior(panel, labels, counts, trainRows) : requestedPrior;
+      if (learning === 'gradient' || learning === 'tm') {
+        const xs = alleleRows(panel);
+        const model = trainDiscriminativeAlleles(
+          xs,
+          labels,
+          trainRows,
+          counts,
+          (rows) => alleleCounts(panel, labels, K, rows),
+          prior,
+          learning,
+          o.classifier.l2 ?? DEFAULT_ALLELE_GRADIENT.l2,
+        );
+        return plugInPosteriors(xs, model, test);
+      }
+      return allelePosteriors(panel, alleleModel(counts, prior, panel.ploidy), test);
+    });
+  const evaluatePanel =
+    variables === 'alleles' ? alleleEvaluator : genotypePanelEvaluator(cat, o.classifier, folds, o.seed);
   const raw =
-    sizes.length > 0 ? panelCurve(cat, data, sizes, PANEL_METHOD.values, o.classifier, folds, o.seed) : undefined;
+    sizes.length > 0 ? panelCurveWith(cat, data, sizes, PANEL_METHOD.values, evaluatePanel, o.seed) : undefined;
   const curve = raw
     ? raw.points.map((p) => {
         const test = raw.tests.find((t) => t.method === p.method && t.size === p.size);
