@@ -152,51 +152,63 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
   const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
   const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
   const requestedPrior = o.allelePrior ?? DEFAULT_ALLELE_PRIOR;
-  /** The prior for a training set's counts ('auto': chosen by leave-one-out within it). */
-  const priorFor = (counts: AlleleCounts, rows: number[]): AllelePrior =>
-    requestedPrior === 'auto' ? chooseAllelePrior(data, labels, counts, rows) : requestedPrior;
+  /** The prior for a training set's counts in `d` ('auto': chosen by leave-one-out within it). */
+  const priorFor = (d: GenotypeData, counts: AlleleCounts, rows: number[]): AllelePrior =>
+    requestedPrior === 'auto' ? chooseAllelePrior(d, labels, counts, rows) : requestedPrior;
   // Counts of every labelled individual and their prior: the final allele model (unlabelled
   // individuals, exclusion) and the exact leave-one-out.
   const allCounts = alleleCounts(data, labels, K, labelledRows);
-  const allelePrior = variables === 'alleles' ? priorFor(allCounts, labelledRows) : undefined;
+  const allelePrior = variables === 'alleles' ? priorFor(data, allCounts, labelledRows) : undefined;
   const learning = o.classifier.learning;
-  const countsOf = (rows: number[]) => alleleCounts(data, labels, K, rows);
-  const x = variables === 'alleles' && learning !== 'generative' ? alleleRows(data) : undefined;
-  /** Posteriors of `test` from an allele classifier trained on `trainRows` (counts and prior given). */
-  const allelePredict = (counts: AlleleCounts, prior: AllelePrior, trainRows: number[], test: readonly number[]) =>
-    x && (learning === 'gradient' || learning === 'tm')
+  const discriminative = learning === 'gradient' || learning === 'tm';
+  const x = variables === 'alleles' && discriminative ? alleleRows(data) : undefined;
+  /**
+   * Posteriors of `test` from an allele classifier trained on `trainRows` of `d` (the data, or a
+   * panel of its markers), counts and prior given; `xs`: d's allele rows for discriminative learning.
+   */
+  const allelePredict = (
+    d: GenotypeData,
+    xs: ReturnType<typeof alleleRows> | undefined,
+    counts: AlleleCounts,
+    prior: AllelePrior,
+    trainRows: number[],
+    test: readonly number[],
+  ) =>
+    xs && discriminative
       ? plugInPosteriors(
-          x,
+          xs,
           trainDiscriminativeAlleles(
-            x,
+            xs,
             labels,
             trainRows,
             counts,
-            countsOf,
+            (rows) => alleleCounts(d, labels, K, rows),
             prior,
             learning,
             o.classifier.l2 ?? DEFAULT_ALLELE_GRADIENT.l2,
           ),
           test,
         )
-      : allelePosteriors(data, alleleModel(counts, prior, data.ploidy), test);
+      : allelePosteriors(d, alleleModel(counts, prior, d.ploidy), test);
+  /** Cross-validated allele posteriors of `d`, refitted on each fold's training rows. */
+  const foldPredict =
+    (d: GenotypeData, xs: ReturnType<typeof alleleRows> | undefined) => (trainRows: number[], test: number[]) => {
+      const counts = alleleCounts(d, labels, K, trainRows);
+      return allelePredict(d, xs, counts, priorFor(d, counts, trainRows), trainRows, test);
+    };
   let evaluation: Evaluation;
   if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed);
   else if (o.folds === 'loo' && learning === 'generative')
     evaluation = crossValidateRows(labels, K, 1, o.seed, (_, test) =>
       leaveOneOutPosteriors(data, labels, allCounts, allelePrior!, test),
     );
-  else
-    evaluation = crossValidateRows(labels, K, folds, o.seed, (trainRows, test) => {
-      const counts = countsOf(trainRows);
-      return allelePredict(counts, priorFor(counts, trainRows), trainRows, test);
-    });
+  else evaluation = crossValidateRows(labels, K, folds, o.seed, foldPredict(data, x));
   const posterior = Float64Array.from(evaluation.posterior);
   let exclusion: Float64Array | undefined;
   if (unlabelled.length > 0) {
     const model = alleleModel(allCounts, allelePrior ?? DEFAULT_ALLELE_PRIOR, data.ploidy);
     if (variables === 'alleles') {
-      const post = allelePredict(allCounts, allelePrior!, labelledRows, unlabelled);
+      const post = allelePredict(data, x, allCounts, allelePrior!, labelledRows, unlabelled);
       unlabelled.forEach((r, k) => posterior.set(post.subarray(k * K, (k + 1) * K), r * K));
     } else {
       const post = predict(cat, train(cat, o.classifier));
@@ -211,28 +223,9 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
   // (a panel of every marker gives the headline's accuracy; genotype variables gave another).
   const alleleEvaluator: PanelEvaluator = (select) =>
     crossValidateRows(labels, K, folds, o.seed, (trainRows, test) => {
-      const panel = subsetData(
-        data,
-        [...select(trainRows)].sort((a, b) => a - b),
-        range(data.individuals.length),
-      );
-      const counts = alleleCounts(panel, labels, K, trainRows);
-      const prior = requestedPrior === 'auto' ? chooseAllelePrior(panel, labels, counts, trainRows) : requestedPrior;
-      if (learning === 'gradient' || learning === 'tm') {
-        const xs = alleleRows(panel);
-        const model = trainDiscriminativeAlleles(
-          xs,
-          labels,
-          trainRows,
-          counts,
-          (rows) => alleleCounts(panel, labels, K, rows),
-          prior,
-          learning,
-          o.classifier.l2 ?? DEFAULT_ALLELE_GRADIENT.l2,
-        );
-        return plugInPosteriors(xs, model, test);
-      }
-      return allelePosteriors(panel, alleleModel(counts, prior, panel.ploidy), test);
+      const loci = [...select(trainRows)].sort((a, b) => a - b);
+      const panel = subsetData(data, loci, range(data.individuals.length));
+      return foldPredict(panel, discriminative ? alleleRows(panel) : undefined)(trainRows, test);
     });
   const evaluatePanel =
     variables === 'alleles' ? alleleEvaluator : genotypePanelEvaluator(cat, o.classifier, folds, o.seed);
