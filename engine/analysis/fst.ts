@@ -1,6 +1,6 @@
 import { alleleCounts } from '../data/allele-counts.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import { maxGenotypes, type MixtureData } from '../model/mixture/mixture-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { detLog } from '../util/det-math.ts';
 import type { Model } from '../util/choices.ts';
@@ -109,14 +109,8 @@ function combineLoci(parts: Float64Array, L: number): FstResult {
 export function fstFromMemberships(data: MixtureData, Q: ArrayLike<number>, K: number): FstResult {
   const { N, L, P } = data;
   const parts = new Float64Array(2 * L);
-  let maxG = 0;
-  let maxR = 0;
-  for (let i = 0; i < L; i++) {
-    maxG = Math.max(maxG, data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!);
-    maxR = Math.max(maxR, data.alleles[i]!);
-  }
-  const W = new Float64Array(maxG * K);
-  const counts = new Float64Array(maxR * K);
+  const W = new Float64Array(maxGenotypes(data) * K);
+  const counts = new Float64Array(data.alleles.reduce((m, r) => Math.max(m, r), 0) * K);
   const sizes = new Float64Array(K);
   const copies = new Float64Array(K);
   for (let i = 0; i < L; i++) {

@@ -38,12 +38,19 @@ export function textSource(name: string, text: string, chunkSize?: number): Byte
 }
 
 /** Reads a whole source into memory (for small companion files such as .map/.fam). */
-export async function readAllBytes(source: ByteSource): Promise<Uint8Array> {
+export function readAllBytes(source: ByteSource): Promise<Uint8Array> {
+  return readHeadBytes(source, Infinity);
+}
+
+/** Reads the first `max` bytes of a source (all of it when shorter), stopping the stream there. */
+export async function readHeadBytes(source: ByteSource, max: number): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
   for await (const c of source.chunks()) {
-    parts.push(c);
-    total += c.length;
+    const part = c.subarray(0, max - total);
+    parts.push(part);
+    total += part.length;
+    if (total >= max) break;
   }
   const out = new Uint8Array(total);
   let o = 0;

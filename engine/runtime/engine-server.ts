@@ -1,7 +1,8 @@
 import type { FilterOptions } from '../data/filters.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { summarize, type DatasetSummary } from '../data/summary.ts';
-import { bytesSource, type ByteSource } from '../io/byte-source.ts';
+import { bytesSource, readHeadBytes, type ByteSource } from '../io/byte-source.ts';
+import { isGzip } from '../io/gzip.ts';
 import type { DatasetFiles } from '../formats/read-dataset.ts';
 import { FormatError, isFormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
@@ -57,20 +58,8 @@ const PREVIEW_WIDTH = 160;
 
 /** The first lines of a file, long lines cut, as the Read options panel shows them. */
 async function filePreview(source: ByteSource): Promise<string> {
-  const parts: Uint8Array[] = [];
-  let n = 0;
-  for await (const chunk of source.chunks()) {
-    parts.push(chunk.subarray(0, PREVIEW_BYTES - n));
-    n += parts[parts.length - 1]!.length;
-    if (n >= PREVIEW_BYTES) break;
-  }
-  const head = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    head.set(p, o);
-    o += p.length;
-  }
-  if (head[0] === 0x1f && head[1] === 0x8b) return '(gzip-compressed: decompressed while reading)';
+  const head = await readHeadBytes(source, PREVIEW_BYTES);
+  if (isGzip(head)) return '(gzip-compressed: decompressed while reading)';
   return new TextDecoder()
     .decode(head)
     .split(/\r?\n/)
