@@ -15,12 +15,6 @@ export type FromEngineHost =
   | { readonly type: 'granted'; readonly id: number; readonly size: number }
   | { readonly type: 'refused'; readonly id: number; readonly message: string };
 
-/** Main files first, PLINK companions after them, the order kept otherwise. */
-export function mainFileFirst(paths: readonly string[]): string[] {
-  const companion = (p: string) => (/\.(bim|fam|map)$/i.test(p) ? 1 : 0);
-  return [...paths].sort((a, b) => companion(a) - companion(b));
-}
-
 /**
  * The path a packaged app's utility process or worker thread starts from: scripts they start
  * cannot be read from inside app.asar, so electron-builder.yml unpacks them (asarUnpack) and

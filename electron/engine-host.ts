@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
-import type { FileGrant } from '../engine/runtime/engine-protocol.ts';
-import { mainFileFirst, unpackedPath, type FromEngineHost, type ToEngineHost } from './engine-host-protocol.ts';
+import { mainFileFirst, type FileGrant } from '../engine/runtime/engine-protocol.ts';
+import { unpackedPath, type FromEngineHost, type ToEngineHost } from './engine-host-protocol.ts';
 import { ENGINE_CHANNELS, EVENT_CHANNELS } from './ipc-schema.ts';
 
 /** The parts of Electron's UtilityProcess the host uses. */
@@ -97,7 +97,7 @@ export class EngineHost {
   /** Grants a dataset's files, the main file first (PLINK companions after it). */
   async grantFiles(paths: readonly string[]): Promise<FileGrant[]> {
     const out: FileGrant[] = [];
-    for (const p of mainFileFirst(paths)) out.push(await this.grant(p));
+    for (const p of mainFileFirst(paths, (path) => path)) out.push(await this.grant(p));
     return out;
   }
 

@@ -34,6 +34,15 @@ export interface FileGrant {
   readonly grant: string;
 }
 
+/**
+ * A dataset's files in the order openDataset takes them: main files first, PLINK companions
+ * (.bim, .fam, .map) after, the order kept otherwise.
+ */
+export function mainFileFirst<T>(files: readonly T[], name: (f: T) => string): T[] {
+  const companion = (f: T) => (/\.(bim|fam|map)$/i.test(name(f)) ? 1 : 0);
+  return [...files].sort((a, b) => companion(a) - companion(b));
+}
+
 /** What a front end hands the engine as a file. */
 export type FileInput = FileBytes | FileGrant;
 

@@ -15,7 +15,8 @@ import {
   type DesktopApi,
 } from '../../electron/ipc-schema.ts';
 import { genotypePathsIn } from '../../electron/files.ts';
-import { mainFileFirst, unpackedPath } from '../../electron/engine-host-protocol.ts';
+import { unpackedPath } from '../../electron/engine-host-protocol.ts';
+import { mainFileFirst } from '../../engine/runtime/engine-protocol.ts';
 import { ROOT } from '../helpers.ts';
 
 type Listener = (event: { trusted: boolean }, ...args: unknown[]) => Promise<unknown>;
@@ -142,8 +143,9 @@ test('renderer: every API method has a caller and every menu command a handler; 
 });
 
 test('opening by path: the main file first; command-line genotype paths are recognised; packed paths unpacked', () => {
-  assert.deepEqual(mainFileFirst(['/d/x.fam', '/d/x.bim', '/d/x.bed']), ['/d/x.bed', '/d/x.fam', '/d/x.bim']);
-  assert.deepEqual(mainFileFirst(['/d/x.map', '/d/x.ped']), ['/d/x.ped', '/d/x.map']);
+  const path = (p: string) => p;
+  assert.deepEqual(mainFileFirst(['/d/x.fam', '/d/x.bim', '/d/x.bed'], path), ['/d/x.bed', '/d/x.fam', '/d/x.bim']);
+  assert.deepEqual(mainFileFirst(['/d/x.map', '/d/x.ped'], path), ['/d/x.ped', '/d/x.map']);
   assert.deepEqual(genotypePathsIn(['--inspect', '/a/b.VCF.gz', 'c.str', 'notes.pdf', '.']), ['/a/b.VCF.gz', 'c.str']);
   assert.equal(
     unpackedPath('/opt/S/resources/app.asar/dist-electron/e.mjs'),

@@ -1,6 +1,7 @@
 import type { EngineClient } from '../../../engine/runtime/engine-client.ts';
 import { EngineError } from '../../../engine/runtime/engine-client.ts';
 import type { DatasetInfo, FileBytes, FileInput, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
+import { mainFileFirst } from '../../../engine/runtime/engine-protocol.ts';
 import type { FilterOptions, Removed } from '../../../engine/runtime/engine-protocol.ts';
 import type {} from '../engine/desktop-port.ts';
 
@@ -135,12 +136,6 @@ export async function readFiles(files: FileList | File[]): Promise<FileInput[]> 
 
 /** Reads browser File objects into the engine's FileBytes. */
 export async function readFileBytes(files: FileList | File[]): Promise<FileBytes[]> {
-  const list = Array.from(files);
-  // The main file first: a .bed/.ped/.vcf before its companions.
-  list.sort((a, b) => rank(a.name) - rank(b.name));
+  const list = mainFileFirst(Array.from(files), (f) => f.name);
   return Promise.all(list.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
-}
-
-function rank(name: string): number {
-  return /\.(bim|fam|map)$/i.test(name) ? 1 : 0;
 }
