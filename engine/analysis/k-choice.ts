@@ -2,6 +2,7 @@ import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import { likeliestRun, type SweepRun } from '../model/sweep.ts';
 import { runFst } from './fst.ts';
 import { mannWhitney, type MannWhitney } from '../util/rank-tests.ts';
+import { EVANNO_MIN_SD } from '../util/choices.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
 import { clusterMass, isNegligible } from '../model/cluster-use.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
@@ -128,13 +129,6 @@ export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): Sw
   const representatives = alignment.map((a) => ({ K: a.K, Q: a.modes[0]!.meanQ }));
   return { perK: withDelta, alignment, colours: coloursAcrossK(representatives, data.N) };
 }
-
-/**
- * Below this standard deviation of ln L over replicates (log-likelihood units: the precision ln L is
- * reported to) replicates agree, and ΔK, which divides by it, measures rounding, not the data
- * (eHGDP gave 1.9 × 10⁴ with replicates equal to the last digit): it is left undefined.
- */
-export const EVANNO_MIN_SD = 0.01;
 
 /**
  * Evanno's ΔK for each K whose neighbours K − 1 and K + 1 were both run and whose replicates differ

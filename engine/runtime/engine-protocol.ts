@@ -119,10 +119,15 @@ export interface SweepAnalysis {
   /** The K with the highest mean F_ST, where the Markers view starts. */
   readonly recommendedK: number;
   /**
-   * What the Mann–Whitney test between neighbouring K can show with these replicates: its smallest
-   * possible p-value (fewest replicates over K) and the replicates per K it needs to reach p < 0.05.
+   * What the Mann–Whitney test between neighbouring K can show with these replicates: the fewest
+   * replicates of any K, the smallest p-value the test can give with them, and the replicates per
+   * K it needs to reach p < 0.05.
    */
-  readonly mannWhitneyPower: { readonly smallestP: number; readonly replicatesFor05: number };
+  readonly mannWhitneyPower: {
+    readonly replicates: number;
+    readonly smallestP: number;
+    readonly replicatesFor05: number;
+  };
 }
 
 export type MarkerSelectionInfo = MarkerSelection;

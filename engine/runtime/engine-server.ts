@@ -252,6 +252,7 @@ export class EngineServer {
         });
         const fewest = Math.min(...perK.map((k) => k.replicates));
         const mannWhitneyPower = {
+          replicates: fewest,
           smallestP: smallestMannWhitneyP(fewest, fewest),
           replicatesFor05: replicatesForMannWhitney(0.05),
         };

@@ -221,6 +221,14 @@ export const LIMITS = {
 } as const;
 
 /**
+ * Below this standard deviation of ln L over replicates (log-likelihood units: the precision ln L is
+ * reported to) replicates agree, and Evanno's ΔK, which divides by it, measures rounding, not the
+ * data (eHGDP gave 1.9 × 10⁴ with replicates equal to the last digit): it is left undefined
+ * (analysis/k-choice.ts), and Choose K says so.
+ */
+export const EVANNO_MIN_SD = 0.01;
+
+/**
  * The allowed range of each numeric sweep setting: the engine refuses a sweep outside them, the CLI
  * a flag and the app a field, all with {@link runSettingProblem}'s message, before anything runs.
  */
