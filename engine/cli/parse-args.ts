@@ -55,7 +55,7 @@ export function choiceHelp(
 /** A numeric sweep setting within its range (choices.ts RUN_SETTINGS), with the flag named. */
 export function setting(v: unknown, flag: string, name: RunSetting): number {
   const n = v === '' || v === undefined ? Number.NaN : Number(v);
-  const problem = runSettingProblem(name, n);
-  if (problem) throw new Error(`${flag}: ${problem.replace(/, got .*$/, '')}, got "${String(v)}"`);
+  const problem = runSettingProblem(name, n, undefined, undefined, `"${String(v)}"`);
+  if (problem) throw new Error(`${flag}: ${problem}`);
   return n;
 }

@@ -243,15 +243,22 @@ export type RunSetting = keyof typeof RUN_SETTINGS;
 
 /**
  * What is wrong with `value` for a sweep setting, naming the setting and its range, or null when it
- * is allowed. `max` lowers the upper bound (threads: the machine's cores) and `why` says why.
+ * is allowed. `max` lowers the upper bound (threads: the machine's cores) and `why` says why;
+ * `given` is the value as the user wrote it, when that is not the number (a CLI flag's text).
  */
-export function runSettingProblem(setting: RunSetting, value: number, max?: number, why?: string): string | null {
+export function runSettingProblem(
+  setting: RunSetting,
+  value: number,
+  max?: number,
+  why?: string,
+  given: string = String(value),
+): string | null {
   const r = RUN_SETTINGS[setting];
   const hi = max === undefined ? r.max : Math.min(r.max, max);
   const ok = Number.isFinite(value) && value >= r.min && value <= hi && (!r.integer || Number.isInteger(value));
   if (ok) return null;
   const range = r.integer ? `a whole number from ${r.min} to ${hi}` : `a number from ${r.min} to ${hi}`;
-  return `${r.label} must be ${range}${why ? ` (${why})` : ''}, got ${value}`;
+  return `${r.label} must be ${range}${why ? ` (${why})` : ''}, got ${given}`;
 }
 
 /** Default clustering settings (the CLI's and the app's defaults; engine/model/mixture/fit.ts builds DEFAULT_FIT from them). */
