@@ -21,7 +21,8 @@ const md = mixtureData(data);
 
 /** The plain E step: probabilities multiplied per individual, individual-outer, no genotype table. */
 function plainEStep(d: MixtureData, m: MixtureModel, post: Float64Array): number {
-  const { N, L, P, calls, offsets } = d;
+  const { N, L, P, offsets } = d;
+  const calls = data.calls;
   const K = m.K;
   let ll = 0;
   for (let n = 0; n < N; n++) {

@@ -32,16 +32,24 @@ export interface Selection {
 
 /** Observed alleles (with a nonzero count) and observed copies per locus. */
 function observed(data: MixtureData): { alleles: Int32Array; copies: Float64Array } {
+  const { N, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const alleles = new Int32Array(data.L);
   const copies = new Float64Array(data.L);
   for (let i = 0; i < data.L; i++) {
     const seen = new Uint8Array(data.alleles[i]!);
-    const base = i * data.N * data.P;
-    for (let k = base; k < base + data.N * data.P; k++) {
-      const a = data.calls[k]!;
-      if (a === MISSING) continue;
-      seen[a] = 1;
-      copies[i]!++;
+    const g0 = genotypeOffsets[i]!;
+    const present = new Uint8Array(genotypeOffsets[i + 1]! - g0);
+    for (let d = 0; d < N; d++) {
+      const g = genotypeOf[i * N + d]!;
+      present[g] = 1;
+      for (let p = 0; p < P; p++) if (genotypeAlleles[(g0 + g) * P + p]! !== MISSING) copies[i]!++;
+    }
+    for (let g = 0; g < present.length; g++) {
+      if (!present[g]) continue;
+      for (let p = 0; p < P; p++) {
+        const a = genotypeAlleles[(g0 + g) * P + p]!;
+        if (a !== MISSING) seen[a] = 1;
+      }
     }
     alleles[i] = seen.reduce((s, x) => s + x, 0);
   }
@@ -103,8 +111,10 @@ export function selectMarkers(data: MixtureData, model: MixtureModel, pRel: numb
     for (let d = 0; d < N; d++) {
       let any = false;
       for (let c = 0; c < K; c++) candidate[d * K + c] = logPost[d * K + c]!;
+      // The genotype's copies (sorted, missing first).
+      const copiesAt = (data.genotypeOffsets[i]! + data.genotypeOf[i * N + d]!) * P;
       for (let p = 0; p < P; p++) {
-        const a = data.calls[(i * N + d) * P + p]!;
+        const a = data.genotypeAlleles[copiesAt + p]!;
         if (a === MISSING) continue;
         any = true;
         for (let c = 0; c < K; c++) candidate[d * K + c]! += Math.log(model.theta[(off + a) * K + c]!);

@@ -113,6 +113,11 @@ export class LocusMajorBuilder {
     this.calls.set(offset, code);
   }
 
+  /** Writes consecutive codes (each −1..127) from `offset`. */
+  setCodes(offset: number, codes: Int8Array): void {
+    this.calls.setBlock(offset, codes);
+  }
+
   finish(source: DatasetSource, phased: boolean): GenotypeData {
     return {
       ploidy: this.ploidy,

@@ -46,6 +46,11 @@ export class GrowableCalls {
     this.buf[offset] = code;
   }
 
+  /** Writes a block of codes (each at most 127 in an Int8Array, as in {@link set}) at a reserved offset. */
+  setBlock(offset: number, codes: Int8Array): void {
+    this.buf.set(codes, offset);
+  }
+
   push(code: number): void {
     this.set(this.reserve(1), code);
   }
@@ -54,8 +59,12 @@ export class GrowableCalls {
     return this.buf[offset]!;
   }
 
-  /** The filled part, trimmed to its length (a copy, so the buffer can be dropped). */
+  /**
+   * The filled part: the buffer itself when it is exactly full (a reader that knew the size
+   * reserved it whole), else a copy trimmed to its length so the larger buffer can be dropped.
+   * The builder must not be written to afterwards.
+   */
   toArray(): AlleleCalls {
-    return this.buf.slice(0, this.len);
+    return this.len === this.buf.length ? this.buf : this.buf.slice(0, this.len);
   }
 }

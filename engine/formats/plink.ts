@@ -153,6 +153,28 @@ function splitCompound(t: { text: string; column: number }, file: string, line: 
 const BED_MAGIC = [0x6c, 0x1b, 0x01];
 
 /**
+ * The two calls of each genotype of a .bed byte, for every byte value: entry b · 8 + 2j, + 1 are
+ * genotype j's copies (codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2).
+ */
+const BED_BYTE_CALLS = (() => {
+  const copies = [
+    [0, 0],
+    [MISSING, MISSING],
+    [0, 1],
+    [1, 1],
+  ] as const;
+  const table = new Int8Array(256 * 8);
+  for (let b = 0; b < 256; b++)
+    for (let j = 0; j < 4; j++) {
+      const [a, c] = copies[(b >> (2 * j)) & 3]!;
+      table[b * 8 + 2 * j] = a;
+      table[b * 8 + 2 * j + 1] = c;
+    }
+  return table;
+})();
+const BED_BYTE_WORDS = new Int32Array(BED_BYTE_CALLS.buffer);
+
+/**
  * Reads binary PLINK files (.bed SNP-major with .bim and .fam), streaming the .bed.
  * Codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
  */
@@ -187,6 +209,9 @@ export async function readPlinkBed(
   const per = Math.ceil(N / 4);
   const builder = new LocusMajorBuilder(individuals, 2, L);
   const snp = new Uint8Array(per);
+  const decoded = new Int8Array(per * 8);
+  // Copied as 32-bit words: a byte's eight calls are two words of BED_BYTE_WORDS.
+  const decodedWords = new Int32Array(decoded.buffer);
   let fill = 0;
   let header = 0;
   let l = 0;
@@ -195,13 +220,14 @@ export async function readPlinkBed(
   const decode = () => {
     const v = variants[l]!;
     const off = builder.addLocus({ name: v.name, chrom: v.chrom, pos: v.pos, alleles: v.alleles! });
-    for (let i = 0; i < N; i++) {
-      const bits = (snp[i >> 2]! >> ((i & 3) * 2)) & 3;
-      const a = bits === 0 ? 0 : bits === 2 ? 0 : bits === 3 ? 1 : MISSING;
-      const b = bits === 0 ? 0 : bits === 2 ? 1 : bits === 3 ? 1 : MISSING;
-      builder.setCode(off + 2 * i, a);
-      builder.setCode(off + 2 * i + 1, b);
+    // A byte's four genotypes become eight calls at once (BED_BYTE_CALLS); the last byte's
+    // padding is decoded too and left out of the copy.
+    for (let j = 0; j < per; j++) {
+      const b = snp[j]! * 2;
+      decodedWords[2 * j] = BED_BYTE_WORDS[b]!;
+      decodedWords[2 * j + 1] = BED_BYTE_WORDS[b + 1]!;
     }
+    builder.setCodes(off, decoded.subarray(0, 2 * N));
     l++;
   };
   for await (const chunk of bed.chunks()) {

@@ -91,7 +91,7 @@ export class StartPool implements StartRunner {
     // copy for all of them) where the platform has it, else a copy each.
     const prepared = preparedData(data);
     const calls = this.workers.some((w) => !w.sameThread) ? sharedCalls(data) : undefined;
-    const dataset = calls ? { data: { ...data, calls }, prepared: { ...prepared, calls } } : { data, prepared };
+    const dataset = { data: calls ? { ...data, calls } : data, prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
     return new Promise((resolve, reject) => {

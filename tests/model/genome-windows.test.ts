@@ -69,40 +69,51 @@ test('the jackknife error of a sum of block terms is √B times their standard d
 });
 
 test('held-out ln L without a block equals the E step of the data without its loci (brute force)', () => {
-  const { data } = multiAllelicPopulations(4, {
-    pops: 3,
-    perPop: 6,
-    loci: 7,
-    minAlleles: 2,
-    maxAlleles: 5,
-    fst: 0.1,
-    missing: 0.1,
-  });
-  const md = mixtureData(data);
-  const K = 3;
-  const model = randomModel(md, K, createRng(2), 'data');
-  const blocks = { of: Int32Array.from([0, 0, 1, 2, 2, 2, 1]), count: 3 };
-  const out = new Float64Array(3).fill(0.5);
-  addBlockDeletedLogLiks(md, model, blocks, out);
-  for (let b = 0; b < 3; b++) {
-    let direct = 0;
-    for (let d = 0; d < md.N; d++) {
-      const terms = Array.from({ length: K }, (_, c) => {
-        let s = Math.log(model.weights[c]!);
-        for (let l = 0; l < md.L; l++) {
-          if (blocks.of[l] === b) continue;
-          for (let p = 0; p < data.ploidy; p++) {
-            const a = data.calls[(l * md.N + d) * data.ploidy + p]!;
-            if (a >= 0) s += Math.log(model.theta[(md.offsets[l]! + a) * K + c]!);
+  const cases = [
+    // Microsatellite-like loci: one locus per group.
+    {
+      o: { pops: 3, perPop: 6, loci: 7, minAlleles: 2, maxAlleles: 5, fst: 0.1, missing: 0.1 },
+      of: [0, 0, 1, 2, 2, 2, 1],
+    },
+    // SNPs among enough individuals for locus groups, with blocks that cut groups apart.
+    {
+      o: { pops: 3, perPop: 50, loci: 9, minAlleles: 2, maxAlleles: 2, fst: 0.1, missing: 0.05 },
+      of: [0, 0, 0, 1, 1, 2, 2, 2, 1],
+    },
+  ];
+  for (const { o, of } of cases) {
+    const { data } = multiAllelicPopulations(4, o);
+    const md = mixtureData(data);
+    const K = 3;
+    const model = randomModel(md, K, createRng(2), 'data');
+    const blocks = { of: Int32Array.from(of), count: 3 };
+    const out = new Float64Array(3).fill(0.5);
+    addBlockDeletedLogLiks(md, model, blocks, out);
+    for (let b = 0; b < 3; b++) {
+      let direct = 0;
+      for (let d = 0; d < md.N; d++) {
+        const terms = Array.from({ length: K }, (_, c) => {
+          let s = Math.log(model.weights[c]!);
+          for (let l = 0; l < md.L; l++) {
+            if (blocks.of[l] === b) continue;
+            for (let p = 0; p < data.ploidy; p++) {
+              const a = data.calls[(l * md.N + d) * data.ploidy + p]!;
+              if (a >= 0) s += Math.log(model.theta[(md.offsets[l]! + a) * K + c]!);
+            }
           }
-        }
-        return s;
-      });
-      const m = Math.max(...terms);
-      direct += m + Math.log(terms.reduce((t, x) => t + Math.exp(x - m), 0));
+          return s;
+        });
+        const m = Math.max(...terms);
+        direct += m + Math.log(terms.reduce((t, x) => t + Math.exp(x - m), 0));
+      }
+      // out started at 0.5: the function adds.
+      assert.ok(Math.abs(out[b]! - 0.5 - direct) < 1e-9, `block ${b}: ${out[b]! - 0.5} vs ${direct}`);
     }
-    // out started at 0.5: the function adds.
-    assert.ok(Math.abs(out[b]! - 0.5 - direct) < 1e-9, `block ${b}: ${out[b]! - 0.5} vs ${direct}`);
+    if (md.N === 150)
+      assert.ok(
+        md.groups.row.some((r) => r >= 0),
+        'the SNP case has groups of several loci',
+      );
   }
 });
 

@@ -1,6 +1,7 @@
 import { detLog, detExp } from '../../util/det-math.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
 import { genotypeLogs } from './e-step.ts';
+import { addGenotypeRows } from './genotype-rows.ts';
 import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { LocusBlocks } from './genome-windows.ts';
@@ -24,11 +25,16 @@ export function jackknifeError(withoutBlock: ArrayLike<number>): number {
   return Math.sqrt(((B - 1) / B) * ss);
 }
 
+/** What a block removes: a whole locus group (its combined codes), or one locus of a group that spans blocks. */
+type Member = { readonly group: number } | { readonly locus: number };
+
 /**
  * Adds to out[b], for every block b, Σ_d ln p(x_d without block b's loci) under the model
  * (ln Σ_c θ_C(c) Π over the other loci θ_ic(x_di)); missing copies are skipped as in the E step.
- * Two passes over the loci: the first sums each individual's rows, the second takes each block
- * out of them; memory N × K twice, whatever the number of blocks.
+ * Two passes: the first sums each individual's rows over every locus, the second sums each
+ * block's part afresh and takes it out. Loci are visited by locus group (locus-groups.ts), one
+ * table of combined genotypes per group, as in the E step; a group that spans two blocks is
+ * taken locus by locus. Memory N × K three times, whatever the number of blocks.
  */
 export function addBlockDeletedLogLiks(
   data: MixtureData,
@@ -36,37 +42,59 @@ export function addBlockDeletedLogLiks(
   blocks: LocusBlocks,
   out: Float64Array,
 ): void {
-  const { N, L, genotypeOf } = data;
+  const { N, genotypeOf, groups } = data;
   const K = model.K;
   const lt = new Float64Array(model.theta.length);
   detLogInto(model.theta, lt);
   const lg = new Float64Array(Math.max(1, maxGenotypes(data)) * K);
+  const table = new Float64Array(Math.max(1, groups.maxCombined, maxGenotypes(data)) * K);
+  const add = (m: Member, target: Float64Array) => {
+    if ('locus' in m) {
+      genotypeLogs(data, m.locus, K, lt, table);
+      addGenotypeRows(genotypeOf, m.locus * N, N, K, target, table);
+      return;
+    }
+    const i0 = groups.first[m.group]!;
+    const i1 = groups.first[m.group + 1]!;
+    // The table of combined codes, as eStep builds it: row c·G + g = row c + locus row g.
+    let size = genotypeLogs(data, i0, K, lt, table);
+    for (let i = i0 + 1; i < i1; i++) {
+      const G = genotypeLogs(data, i, K, lt, lg);
+      for (let c = size - 1; c >= 0; c--)
+        for (let g = G - 1; g >= 0; g--)
+          for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
+      size *= G;
+    }
+    const row = groups.row[m.group]!;
+    if (row < 0) addGenotypeRows(genotypeOf, i0 * N, N, K, target, table);
+    else addGenotypeRows(groups.codes, row * N, N, K, target, table);
+  };
+  // Each block's members, in locus order.
+  const members: Member[][] = Array.from({ length: blocks.count }, () => []);
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const i0 = groups.first[q]!;
+    const i1 = groups.first[q + 1]!;
+    let one = true;
+    for (let i = i0 + 1; i < i1; i++) if (blocks.of[i] !== blocks.of[i0]) one = false;
+    if (one) members[blocks.of[i0]!]!.push({ group: q });
+    else for (let i = i0; i < i1; i++) members[blocks.of[i]!]!.push({ locus: i });
+  }
   const rows = new Float64Array(N * K);
   for (let c = 0; c < K; c++) rows[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) rows.copyWithin(d * K, 0, K);
-  const addLocus = (i: number, target: Float64Array, sign: number) => {
-    genotypeLogs(data, i, K, lt, lg);
-    for (let d = 0; d < N; d++) {
-      const g = genotypeOf[i * N + d]! * K;
-      for (let c = 0; c < K; c++) target[d * K + c]! += sign * lg[g + c]!;
-    }
-  };
-  for (let i = 0; i < L; i++) addLocus(i, rows, 1);
-  // Loci of each block, in order.
-  const members: number[][] = Array.from({ length: blocks.count }, () => []);
-  for (let i = 0; i < L; i++) members[blocks.of[i]!]!.push(i);
-  const without = new Float64Array(N * K);
+  for (const list of members) for (const m of list) add(m, rows);
+  const part = new Float64Array(N * K);
   for (let b = 0; b < blocks.count; b++) {
     if (members[b]!.length === 0) continue;
-    without.set(rows);
-    for (const i of members[b]!) addLocus(i, without, -1);
+    part.fill(0);
+    for (const m of members[b]!) add(m, part);
     let total = 0;
     for (let d = 0; d < N; d++) {
       const o = d * K;
       let max = -Infinity;
-      for (let c = 0; c < K; c++) if (without[o + c]! > max) max = without[o + c]!;
+      for (let c = 0; c < K; c++) if (rows[o + c]! - part[o + c]! > max) max = rows[o + c]! - part[o + c]!;
       let sum = 0;
-      for (let c = 0; c < K; c++) sum += detExp(without[o + c]! - max);
+      for (let c = 0; c < K; c++) sum += detExp(rows[o + c]! - part[o + c]! - max);
       total += max + detLog(sum);
     }
     out[b]! += total;

@@ -70,6 +70,22 @@ export function subsetGroups(groups: LocusGroups, N: number, rows: readonly numb
   const n = rows.length;
   const count = groups.codes.length / Math.max(1, N);
   const codes = new Uint8Array(count * n);
-  for (let r = 0; r < count; r++) rows.forEach((d, k) => (codes[r * n + k] = groups.codes[r * N + d]!));
+  subsetRows(groups.codes, codes, Int32Array.from(rows), count, N);
   return { ...groups, codes };
+}
+
+/** to[r · n + k] = from[r · N + rows[k]] for every row r < count: columns `rows` of a (count, N) table. */
+export function subsetRows<T extends Uint8Array | Uint16Array | Int32Array>(
+  from: T,
+  to: T,
+  rows: Int32Array,
+  count: number,
+  N: number,
+): void {
+  const n = rows.length;
+  for (let r = 0; r < count; r++) {
+    const a = r * N;
+    const b = r * n;
+    for (let k = 0; k < n; k++) to[b + k] = from[a + rows[k]!]!;
+  }
 }

@@ -1,10 +1,11 @@
-import { locusGroups, subsetGroups, type LocusGroups } from './locus-groups.ts';
+import { locusGroups, subsetGroups, subsetRows, type LocusGroups } from './locus-groups.ts';
 import { genomeWindows, type LocusBlocks } from './genome-windows.ts';
 import { alleleOffsets, type AlleleCalls, type GenotypeData } from '../../data/genotype-data.ts';
 
 /**
- * What the clustering loops read: the calls in the data model's locus-major layout plus the
- * per-locus allele offsets that index the parameter arrays.
+ * What the clustering loops read: each individual's genotype at each locus as a code into the
+ * locus's distinct genotypes (not the calls themselves), plus the per-locus allele offsets that
+ * index the parameter arrays.
  *   alleles: shape (L,), r_i = number of alleles of locus i (at least 1)
  *   offsets: shape (L + 1,), offsets[i] = Σ_{i' < i} r_i'; a (locus, allele) pair is row offsets[i] + a
  */
@@ -12,7 +13,6 @@ export interface MixtureData {
   readonly N: number;
   readonly L: number;
   readonly P: number;
-  readonly calls: AlleleCalls;
   readonly alleles: Int32Array;
   readonly offsets: Int32Array;
   /** Σ_i r_i. */
@@ -95,66 +95,28 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
   const copy = new Int16Array(P);
   const calls = data.calls;
   // A genotype's key is its sorted copies read as digits in base r + 1 (missing = 0): looked up
-  // in a flat array when there are few possible keys (SNPs, most microsatellites), else in a Map
-  // of numbers. No strings: preparing 2,000 × 100,000 SNPs took 42 s with string keys.
+  // in a flat array when there are few possible keys (SNPs, most microsatellites), else in a Map.
+  // Each locus is coded into `codes` by a loop that sees one array type, then copied over.
   let direct = new Int32Array(0);
-  const touched = new Int32Array(N);
+  const touched = new Int32Array(2 * N);
+  const codes = new Int32Array(N);
   for (let i = 0; i < L; i++) {
     const radix = alleles[i]! + 1;
     const keys = Math.pow(radix, P);
     const flat = keys <= DIRECT_KEYS;
     if (flat && direct.length < keys) direct = new Int32Array(keys).fill(-1);
-    // Keys beyond 2^53 (many alleles at a high ploidy) are not exact as numbers: text keys then.
-    const exact = keys <= Number.MAX_SAFE_INTEGER;
-    const seen = flat ? undefined : new Map<number | string, number>();
-    let count = 0;
-    for (let d = 0; d < N; d++) {
-      const base = (i * N + d) * P;
-      let key = 0;
-      if (P === 2) {
-        // Diploids (most data): the two copies in order without the general sort.
-        const a = calls[base]!;
-        const b = calls[base + 1]!;
-        const lo = a < b ? a : b;
-        copy[0] = lo;
-        copy[1] = a < b ? b : a;
-        key = (lo + 1) * radix + copy[1]! + 1;
-      } else {
-        for (let p = 0; p < P; p++) {
-          // Insertion sort: P ≤ 8 copies.
-          const a = calls[base + p]!;
-          let q = p;
-          while (q > 0 && copy[q - 1]! > a) {
-            copy[q] = copy[q - 1]!;
-            q--;
-          }
-          copy[q] = a;
-        }
-        for (let p = 0; p < P; p++) key = key * radix + (copy[p]! + 1);
-      }
-      const mapKey = exact ? key : copy.join(',');
-      let g = flat ? direct[key]! : (seen!.get(mapKey) ?? -1);
-      if (g < 0) {
-        g = count++;
-        if (flat) {
-          direct[key] = g;
-          touched[g] = key;
-        } else seen!.set(mapKey, g);
-        for (let p = 0; p < P; p++) table.push(copy[p]!);
-        if (g > capacity) {
-          const wider = allocate<Codes>(
-            (capacity === 0xff ? Uint16Array : Int32Array) as ArrayType<Codes>,
-            L * N,
-            shared,
-          );
-          wider.set(genotypeOf.subarray(0, i * N + d));
-          genotypeOf = wider;
-          capacity = capacity === 0xff ? 0xffff : 0x7fffffff;
-        }
-      }
-      genotypeOf[i * N + d] = g;
+    const { genotypes: count, keys: set } =
+      flat && P === 2
+        ? diploidCodes(calls, i * N * 2, N, radix, direct, touched, table, codes)
+        : generalCodes(calls, i * N * P, N, P, radix, flat ? direct : undefined, touched, table, copy, codes);
+    for (let k = 0; k < set; k++) direct[touched[k]!] = -1;
+    while (count - 1 > capacity) {
+      const wider = allocate<Codes>((capacity === 0xff ? Uint16Array : Int32Array) as ArrayType<Codes>, L * N, shared);
+      wider.set(genotypeOf.subarray(0, i * N));
+      genotypeOf = wider;
+      capacity = capacity === 0xff ? 0xffff : 0x7fffffff;
     }
-    if (flat) for (let g = 0; g < count; g++) direct[touched[g]!] = -1;
+    genotypeOf.set(codes, i * N);
     genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
   }
   const windows = genomeWindows(data.loci);
@@ -164,7 +126,6 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
     N,
     L,
     P,
-    calls: data.calls,
     alleles,
     offsets,
     totalAlleles: offsets[L]!,
@@ -172,6 +133,95 @@ export function mixtureData(data: GenotypeData, shared = false): MixtureData {
     genotypeOffsets,
     genotypeAlleles: Int16Array.from(table),
   };
+}
+
+/**
+ * Locus codes of diploids with few possible keys (SNPs, most microsatellites): the key of the
+ * copies as read, (a + 1) · radix + b + 1, looked up in `direct`, where a new genotype enters under
+ * both orders of its copies (no sort per individual: its branches cost more than the lookup).
+ * New genotypes get the next code, their keys go to `touched` (to clear `direct` after) and their
+ * sorted copies to `table`. Writes individual d's code to out[d]; returns the number of keys set.
+ */
+function diploidCodes(
+  calls: AlleleCalls,
+  base: number,
+  N: number,
+  radix: number,
+  direct: Int32Array,
+  touched: Int32Array,
+  table: number[],
+  out: Int32Array,
+): { genotypes: number; keys: number } {
+  let count = 0;
+  let keys = 0;
+  for (let d = 0; d < N; d++) {
+    const a = calls[base + 2 * d]!;
+    const b = calls[base + 2 * d + 1]!;
+    let g = direct[(a + 1) * radix + b + 1]!;
+    if (g < 0) {
+      const lo = a < b ? a : b;
+      const hi = a < b ? b : a;
+      g = count++;
+      touched[keys++] = (lo + 1) * radix + hi + 1;
+      direct[(lo + 1) * radix + hi + 1] = g;
+      if (lo !== hi) {
+        touched[keys++] = (hi + 1) * radix + lo + 1;
+        direct[(hi + 1) * radix + lo + 1] = g;
+      }
+      table.push(lo, hi);
+    }
+    out[d] = g;
+  }
+  return { genotypes: count, keys };
+}
+
+/**
+ * Locus codes at any ploidy: the copies sorted, their key their digits in base radix (missing =
+ * 0), looked up in `direct` when given, else in a Map (of numbers, or of text beyond 2^53 where
+ * numbers are not exact). As {@link diploidCodes} otherwise.
+ */
+function generalCodes(
+  calls: AlleleCalls,
+  base: number,
+  N: number,
+  P: number,
+  radix: number,
+  direct: Int32Array | undefined,
+  touched: Int32Array,
+  table: number[],
+  copy: Int16Array,
+  out: Int32Array,
+): { genotypes: number; keys: number } {
+  const exact = Math.pow(radix, P) <= Number.MAX_SAFE_INTEGER;
+  const seen = direct ? undefined : new Map<number | string, number>();
+  let count = 0;
+  for (let d = 0; d < N; d++) {
+    const at = base + d * P;
+    for (let p = 0; p < P; p++) {
+      // Insertion sort: P ≤ 8 copies.
+      const a = calls[at + p]!;
+      let q = p;
+      while (q > 0 && copy[q - 1]! > a) {
+        copy[q] = copy[q - 1]!;
+        q--;
+      }
+      copy[q] = a;
+    }
+    let key = 0;
+    for (let p = 0; p < P; p++) key = key * radix + (copy[p]! + 1);
+    const mapKey = exact ? key : copy.join(',');
+    let g = direct ? direct[key]! : (seen!.get(mapKey) ?? -1);
+    if (g < 0) {
+      g = count++;
+      if (direct) {
+        direct[key] = g;
+        touched[g] = key;
+      } else seen!.set(mapKey, g);
+      for (let p = 0; p < P; p++) table.push(copy[p]!);
+    }
+    out[d] = g;
+  }
+  return { genotypes: count, keys: direct ? count : 0 };
 }
 
 const sharedCallsCache = new WeakMap<GenotypeData, AlleleCalls>();
@@ -197,14 +247,10 @@ export function sharedCalls(data: GenotypeData): AlleleCalls | undefined {
  * tables: for fitting on part of the individuals and scoring the rest (cross-validation).
  */
 export function individualSubset(md: MixtureData, rows: readonly number[]): MixtureData {
-  const { L, P, N } = md;
+  const { L, N } = md;
   const n = rows.length;
-  const calls = new Int16Array(L * n * P);
   const genotypeOf = new (md.genotypeOf.constructor as new (length: number) => MixtureData['genotypeOf'])(L * n);
-  for (let i = 0; i < L; i++)
-    rows.forEach((d, k) => {
-      genotypeOf[i * n + k] = md.genotypeOf[i * N + d]!;
-      for (let p = 0; p < P; p++) calls[(i * n + k) * P + p] = md.calls[(i * N + d) * P + p]!;
-    });
-  return { ...md, N: n, calls, genotypeOf, groups: subsetGroups(md.groups, N, rows) };
+  const take = Int32Array.from(rows);
+  subsetRows(md.genotypeOf, genotypeOf, take, L, N);
+  return { ...md, N: n, genotypeOf, groups: subsetGroups(md.groups, N, rows) };
 }

@@ -32,7 +32,7 @@ export function pooledFrequencies(data: MixtureData): Float64Array {
   const { N, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   // Copies counted per distinct genotype (the genotype codes, one byte per individual for most
   // data), then spread over the genotype's alleles.
-  const seen = new Float64Array(maxGenotypes(data));
+  const seen = new Int32Array(maxGenotypes(data));
   for (let i = 0; i < data.L; i++) {
     const off = offsets[i]!;
     const g0 = genotypeOffsets[i]!;

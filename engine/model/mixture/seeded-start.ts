@@ -43,30 +43,80 @@ function locusDistances(data: MixtureData, i: number, s: number, out: Float64Arr
   }
 }
 
+/** Scratch of {@link updateNearest}: a locus's distances and a locus group's combined ones. */
+interface NearestScratch {
+  readonly sum: Float64Array;
+  readonly count: Float64Array;
+  readonly table: Float64Array;
+  /** shape (2, maxCombined): per combined code of a group, Σ distances and the loci observed in both. */
+  readonly groupSum: Float64Array[];
+  readonly groupCount: Float64Array[];
+}
+
+function nearestScratch(data: MixtureData): NearestScratch {
+  const combined = Math.max(1, data.groups.maxCombined);
+  return {
+    sum: new Float64Array(data.N),
+    count: new Float64Array(data.N),
+    table: new Float64Array(Math.max(1, maxGenotypes(data))),
+    groupSum: [new Float64Array(combined), new Float64Array(combined)],
+    groupCount: [new Float64Array(combined), new Float64Array(combined)],
+  };
+}
+
 /**
  * Lowers `nearest[d]`, individual d's distance to its nearest seed, to its distance to individual
  * `seed` where that is smaller: the mean allele-sharing distance over the loci both have observed.
+ * Loci taken together in a group (locus-groups.ts) are summed per combined code first, so each
+ * individual is visited once per group.
  */
-function updateNearest(
-  data: MixtureData,
-  seed: number,
-  nearest: Float64Array,
-  sum: Float64Array,
-  count: Float64Array,
-  table: Float64Array,
-): void {
-  const { N, L, genotypeOf } = data;
+function updateNearest(data: MixtureData, seed: number, nearest: Float64Array, scratch: NearestScratch): void {
+  const { N, genotypeOf, genotypeOffsets, groups } = data;
+  const { sum, count, table, groupSum, groupCount } = scratch;
   sum.fill(0);
   count.fill(0);
-  for (let i = 0; i < L; i++) {
-    const base = i * N;
-    locusDistances(data, i, genotypeOf[base + seed]!, table);
-    for (let d = 0; d < N; d++) {
-      const x = table[genotypeOf[base + d]!]!;
-      if (x === x) {
-        sum[d]! += x;
-        count[d]!++;
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const from = groups.first[q]!;
+    const to = groups.first[q + 1]!;
+    if (groups.row[q]! < 0) {
+      for (let i = from; i < to; i++) {
+        const base = i * N;
+        locusDistances(data, i, genotypeOf[base + seed]!, table);
+        for (let d = 0; d < N; d++) {
+          const x = table[genotypeOf[base + d]!]!;
+          if (x === x) {
+            sum[d]! += x;
+            count[d]!++;
+          }
+        }
       }
+      continue;
+    }
+    // Combined code Σ_j g_j · Π_{j' > j} G_j': extend the table locus by locus (first locus most significant).
+    let size = 1;
+    let cur = 0;
+    groupSum[0]![0] = 0;
+    groupCount[0]![0] = 0;
+    for (let i = from; i < to; i++) {
+      const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+      locusDistances(data, i, genotypeOf[i * N + seed]!, table);
+      const [s0, s1, c0, c1] = [groupSum[cur]!, groupSum[1 - cur]!, groupCount[cur]!, groupCount[1 - cur]!];
+      for (let c = 0; c < size; c++)
+        for (let g = 0; g < G; g++) {
+          const x = table[g]!;
+          s1[c * G + g] = x === x ? s0[c]! + x : s0[c]!;
+          c1[c * G + g] = x === x ? c0[c]! + 1 : c0[c]!;
+        }
+      size *= G;
+      cur = 1 - cur;
+    }
+    const s = groupSum[cur]!;
+    const n = groupCount[cur]!;
+    const row = groups.row[q]! * N;
+    for (let d = 0; d < N; d++) {
+      const c = groups.codes[row + d]!;
+      sum[d]! += s[c]!;
+      count[d]! += n[c]!;
     }
   }
   for (let d = 0; d < N; d++) {
@@ -81,11 +131,17 @@ function updateNearest(
 function typedIndividuals(data: MixtureData): number[] {
   const { N, L, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const typed = new Uint8Array(N);
-  for (let i = 0; i < L; i++) {
+  // Most individuals are typed at the first loci: only those not yet seen typed are checked on.
+  let pending = Int32Array.from({ length: N }, (_, d) => d);
+  for (let i = 0; i < L && pending.length > 0; i++) {
     const g0 = genotypeOffsets[i]!;
-    for (let d = 0; d < N; d++)
+    let left = 0;
+    for (const d of pending) {
       // Copies are sorted with missing (−1) first: the last one is observed unless all are missing.
       if (genotypeAlleles[(g0 + genotypeOf[i * N + d]!) * P + P - 1]! >= 0) typed[d] = 1;
+      else pending[left++] = d;
+    }
+    pending = pending.subarray(0, left);
   }
   const list: number[] = [];
   for (let d = 0; d < N; d++) if (typed[d]) list.push(d);
@@ -111,17 +167,15 @@ export function seededModel(
   pooled: Float64Array,
 ): { K: number; weights: Float64Array; theta: Float64Array } {
   const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
-  const table = new Float64Array(Math.max(1, maxGenotypes(data)));
   const nearest = new Float64Array(N).fill(Infinity);
-  const sum = new Float64Array(N);
-  const count = new Float64Array(N);
+  const scratch = nearestScratch(data);
   // Individuals with at least one observed copy: the first seed (and a seed drawn when no one
   // is farther than 0) is drawn uniformly among them (among everyone if no one has data).
   const typed = typedIndividuals(data);
   const uniformPick = () => typed[Math.min(typed.length - 1, Math.floor(rng.uniform() * typed.length))]!;
   const seeds: number[] = [uniformPick()];
   for (let c = 1; c < K; c++) {
-    updateNearest(data, seeds[c - 1]!, nearest, sum, count, table);
+    updateNearest(data, seeds[c - 1]!, nearest, scratch);
     let total = 0;
     for (let d = 0; d < N; d++) total += nearest[d]! * nearest[d]!;
     let pick = uniformPick();
