@@ -23,6 +23,7 @@ import {
   unequalSizes,
 } from '../tests/model/synthetic.ts';
 import { scriptArg } from './args.ts';
+import { madeAt } from './made-at.ts';
 
 const SEEDS = Number(scriptArg('--seeds', '5'));
 const ONLY = scriptArg('--only', '')
@@ -309,6 +310,8 @@ const out: string[] = [];
 const log = (s = '') => out.push(s);
 log('# Clustering accuracy suite: which defaults hold across datasets');
 log();
+log(madeAt());
+log();
 log('Adjusted Rand index (ARI) of the best start against the known labels, mean over the seeds listed per case');
 log('(for simulated cases each seed also draws new data). Best choice; each configuration ranks');
 log('the same starts by evidence (`ev`) or likelihood (`lik`). Columns:');
@@ -318,8 +321,8 @@ log('  default until this suite).');
 log('- **EMA, mixed starts**: the odd-numbered starts begin their MA steps after EM has converged');
 log('  (`--ema-starts mixed`, docs/algorithms.md §3); π = ½ fixes the structure prior instead of learning it.');
 log('- **EMA, after EM**: every start does.');
-log('- **EM**; **auto** (`--algorithm auto`): every start runs EMA (mixed) and EM from the same random');
-log('  parameters (the fits of the two columns before it); the best start of each is refitted on 4/5 of the');
+log('- **EM**; **auto** (`--algorithm auto`): the starts of the EM column; EMA is continued from the best');
+log('  of them (as an after-EM start), and both fits are refitted on 4/5 of the');
 log('  individuals and scored on the rest (5 folds); EMA is kept when it predicts held-out individuals');
 log(`  better by more than ${AUTO_EMA_Z} standard errors, else EM. The error is paired over individuals; where the`);
 log('  markers have positions (snp-blocks-3 here) it also counts the sampling of genome windows (a delete-one-window');

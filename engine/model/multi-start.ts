@@ -108,8 +108,6 @@ export interface StartResult {
   readonly linkage?: readonly ParentWeights[];
   /** The naive Bayes mixture: the algorithm of this fit (EMA or EM). */
   readonly algorithm?: StartAlgorithm;
-  /** 'auto': the EM fit from the same random parameters (this result is the EMA fit). */
-  readonly twin?: StartResult;
 }
 
 /** The seed of start `index` of replicate `replicate` at K (independent of threads and order). */
@@ -170,8 +168,8 @@ export function startsAfterEm(opts: FitOptions, index: number): boolean {
 /**
  * One start of the naive Bayes mixture: EM, or EMA from random parameters, or — for the starts
  * {@link startsAfterEm} picks — EM to convergence and then EMA from EM's clusters. Under 'auto'
- * a start runs EM from its random parameters as well and returns that fit as its twin, so the
- * starts hold exactly the fits of an EMA multi-start and of an EM multi-start with the same seeds.
+ * a start is an EM start: EMA runs once per multi-start, from the best of them, when the starts
+ * are combined ({@link emaFromBestEm}).
  */
 function* mixtureStartSteps(
   md: MixtureData,
@@ -184,21 +182,24 @@ function* mixtureStartSteps(
 }
 
 /**
- * A mixture start from given parameters, as a start from random ones runs (the same algorithms,
- * the same EM twin under 'auto'): `--init-q` continues a clustering through it.
+ * A mixture start from given parameters, as a start from random ones runs (the same algorithms):
+ * `--init-q` continues a clustering through it.
  */
 export function continueStart(md: MixtureData, init: MixtureModel, opts: FitOptions): StartResult {
   return runToEnd(mixtureStartFrom(md, init, opts, 0, 0));
 }
 
-function* mixtureStartFrom(
+/** A mixture fit as a start's result, scored by its evidence. */
+function finishStart(
   md: MixtureData,
-  init: MixtureModel,
   opts: FitOptions,
+  r: FitResult,
+  algorithm: StartAlgorithm,
+  iterations: number,
   index: number,
   seed: number,
-): Generator<StepInfo, StartResult> {
-  const finish = (r: FitResult, algorithm: StartAlgorithm, iterations: number): StartResult => ({
+): StartResult {
+  return {
     index,
     seed,
     logLik: r.logLik,
@@ -219,31 +220,61 @@ function* mixtureStartFrom(
     posterior: Float64Array.from(r.posterior),
     informative: r.informative,
     algorithm,
-  });
-  if (opts.algorithm === 'em') {
-    const r = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
-    return finish(r, 'em', r.iterations);
-  }
-  const ema = { ...opts, algorithm: 'ema' } as const;
-  const after = startsAfterEm(opts, index);
-  const em = opts.algorithm === 'auto' || after ? yield* fitSteps(md, init, { ...opts, algorithm: 'em' }) : undefined;
-  const done = em?.iterations ?? 0;
-  // An EMA start continued from EM shares the iteration cap with its EM phase (as a mixed EMA
-  // multi-start does); one from random parameters keeps the whole cap under 'auto' too.
-  const a = yield* offsetSteps(
-    fitSteps(md, after ? em!.model : init, {
-      ...ema,
-      maxIterations: after ? Math.max(0, opts.maxIterations - done) : opts.maxIterations,
-    }),
-    done,
-  );
-  const kept = finish(a, 'ema', (after ? done : 0) + a.iterations);
-  return opts.algorithm === 'auto' ? { ...kept, twin: finish(em!, 'em', em!.iterations) } : kept;
+  };
 }
 
-/** A start's fits: itself and, under 'auto', its EM twin. */
-export function flattenStarts(starts: readonly StartResult[]): StartResult[] {
-  return starts.flatMap((s) => (s.twin ? [s, s.twin] : [s]));
+function* mixtureStartFrom(
+  md: MixtureData,
+  init: MixtureModel,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): Generator<StepInfo, StartResult> {
+  if (opts.algorithm === 'em' || opts.algorithm === 'auto') {
+    const r = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
+    return finishStart(md, opts, r, 'em', r.iterations, index, seed);
+  }
+  const ema = { ...opts, algorithm: 'ema' } as const;
+  if (!startsAfterEm(opts, index)) {
+    const a = yield* fitSteps(md, init, ema);
+    return finishStart(md, opts, a, 'ema', a.iterations, index, seed);
+  }
+  const em = yield* fitSteps(md, init, { ...opts, algorithm: 'em' });
+  return yield* emaAfterEm(md, em, em.iterations, opts, index, seed);
+}
+
+/**
+ * EMA continued from an EM fit's clusters, sharing the iteration cap with the EM phase (as the
+ * starts of a mixed EMA multi-start that begin their MA steps after EM do).
+ */
+function* emaAfterEm(
+  md: MixtureData,
+  em: { readonly model: MixtureModel },
+  done: number,
+  opts: FitOptions,
+  index: number,
+  seed: number,
+): Generator<StepInfo, StartResult> {
+  const a = yield* offsetSteps(
+    fitSteps(md, em.model, { ...opts, algorithm: 'ema', maxIterations: Math.max(0, opts.maxIterations - done) }),
+    done,
+  );
+  return finishStart(md, opts, a, 'ema', done + a.iterations, index, seed);
+}
+
+/**
+ * `--algorithm auto`: EMA continued from the best EM start of a multi-start (by the ranking), the
+ * EMA candidate that {@link autoChoice} weighs against that EM start. Its index and seed are the
+ * EM start's.
+ */
+export function emaFromBestEm(
+  md: MixtureData,
+  starts: readonly StartResult[],
+  rankBy: RankBy,
+  opts: FitOptions,
+): StartResult {
+  const best = rankStarts(md, starts, rankBy).best;
+  return runToEnd(emaAfterEm(md, best, best.iterations, opts, best.index, best.seed));
 }
 
 /** Re-yields a fit's iterations numbered after `offset` earlier ones (the second phase of a start). */
@@ -369,9 +400,9 @@ export function combineStarts(
   if (all.length === 0) throw new RangeError('combineStarts: no completed start');
   const K = all[0]!.model.K;
   const rank = rankOf(rankBy);
-  // 'auto': the best EMA start and the best EM start are compared by held-out log-likelihood;
-  // the starts of the chosen algorithm are then combined as usual.
-  const fits = flattenStarts(all);
+  // 'auto': the starts are EM's; EMA is continued from the best of them, and the two fits are
+  // compared by held-out log-likelihood; the starts of the chosen algorithm are then combined as usual.
+  const fits = withAutoEma(data, all, rankBy, fit);
   const auto = fit ? autoChoice(data, fits, rankBy, fit) : undefined;
   const starts = auto ? fits.filter((s) => s.algorithm === auto.algorithm) : fits;
   const { best, used, most } = rankStarts(data, starts, rankBy);
@@ -444,6 +475,22 @@ export function combineStarts(
     starts: summaries,
     ...chosen,
   };
+}
+
+/**
+ * The starts, and under 'auto' (mixture model) the EMA fit from the best EM start when the
+ * starts hold none (pieces of a sweep merged: each piece kept its best EM start only).
+ */
+function withAutoEma(
+  data: MixtureData,
+  starts: readonly StartResult[],
+  rankBy: RankBy,
+  fit: FitOptions | undefined,
+): StartResult[] {
+  if (fit?.algorithm !== 'auto' || fit.model === 'admixture') return [...starts];
+  const em = starts.filter((s) => s.algorithm === 'em');
+  if (em.length === 0 || starts.some((s) => s.algorithm === 'ema')) return [...starts];
+  return [...starts, emaFromBestEm(data, em, rankBy, fit)];
 }
 
 /** What a ranking ranks a start by. */

@@ -6,7 +6,6 @@ import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import {
   bestPerAlgorithm,
   combineStarts,
-  flattenStarts,
   startSummary,
   type Clustering,
   type StartResult,
@@ -194,7 +193,7 @@ export async function runSweepPiece(
   if (o.policy === 'best') {
     // The merge ranks the pieces' best fits again (and under 'auto' cross-validates between the
     // algorithms once, for the whole replicate), so a piece only keeps the best fit of each algorithm.
-    const fits = flattenStarts(done);
+    const fits = done;
     const [best, ...rivals] = bestPerAlgorithm(md, fits, startRanking(o));
     return {
       ...base,
@@ -312,7 +311,12 @@ export function mergePieces(
         return [g.piece.best, ...(g.piece.rivals ?? [])].map(startFrom);
       });
       const combined = combineStarts(md, bests, 'best', startRanking(plan), plan.fit);
-      const starts = group.flatMap((g) => g.piece.starts!).sort((a, b) => a.index - b.index);
+      const fromPieces = group.flatMap((g) => g.piece.starts!).sort((a, b) => a.index - b.index);
+      // Fits made in the combination itself (auto's EMA from the best EM start) follow the
+      // pieces' starts, as they follow the starts in a sweep run whole.
+      const key = (s: { index: number; algorithm?: string }) => `${s.index}/${s.algorithm ?? ''}`;
+      const known = new Set(fromPieces.map(key));
+      const starts = [...fromPieces, ...combined.starts.filter((s) => !known.has(key(s)))];
       runs.push({
         K,
         replicate: r,

@@ -9,7 +9,7 @@ import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import {
   combineStarts,
-  flattenStarts,
+  emaFromBestEm,
   algorithmByGain,
   pairedGain,
   runStart,
@@ -124,21 +124,26 @@ test('auto chooses EM where every marker carries structure and EMA where noise m
       const md = mixtureData(data);
       const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
       const all = starts(md, 4, o, 8, seed);
-      // Each start holds the fits an EMA and an EM multi-start with the same seeds would hold, also
-      // when the iteration cap binds (an EMA start from random parameters keeps the whole cap).
+      // The starts are those of an EM multi-start with the same seeds; the EMA candidate is the
+      // start an after-EM EMA multi-start runs from the best EM start's seed, also when the
+      // iteration cap binds (the EMA phase has what EM left of the cap).
       for (const maxIterations of [DEFAULT_FIT.maxIterations, 6]) {
         const capped = (algorithm: FitOptions['algorithm']) => ({ ...DEFAULT_FIT, algorithm, maxIterations });
         const auto = starts(md, 4, capped('auto'), 8, seed);
-        const emaAlone = starts(md, 4, capped('ema'), 8, seed);
         const emAlone = starts(md, 4, capped('em'), 8, seed);
-        auto.forEach((s, k) => {
-          assert.equal(s.logLik, emaAlone[k]!.logLik, `cap ${maxIterations}, start ${k}: the EMA fit`);
-          assert.equal(s.twin?.logLik, emAlone[k]!.logLik, `cap ${maxIterations}, start ${k}: the EM twin`);
-        });
+        const afterEm = starts(md, 4, { ...capped('ema'), emaStarts: 'after-em' }, 8, seed);
+        auto.forEach((s, k) => assert.equal(s.logLik, emAlone[k]!.logLik, `cap ${maxIterations}, start ${k}: EM`));
+        const bestEm = auto.reduce((b, s) => (s.logLik > b.logLik ? s : b));
+        const ema = emaFromBestEm(md, auto, 'likelihood', capped('auto'));
+        assert.equal(ema.index, bestEm.index);
+        assert.equal(ema.logLik, afterEm[bestEm.index]!.logLik, `cap ${maxIterations}: EMA after the best EM start`);
       }
       const best = combineStarts(md, all, 'best', 'likelihood', o);
       assert.equal(best.algorithmChoice?.algorithm, c.want, `${c.name}, seed ${seed}: ${best.algorithmChoice?.reason}`);
-      const kept = flattenStarts(all).find((s) => s.index === best.bestStart && s.algorithm === c.want)!;
+      const kept =
+        c.want === 'ema'
+          ? emaFromBestEm(md, all, 'likelihood', o)
+          : all.find((s) => s.index === best.bestStart && s.algorithm === 'em')!;
       assert.deepEqual(best.Q, kept.posterior, "the kept fit is the chosen algorithm's best");
       const h = best.algorithmChoice!.heldOut!;
       if (c.want === 'ema') assert.ok(h.ema > h.em);

@@ -76,8 +76,16 @@ test('a screened sweep runs exactly the starts whose short EM runs reached the h
       indexes,
       expected.sort((a, b) => a - b),
     );
-    // A kept start is the very start of the full sweep (same seed, same fit).
-    for (const s of run.clustering.starts) {
+    // A kept start is the very start of the full sweep (same seed, same fit); auto's EMA fit
+    // continues the best kept one.
+    const kept = run.clustering.starts.filter((s) => s.algorithm !== 'ema');
+    const ema = run.clustering.starts.filter((s) => s.algorithm === 'ema');
+    const bestKept = kept.reduce((b, s) => (s.logLik > b.logLik ? s : b));
+    assert.deepEqual(
+      ema.map((s) => s.index),
+      base.fit.algorithm === 'auto' ? [bestKept.index] : [],
+    );
+    for (const s of kept) {
       const same = fullRun.clustering.starts.find((f) => f.index === s.index && f.algorithm === s.algorithm)!;
       assert.equal(s.logLik, same.logLik);
       assert.equal(s.iterations, same.iterations);
