@@ -43,10 +43,13 @@ const big = await fileset(2000, 100_000, 3);
 const hapmapSized = await fileset(324, 14_000, 3);
 const ehgdp = join(root, 'data', 'eHGDP.str.gz');
 const rows: Row[] = [
-  { name: 'sweep eHGDP K 2..8, 100 starts, 2 threads', args: ['sweep', ehgdp, '--k', '2..8', '--threads', '2'] },
   {
-    name: 'sweep eHGDP K 2..8, 100 starts, 2 threads, --algorithm em',
-    args: ['sweep', ehgdp, '--k', '2..8', '--threads', '2', '--algorithm', 'em'],
+    name: 'sweep eHGDP K 2..8, 100 starts, 1 replicate, 2 threads',
+    args: ['sweep', ehgdp, '--k', '2..8', '--replicates', '1', '--threads', '2'],
+  },
+  {
+    name: 'sweep eHGDP K 2..8, 100 starts, 1 replicate, 2 threads, --algorithm em',
+    args: ['sweep', ehgdp, '--k', '2..8', '--replicates', '1', '--threads', '2', '--algorithm', 'em'],
   },
   {
     name: 'run 2,000 × 100,000 SNPs K 3, 1 start, 1 thread',
