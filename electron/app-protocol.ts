@@ -34,6 +34,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.json': 'application/json',
   '.wasm': 'application/wasm',
+  '.ttf': 'font/ttf',
 };
 
 /**

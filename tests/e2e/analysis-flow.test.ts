@@ -112,13 +112,71 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
       assert.ok(Math.abs(q.reduce((a, b) => a + b, 0) - 1) < 1e-4);
     }
   }
-  assert.equal(strFromU8(zip['populations.txt']!).trim().split('\n').length, 237);
+  const populations = strFromU8(zip['populations.txt']!).trim().split('\n');
+  assert.equal(populations.length, 237);
+  // Per K the memberships as plotted: ids and populations, columns named by the plot's colours
+  // (each named in colours.tsv with a colour), and each row a replicate's row with its columns permuted.
+  const colours = new Map(
+    strFromU8(zip['colours.tsv']!)
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t') as [string, string]),
+  );
+  for (const K of [2, 3, 4]) {
+    const [header, ...lines] = strFromU8(zip[`nancycats.K${K}.plotted.tsv`]!).trim().split('\n');
+    const cols = header!.split('\t');
+    assert.deepEqual(cols.slice(0, 2), ['id', 'population']);
+    assert.equal(cols.length, 2 + K);
+    for (const c of cols.slice(2)) assert.match(colours.get(c) ?? '', /^#[0-9a-f]{6}$/i, c);
+    assert.equal(new Set(lines.map((l) => l.split('\t')[0])).size, 237, 'one row per individual, ids unique');
+    assert.deepEqual(
+      lines.map((l) => l.split('\t')[1]),
+      populations,
+    );
+    for (const l of lines) {
+      const q = l.split('\t').slice(2).map(Number);
+      assert.ok(Math.abs(q.reduce((a, b) => a + b, 0) - 1) < 1e-4);
+    }
+  }
+  // The columns are the plot's: the tooltip of the first bar at K = 2 shows each colour's share,
+  // and the plotted file gives the same share under the column of that colour.
+  const canvasBox = (await page.getByTestId('structure-canvas').boundingBox())!;
+  await page.mouse.move(canvasBox.x + 3, canvasBox.y + 5);
+  const tooltip = page.getByTestId('tooltip');
+  await tooltip.waitFor();
+  const id = (await tooltip.locator('strong').textContent())!;
+  assert.match((await tooltip.textContent()) ?? '', /K = 2:/);
+  const shares = await tooltip.evaluate((el) =>
+    [...el.querySelectorAll('.swatch')].map((sw) => ({
+      rgb: getComputedStyle(sw).backgroundColor,
+      percent: Number(/([\d.]+)%/.exec(sw.nextSibling?.textContent ?? '')?.[1]),
+    })),
+  );
+  const [header2, ...lines2] = strFromU8(zip['nancycats.K2.plotted.tsv']!).trim().split('\n');
+  const row = lines2.find((l) => l.startsWith(`${id}\t`))!.split('\t');
+  const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+  header2!
+    .split('\t')
+    .slice(2)
+    .forEach((col, j) => {
+      const share = shares.find((s) => s.rgb === rgb(colours.get(col)!));
+      assert.ok(share, `${col} (${colours.get(col)}) is a colour of the tooltip: ${JSON.stringify(shares)}`);
+      assert.ok(
+        Math.abs(share.percent - 100 * Number(row[2 + j])) < 0.06,
+        `${col}: ${share.percent}% against ${row[2 + j]}`,
+      );
+    });
+  await page.mouse.move(0, 0);
 
   const [pdfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-pdf').click()]);
   const pdfPath = join(ROOT, 'test-results', 'structure.pdf');
   await pdfDownload.saveAs(pdfPath);
   const pdf = readFileSync(pdfPath, 'latin1');
   assert.ok(pdf.startsWith('%PDF-'));
+  // The text's font travels inside the file (a TrueType font file, subset to the glyphs used).
+  assert.match(pdf, /\/FontFile2 \d+ 0 R/);
+  assert.match(pdf, /\/BaseFont \/LiberationSans/);
   const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(pdf);
   assert.ok(box, 'PDF has a page box');
   assert.ok(Math.abs(Number(box![1]) - (100 / 25.4) * 72) < 1, `page width ${box![1]} pt = 100 mm`);
@@ -238,6 +296,28 @@ test('eHGDP: the plot of 1350 individuals renders and re-sorts in under 200 ms',
   const regions = await page.getByTestId('region-label').allTextContents();
   assert.equal(regions.length, 7, regions.join(', '));
   assert.ok(regions.includes('AFRICA') && regions.includes('OCEANIA'));
+  // Every region label is whole on screen (OCEANIA's few individuals once showed "O…"), and labels
+  // on the same line do not overlap.
+  const boxes = await page.getByTestId('region-label').evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        text: el.textContent,
+        cut: el.scrollWidth > el.clientWidth + 1,
+        left: r.left,
+        right: r.right,
+        top: r.top,
+      };
+    }),
+  );
+  for (const b of boxes) assert.ok(!b.cut, `${b.text} is cut`);
+  for (let k = 1; k < boxes.length; k++)
+    for (let j = 0; j < k; j++)
+      if (Math.abs(boxes[j]!.top - boxes[k]!.top) < 2)
+        assert.ok(
+          boxes[j]!.right <= boxes[k]!.left + 1 || boxes[k]!.right <= boxes[j]!.left + 1,
+          `${boxes[j]!.text} and ${boxes[k]!.text} overlap`,
+        );
   assert.match(
     (await page.getByTestId('label-rule').textContent()) ?? '',
     /population labels hidden: populations narrower than \d+ individuals/,

@@ -167,6 +167,30 @@ export interface SvgOptions {
 }
 
 /**
+ * The line of each region label over a plot `widthPx` wide (0: just above the plot, 1: a line
+ * higher): a label centred on its span that would run into its left neighbour on line 0 moves up
+ * a line (staggered, as distruct does), so no label is cut; `charPx` is the width of a glyph.
+ */
+export function staggerLevels(
+  groups: readonly { readonly label: string; readonly start: number; readonly end: number }[],
+  total: number,
+  widthPx: number,
+  charPx: number,
+): number[] {
+  const unit = widthPx / Math.max(1, total);
+  const levels: number[] = [];
+  let lastEnd = [-Infinity, -Infinity];
+  for (const g of groups) {
+    const cx = ((g.start + g.end) / 2) * unit;
+    const half = (g.label.length * charPx) / 2;
+    const level = cx - half < lastEnd[0]! + 4 ? 1 : 0;
+    levels.push(level);
+    lastEnd = level === 0 ? [cx + half, lastEnd[1]!] : [lastEnd[0]!, cx + half];
+  }
+  return levels;
+}
+
+/**
  * A publication SVG: one <g class="individual"> per individual and row, holding its K stacked
  * rects; population labels under the last row; K labels on the left.
  */
@@ -190,16 +214,7 @@ export function structureSvg(
   const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (13 * 0.55)))) : [];
   // Region labels above the first row, each over a line spanning its populations; a label that
   // would run into its left neighbour moves up a line (staggered), as distruct does.
-  const regionW = plotW / Math.max(1, layout.order.length);
-  const regionLevels: number[] = [];
-  let lastEnd = [-Infinity, -Infinity];
-  for (const g of layout.groups) {
-    const cx = left + ((g.start + g.end) / 2) * regionW;
-    const half = (g.label.length * 9 * 0.6) / 2;
-    const level = cx - half < lastEnd[0]! + 4 ? 1 : 0;
-    regionLevels.push(level);
-    lastEnd = level === 0 ? [cx + half, lastEnd[1]!] : [lastEnd[0]!, cx + half];
-  }
+  const regionLevels = staggerLevels(layout.groups, layout.order.length, plotW, 9 * 0.6);
   const regionSpace = layout.groups.length ? (regionLevels.includes(1) ? 31 : 20) : 0;
   const top0 = (titleLines.length ? 8 + 16 * titleLines.length : 6) + regionSpace;
   const height = top0 + rows.length * (o.barHeight + gap) + labelSpace;

@@ -1,3 +1,4 @@
+import fontUrl from './fonts/LiberationSans-Regular.ttf?url';
 import { withDpi } from './png.ts';
 
 /** Saves a file: through the desktop's save dialog in Electron, as a download in a browser. */
@@ -44,13 +45,42 @@ export async function svgToPng(svg: string, pixelWidth: number, dpi?: number): P
   }
 }
 
+/** The font embedded in PDF figures (Liberation Sans: Helvetica's and Arial's widths; fonts/LICENSE.txt). */
+const PDF_FONT_FILE = 'LiberationSans-Regular.ttf';
+const PDF_FONT_FAMILY = 'LiberationSans';
+
+/** The TrueType font file as jsPDF takes it: a binary string (fetched once, on the first PDF export). */
+let fontBytes: Promise<string> | undefined;
+function pdfFont(): Promise<string> {
+  fontBytes ??= fetch(fontUrl)
+    .then((r) => {
+      if (!r.ok) throw new Error(`the PDF font could not be loaded (${r.status})`);
+      return r.arrayBuffer();
+    })
+    .then((buf) => {
+      const bytes = new Uint8Array(buf);
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return bin;
+    })
+    .catch((e: unknown) => {
+      fontBytes = undefined;
+      throw e;
+    });
+  return fontBytes;
+}
+
 /**
  * Renders an SVG string to a one-page PDF at publication size: `widthMm` wide, the height from
  * the SVG's aspect ratio, vector shapes and text (jsPDF + svg2pdf.js, loaded on first use).
  */
 export async function svgToPdf(svg: string, widthMm: number): Promise<Blob> {
-  const [{ jsPDF }, { svg2pdf }] = await Promise.all([import('jspdf'), import('svg2pdf.js')]);
+  const [{ jsPDF }, { svg2pdf }, font] = await Promise.all([import('jspdf'), import('svg2pdf.js'), pdfFont()]);
   const el = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement as unknown as SVGSVGElement;
+  // Every text in the embedded font (a family the PDF does not embed would be drawn with whatever
+  // the reader substitutes).
+  el.setAttribute('font-family', PDF_FONT_FAMILY);
+  for (const t of el.querySelectorAll('[font-family]')) t.setAttribute('font-family', PDF_FONT_FAMILY);
   const w = Number(el.getAttribute('width'));
   const h = Number(el.getAttribute('height'));
   const heightMm = (widthMm * h) / w;
@@ -60,6 +90,8 @@ export async function svgToPdf(svg: string, widthMm: number): Promise<Blob> {
     format: [widthMm, heightMm],
     compress: true,
   });
+  doc.addFileToVFS(PDF_FONT_FILE, font);
+  doc.addFont(PDF_FONT_FILE, PDF_FONT_FAMILY, 'normal');
   const holder = document.createElement('div');
   holder.style.position = 'absolute';
   holder.style.left = '-10000px';
