@@ -141,8 +141,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   }
   // The columns are the plot's: the tooltip of the first bar at K = 2 shows each colour's share,
   // and the plotted file gives the same share under the column of that colour.
-  const canvasBox = (await page.getByTestId('structure-canvas').boundingBox())!;
-  await page.mouse.move(canvasBox.x + 3, canvasBox.y + 5);
+  await page.getByTestId('structure-canvas').hover({ position: { x: 3, y: 5 } });
   const tooltip = page.getByTestId('tooltip');
   await tooltip.waitFor();
   const id = (await tooltip.locator('strong').textContent())!;
@@ -168,6 +167,22 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
       );
     });
   await page.mouse.move(0, 0);
+  // Mean membership per population: at K = 2 each row is the mean of its individuals' rows in the
+  // plotted file (columns in the same colour order).
+  await page.getByTestId('means-k').selectOption('2');
+  const meanRows = await page
+    .getByTestId('population-means')
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  assert.equal(meanRows.length, new Set(populations).size);
+  for (const [population, n, ...values] of meanRows) {
+    const members = lines2.map((l) => l.split('\t')).filter((c) => c[1] === population);
+    assert.equal(members.length, Number(n), population);
+    values.forEach((v, j) => {
+      const mean = members.reduce((t, c) => t + Number(c[2 + j]), 0) / members.length;
+      assert.ok(Math.abs(Number(v) - mean) < 6e-4, `${population} column ${j}: ${v} against ${mean}`);
+    });
+  }
 
   const [pdfDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-pdf').click()]);
   const pdfPath = join(ROOT, 'test-results', 'structure.pdf');

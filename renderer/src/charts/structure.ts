@@ -56,7 +56,7 @@ export function withRowOrders(
   };
 }
 
-const UNLABELLED = '(no population)';
+export const UNLABELLED = '(no population)';
 
 /**
  * Orders individuals for the plot: by higher group (when asked), then population in
