@@ -2,6 +2,7 @@ import { detLog, detExp } from '../../util/det-math.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
 import { genotypeLogs } from './e-step.ts';
 import { addGenotypeRows } from './genotype-rows.ts';
+import { wasmRows } from './wasm-rows.ts';
 import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { LocusBlocks } from './genome-windows.ts';
@@ -25,16 +26,14 @@ export function jackknifeError(withoutBlock: ArrayLike<number>): number {
   return Math.sqrt(((B - 1) / B) * ss);
 }
 
-/** What a block removes: a whole locus group (its combined codes), or one locus of a group that spans blocks. */
-type Member = { readonly group: number } | { readonly locus: number };
-
 /**
  * Adds to out[b], for every block b, Σ_d ln p(x_d without block b's loci) under the model
  * (ln Σ_c θ_C(c) Π over the other loci θ_ic(x_di)); missing copies are skipped as in the E step.
  * Two passes: the first sums each individual's rows over every locus, the second sums each
  * block's part afresh and takes it out. Loci are visited by locus group (locus-groups.ts), one
  * table of combined genotypes per group, as in the E step; a group that spans two blocks is
- * taken locus by locus. Memory N × K three times, whatever the number of blocks.
+ * taken locus by locus. The rows are added by the E step's WebAssembly loops where they run (the
+ * same bits as the JavaScript ones). Memory N × K three times, whatever the number of blocks.
  */
 export function addBlockDeletedLogLiks(
   data: MixtureData,
@@ -42,61 +41,87 @@ export function addBlockDeletedLogLiks(
   blocks: LocusBlocks,
   out: Float64Array,
 ): void {
-  const { N, genotypeOf, groups } = data;
+  const { N, groups } = data;
   const K = model.K;
   const lt = new Float64Array(model.theta.length);
   detLogInto(model.theta, lt);
   const lg = new Float64Array(Math.max(1, maxGenotypes(data)) * K);
-  const table = new Float64Array(Math.max(1, groups.maxCombined, maxGenotypes(data)) * K);
-  const add = (m: Member, target: Float64Array) => {
-    if ('locus' in m) {
-      genotypeLogs(data, m.locus, K, lt, table);
-      addGenotypeRows(genotypeOf, m.locus * N, N, K, target, table);
-      return;
-    }
-    const i0 = groups.first[m.group]!;
-    const i1 = groups.first[m.group + 1]!;
-    // The table of combined codes, as eStep builds it: row c·G + g = row c + locus row g.
-    let size = genotypeLogs(data, i0, K, lt, table);
-    for (let i = i0 + 1; i < i1; i++) {
-      const G = genotypeLogs(data, i, K, lt, lg);
-      for (let c = size - 1; c >= 0; c--)
-        for (let g = G - 1; g >= 0; g--)
-          for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
-      size *= G;
-    }
-    const row = groups.row[m.group]!;
-    if (row < 0) addGenotypeRows(genotypeOf, i0 * N, N, K, target, table);
-    else addGenotypeRows(groups.codes, row * N, N, K, target, table);
-  };
-  // Each block's members, in locus order.
-  const members: Member[][] = Array.from({ length: blocks.count }, () => []);
+  const tableRows = Math.max(1, groups.maxCombined, maxGenotypes(data));
+  // Each block's members in locus order: a whole group q as q, a locus i of a group that spans
+  // blocks as −(i + 1).
+  const lists: number[][] = Array.from({ length: blocks.count }, () => []);
   for (let q = 0; q + 1 < groups.first.length; q++) {
     const i0 = groups.first[q]!;
     const i1 = groups.first[q + 1]!;
     let one = true;
     for (let i = i0 + 1; i < i1; i++) if (blocks.of[i] !== blocks.of[i0]) one = false;
-    if (one) members[blocks.of[i0]!]!.push({ group: q });
-    else for (let i = i0; i < i1; i++) members[blocks.of[i]!]!.push({ locus: i });
+    if (one) lists[blocks.of[i0]!]!.push(q);
+    else for (let i = i0; i < i1; i++) lists[blocks.of[i]!]!.push(-(i + 1));
   }
-  const rows = new Float64Array(N * K);
+  const members = lists.map((l) => Int32Array.from(l));
+  const all = rowSink(data, K, tableRows);
+  const part = rowSink(data, K, tableRows);
+  const rows = all.rows;
   for (let c = 0; c < K; c++) rows[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) rows.copyWithin(d * K, 0, K);
-  for (const list of members) for (const m of list) add(m, rows);
-  const part = new Float64Array(N * K);
+  for (const list of members) for (const m of list) addMember(data, K, m, all, lt, lg);
+  const without = part.rows;
   for (let b = 0; b < blocks.count; b++) {
     if (members[b]!.length === 0) continue;
-    part.fill(0);
-    for (const m of members[b]!) add(m, part);
+    without.fill(0);
+    for (const m of members[b]!) addMember(data, K, m, part, lt, lg);
     let total = 0;
     for (let d = 0; d < N; d++) {
       const o = d * K;
       let max = -Infinity;
-      for (let c = 0; c < K; c++) if (rows[o + c]! - part[o + c]! > max) max = rows[o + c]! - part[o + c]!;
+      for (let c = 0; c < K; c++) if (rows[o + c]! - without[o + c]! > max) max = rows[o + c]! - without[o + c]!;
       let sum = 0;
-      for (let c = 0; c < K; c++) sum += detExp(rows[o + c]! - part[o + c]! - max);
+      for (let c = 0; c < K; c++) sum += detExp(rows[o + c]! - without[o + c]! - max);
       total += max + detLog(sum);
     }
     out[b]! += total;
   }
+}
+
+/** Rows of every individual (N, K) and the table of one member that {@link addMember} adds to them. */
+interface RowSink {
+  readonly rows: Float64Array;
+  readonly table: Float64Array;
+  /** rows[d, :] += table[codes[start + d], :] for every individual d. */
+  add(codes: Uint8Array | Uint16Array | Int32Array, start: number): void;
+}
+
+/** A row sink in WebAssembly where it runs, else in JavaScript. */
+function rowSink(data: MixtureData, K: number, tableRows: number): RowSink {
+  const w = wasmRows({ N: data.N, K, tableRows, resident: [data.genotypeOf, data.groups.codes] });
+  if (w) return { rows: w.rows, table: w.table, add: (codes, start) => w.add(codes, start) };
+  const rows = new Float64Array(data.N * K);
+  const table = new Float64Array(tableRows * K);
+  return { rows, table, add: (codes, start) => addGenotypeRows(codes, start, data.N, K, rows, table) };
+}
+
+/** Adds member m's rows (a group q ≥ 0, or the locus −m − 1) of every individual to the sink's rows. */
+function addMember(data: MixtureData, K: number, m: number, sink: RowSink, lt: Float64Array, lg: Float64Array): void {
+  const { N, groups } = data;
+  const table = sink.table;
+  if (m < 0) {
+    const i = -m - 1;
+    genotypeLogs(data, i, K, lt, table);
+    sink.add(data.genotypeOf, i * N);
+    return;
+  }
+  const i0 = groups.first[m]!;
+  const i1 = groups.first[m + 1]!;
+  // The table of combined codes, as eStep builds it: row c·G + g = row c + locus row g.
+  let size = genotypeLogs(data, i0, K, lt, table);
+  for (let i = i0 + 1; i < i1; i++) {
+    const G = genotypeLogs(data, i, K, lt, lg);
+    for (let c = size - 1; c >= 0; c--)
+      for (let g = G - 1; g >= 0; g--)
+        for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
+    size *= G;
+  }
+  const row = groups.row[m]!;
+  if (row < 0) sink.add(data.genotypeOf, i0 * N);
+  else sink.add(groups.codes, row * N);
 }
