@@ -11,7 +11,7 @@ import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';
 
 /** Tasks each worker holds at once (one running, one queued), so none idles between starts. */
-const IN_FLIGHT_PER_WORKER = 2;
+export const IN_FLIGHT_PER_WORKER = 2;
 
 /**
  * Runs starts on `size` workers made by `spawn`. Tasks are handed out as workers free up, and
