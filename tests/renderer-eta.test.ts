@@ -3,7 +3,7 @@
 // moment the K's first start finished.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { etaSeconds, formatDuration, sweepEtaSeconds } from '../renderer/src/state/eta.ts';
+import { cvEtaSeconds, etaSeconds, formatDuration, sweepEtaSeconds } from '../renderer/src/state/eta.ts';
 
 test('time left: rate × starts left; none before the clock passes the first finished start', () => {
   // 4 of 10 starts in 8 s: 2 s a start, 6 left → 12 s.
@@ -43,4 +43,11 @@ test('time left for the whole sweep: work weighted by K, elapsed scaled by work 
   assert.equal(formatDuration(42.4), '42 s');
   assert.equal(formatDuration(185), '3 min 05 s');
   assert.equal(formatDuration(3720), '1 h 02 min');
+});
+
+test('time left for the cross-validation: time per fold so far × folds left; none before the first fold or after the last', () => {
+  // 3 of 15 folds in 6 s: 2 s a fold, 12 left → 24 s.
+  assert.equal(cvEtaSeconds({ completed: 3, total: 15, startedAt: 1000 }, 7000), 24);
+  assert.equal(cvEtaSeconds({ completed: 0, total: 15, startedAt: 1000 }, 7000), undefined);
+  assert.equal(cvEtaSeconds({ completed: 15, total: 15, startedAt: 1000 }, 7000), undefined);
 });

@@ -230,6 +230,8 @@ export async function runSweepCli(
       (p) => {
         if (p.kind === 'start')
           bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
+        if (p.kind === 'cv')
+          bar.update(p.completed, p.total, `cross-validation (CV error per K): fold ${p.completed} of ${p.total}`);
         if (p.kind === 'run' && !bar.active) {
           const c = p.run.clustering;
           const chosen = c.algorithmChoice;

@@ -108,6 +108,7 @@ export type EngineProgress =
   | { readonly kind: 'parse'; readonly bytesRead: number; readonly totalBytes?: number }
   | Omit<Extract<SweepProgress, { kind: 'start' }>, 'start' | 'logLik'>
   | Extract<SweepProgress, { kind: 'iteration' }>
+  | Extract<SweepProgress, { kind: 'cv' }>
   | { readonly kind: 'run'; readonly run: RunInfo };
 
 /** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */

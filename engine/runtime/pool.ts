@@ -61,12 +61,14 @@ export class StartPool implements StartRunner {
     tasks: readonly CvFoldTask[],
     options: FitOptions,
     signal?: AbortSignal,
+    onFold?: (completed: number) => void,
   ): Promise<{ results: (CvFold | undefined)[]; cancelled: boolean }> {
+    let completed = 0;
     return this.schedule<CvFoldTask, CvFold>(
       data,
       tasks,
       (taskId, datasetId, task) => ({ op: 'cv-fold', taskId, datasetId, task, options }),
-      {},
+      { onStart: () => onFold?.(++completed) },
       signal,
     );
   }

@@ -104,7 +104,7 @@ export async function runSweep(
   }
   runs.sort((a, b) => a.K - b.K || a.replicate - b.replicate);
   if (outcome.cancelled || signal?.aborted) return { runs, cancelled: true };
-  const withCv = await withCvErrorsOn(pool, data, md, runs, o, signal);
+  const withCv = await withCvErrorsOn(pool, data, md, runs, o, signal, onProgress);
   return withCv ? { runs: withCv, cancelled: false } : { runs, cancelled: true };
 }
 

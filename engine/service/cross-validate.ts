@@ -1,6 +1,7 @@
 import { admixtureCvError, cvErrorOf, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { StartRunner } from './start-runner.ts';
+import type { SweepProgress } from './sweep-progress.ts';
 import type { MixtureData } from '../model/mixture/mixture-data.ts';
 import { likeliestRun, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
@@ -56,6 +57,7 @@ export async function withCvErrorsOn(
   runs: readonly SweepRun[],
   o: SweepOptions,
   signal?: AbortSignal,
+  onProgress?: (p: SweepProgress) => void,
 ): Promise<SweepRun[] | undefined> {
   const folds = o.cvFolds ?? 0;
   if (folds === 0 || o.fit.model !== 'admixture' || !runner.runCvFolds) return withCvErrors(md, runs, o);
@@ -70,7 +72,10 @@ export async function withCvErrorsOn(
       seed: cvSeed(o.seed, K),
     })),
   );
-  const done = await runner.runCvFolds(data, tasks, o.fit, signal);
+  onProgress?.({ kind: 'cv', completed: 0, total: tasks.length });
+  const done = await runner.runCvFolds(data, tasks, o.fit, signal, (completed) =>
+    onProgress?.({ kind: 'cv', completed, total: tasks.length }),
+  );
   if (done.cancelled || done.results.some((r) => r === undefined)) return undefined;
   const out = [...runs];
   targets.forEach(({ position }, t) => {

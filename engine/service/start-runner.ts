@@ -36,5 +36,7 @@ export interface StartRunner {
     tasks: readonly CvFoldTask[],
     options: FitOptions,
     signal?: AbortSignal,
+    /** Called as each fold finishes, with the folds finished so far. */
+    onFold?: (completed: number) => void,
   ): Promise<{ results: (CvFold | undefined)[]; cancelled: boolean }>;
 }

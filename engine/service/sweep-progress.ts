@@ -25,7 +25,12 @@ export type SweepProgress =
       /** A screening run (model/screening.ts), not a start run to convergence. */
       readonly screening: boolean;
     }
-  | { readonly kind: 'run'; readonly run: SweepRun; readonly completed: number; readonly total: number };
+  | { readonly kind: 'run'; readonly run: SweepRun; readonly completed: number; readonly total: number }
+  /**
+   * The admixture model's cross-validation after the starts (CV error per K): `completed` of
+   * `total` folds; reported once with 0 as the stage begins.
+   */
+  | { readonly kind: 'cv'; readonly completed: number; readonly total: number };
 
 /** Where a runner's finished starts fall in a sweep's progress. */
 export interface ProgressCount {

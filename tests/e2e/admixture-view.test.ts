@@ -64,6 +64,8 @@ test('Run with the admixture model and 3 CV folds: CV error per K as the CLI com
   await page.getByTestId('cv-folds').fill('3');
   await page.getByTestId('run').click();
   await page.getByTestId('run').waitFor({ timeout: 120_000 });
+  // The cross-validation after the starts is its own stage in the Run view: 3 folds at each of 3 K.
+  await page.getByText('Cross-validation (CV error per K): 9 of 9 folds, done.').waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('cv-chart').waitFor({ timeout: 30_000 });
   // Every K, K = 3 included: its best start once reached ln L −6850.1 in the browser and −6851.7

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSweep, type SweepOptions } from '../../engine/service/cluster-sweep.ts';
+import { runSweep, type SweepOptions, type SweepProgress } from '../../engine/service/cluster-sweep.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import type { StartRunner } from '../../engine/service/start-runner.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
@@ -119,7 +119,16 @@ test('cross-validation folds run on the worker threads give the same CV error pe
   };
   const pool = nodeStartPool(2);
   try {
-    const res = await runSweep(admixed, o, pool);
+    const events: SweepProgress[] = [];
+    const res = await runSweep(admixed, o, pool, (p) => events.push(p));
+    // The CV stage is reported after the runs: 0, then each fold of 3 folds × 2 K as it finishes.
+    const cv = events.flatMap((p, at) => (p.kind === 'cv' ? [{ ...p, at }] : []));
+    assert.deepEqual(
+      cv.map((p) => [p.completed, p.total]),
+      [0, 1, 2, 3, 4, 5, 6].map((c) => [c, 6]),
+    );
+    const lastRun = events.map((p) => p.kind).lastIndexOf('run');
+    assert.ok(cv[0]!.at > lastRun, 'the CV stage follows the runs');
     const withCv = res.runs.filter((r) => r.cvError !== undefined);
     assert.equal(withCv.length, 2, 'one run per K carries the CV error');
     const plain = res.runs.map(({ cvError: _cv, ...r }) => r);

@@ -36,6 +36,19 @@ export function sweepEtaSeconds(progress: readonly KProgress[], startedAt: numbe
   return ((elapsed / done) * (total - done)) / 1000;
 }
 
+/**
+ * Seconds left for the cross-validation stage, from its folds so far (folds at all K cost about
+ * the same); undefined before the first fold finishes and once all are done.
+ */
+export function cvEtaSeconds(
+  cv: { readonly completed: number; readonly total: number; readonly startedAt: number },
+  now: number,
+): number | undefined {
+  const elapsed = now - cv.startedAt;
+  if (cv.completed === 0 || cv.completed >= cv.total || !(elapsed > 0)) return undefined;
+  return ((elapsed / cv.completed) * (cv.total - cv.completed)) / 1000;
+}
+
 /** "42 s", "3 min 05 s", "1 h 02 min". */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));

@@ -35,6 +35,8 @@ export class RunState {
   sweepEndedAt = $state(0);
   cancelled = $state(false);
   progress = $state<KProgress[]>([]);
+  /** The admixture model's cross-validation after the starts: folds done of all, and when it began. */
+  cv = $state<{ completed: number; total: number; startedAt: number } | null>(null);
   runs = $state.raw<RunInfo[]>([]);
   analysis = $state.raw<SweepAnalysis | null>(null);
   error = $state<string | null>(null);
@@ -96,6 +98,7 @@ export class RunState {
     this.sweepEndedAt = 0;
     const ks = this.kValues;
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
+    this.cv = null;
     const call = client.call(
       'runSweep',
       [
@@ -124,6 +127,8 @@ export class RunState {
             if (row.done === row.total) row.finishedAt = Date.now();
           }
         } else if (p.kind === 'run') this.runs = [...this.runs, p.run];
+        else if (p.kind === 'cv')
+          this.cv = { completed: p.completed, total: p.total, startedAt: this.cv?.startedAt ?? Date.now() };
       },
     );
     this.call = call;
@@ -151,6 +156,7 @@ export class RunState {
       const text = await file.text();
       const res = await client.call('importResult', [datasetId, file.name, text]).result;
       this.progress = [];
+      this.cv = null;
       this.cancelled = false;
       this.runs = res.runs;
       this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
@@ -165,6 +171,7 @@ export class RunState {
     this.runs = [];
     this.analysis = null;
     this.progress = [];
+    this.cv = null;
     this.error = null;
     this.cancelled = false;
   }
