@@ -268,6 +268,11 @@ test('cancel a run: it stops and keeps the finished starts', async () => {
   await page.waitForFunction(
     () => Number(document.querySelector('[data-testid=progress] progress')?.getAttribute('value') ?? 0) >= 3,
   );
+  // While it runs, the view names the start at work and its latest iteration.
+  assert.match(
+    (await page.getByTestId('latest-iteration').textContent()) ?? '',
+    /Working: K = \d, replicate \d+, start \d+, iteration \d+, ln L -[\d,.]+/,
+  );
   await page.getByTestId('cancel').click();
   await page.getByTestId('cancelled').waitFor({ timeout: 10_000 });
   const done = Number(await page.locator('[data-testid=progress] progress').first().getAttribute('value'));

@@ -37,6 +37,11 @@ export class RunState {
   progress = $state<KProgress[]>([]);
   /** The admixture model's cross-validation after the starts: folds done of all, and when it began. */
   cv = $state<{ completed: number; total: number; startedAt: number } | null>(null);
+  /**
+   * The latest iteration reported by a running start (K, replicate, start from 0, iteration, ln L):
+   * shows a long start at work before any start has finished and a time left can be measured.
+   */
+  latest = $state<{ K: number; replicate: number; start: number; iteration: number; logLik: number } | null>(null);
   runs = $state.raw<RunInfo[]>([]);
   analysis = $state.raw<SweepAnalysis | null>(null);
   error = $state<string | null>(null);
@@ -99,6 +104,7 @@ export class RunState {
     const ks = this.kValues;
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     this.cv = null;
+    this.latest = null;
     const call = client.call(
       'runSweep',
       [
@@ -127,6 +133,7 @@ export class RunState {
             if (row.done === row.total) row.finishedAt = Date.now();
           }
         } else if (p.kind === 'run') this.runs = [...this.runs, p.run];
+        else if (p.kind === 'iteration') this.latest = p;
         else if (p.kind === 'cv')
           this.cv = { completed: p.completed, total: p.total, startedAt: this.cv?.startedAt ?? Date.now() };
       },
@@ -157,6 +164,7 @@ export class RunState {
       const res = await client.call('importResult', [datasetId, file.name, text]).result;
       this.progress = [];
       this.cv = null;
+      this.latest = null;
       this.cancelled = false;
       this.runs = res.runs;
       this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
@@ -172,6 +180,7 @@ export class RunState {
     this.analysis = null;
     this.progress = [];
     this.cv = null;
+    this.latest = null;
     this.error = null;
     this.cancelled = false;
   }
