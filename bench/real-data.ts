@@ -19,6 +19,7 @@ import {
   matchingAccuracy,
 } from '../engine/analysis/partition-scores.ts';
 import { scriptArg } from './args.ts';
+import { madeAt } from './made-at.ts';
 
 const starts = Number(scriptArg('--starts', '30'));
 const out = scriptArg('--out', '');
@@ -28,7 +29,7 @@ const log = (s: string) => {
   lines.push(s);
 };
 log(
-  `# Clustering accuracy on real data\n\nMulti-start (${starts} starts, \`--init ${DEFAULT_FIT.init}\` and best choice by ${DEFAULT_RANK_BY} (the defaults), seed 1); AUTO is \`--algorithm auto\` (the default: EMA and EM from the same starts, held-out individuals choose; the algorithm it kept in brackets). Accuracy = best one-to-one matching of clusters to labels, ARI = adjusted Rand index. The accuracy suite (docs/accuracy.md) covers more cases and seeds. Command: \`node --import tsx bench/real-data.ts --starts ${starts} --out docs/real-data.md\`.\n`,
+  `# Clustering accuracy on real data\n\n${madeAt()}\n\nMulti-start (${starts} starts, \`--init ${DEFAULT_FIT.init}\` and best choice by ${DEFAULT_RANK_BY} (the defaults), seed 1); AUTO is \`--algorithm auto\` (the default: EM starts and EMA continued from the best of them, held-out individuals choose; the algorithm it kept in brackets). Accuracy = best one-to-one matching of clusters to labels, ARI = adjusted Rand index. The accuracy suite (docs/accuracy.md) covers more cases and seeds. Command: \`node --import tsx bench/real-data.ts --starts ${starts} --out docs/real-data.md\`.\n`,
 );
 const pool = nodeStartPool();
 for (const name of ['nancycats', 'eHGDP']) {
