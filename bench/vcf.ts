@@ -1,7 +1,7 @@
 // Streams a generated VCF.gz of `--variants` × `--samples` (default 100,000 × 500) through the
 // VCF reader with progress, and reports the time and the peak memory.
 // Usage: node --import tsx bench/vcf.ts [--variants 100000] [--samples 500] [--keep FILE]
-import { unlinkSync } from 'node:fs';
+import { statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readDataset } from '../engine/index.ts';
@@ -14,6 +14,7 @@ const S = scriptNumber('--samples', 500);
 const file = join(tmpdir(), `stratify-bench-${V}x${S}.vcf.gz`);
 
 await writeSimulatedVcfGz(file, V, S);
+console.log(`wrote ${file} (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB compressed)`);
 
 let peakRss = process.memoryUsage().rss;
 let peakHeap = process.memoryUsage().heapUsed;
