@@ -14,7 +14,7 @@ const S = scriptNumber('--samples', 500);
 const file = join(tmpdir(), `stratify-bench-${V}x${S}.vcf.gz`);
 
 await writeSimulatedVcfGz(file, V, S);
-console.log(`wrote ${file} (${(statSync(file).size / 2 ** 20).toFixed(0)} MiB compressed)`);
+console.log(`reading ${file} (${(statSync(file).size / 2 ** 20).toFixed(1)} MiB compressed)`);
 
 let peakRss = process.memoryUsage().rss;
 let peakHeap = process.memoryUsage().heapUsed;
