@@ -167,6 +167,23 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
       );
     });
   await page.mouse.move(0, 0);
+  // Finding an individual by id frames its bar in every row; the tooltip at each frame names it.
+  const wanted = lines2[lines2.length - 1]!.split('\t')[0]!;
+  await page.getByTestId('find-individual').fill(wanted);
+  assert.match((await page.getByTestId('found-individual').textContent()) ?? '', new RegExp(`^${wanted} · `));
+  const marks = page.getByTestId('individual-mark');
+  assert.equal(await marks.count(), 3, 'one frame per K shown');
+  await page.getByTestId('structure-canvas').screenshot({ path: screenshotPath('structure-find.png') });
+  await page.locator('.find').screenshot({ path: screenshotPath('structure-find-input.png') });
+  for (let r = 0; r < 3; r++) {
+    const box = (await marks.nth(r).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await tooltip.waitFor();
+    assert.equal(await tooltip.locator('strong').textContent(), wanted, `row ${r}`);
+  }
+  await page.mouse.move(0, 0);
+  await page.getByTestId('find-individual').fill('');
+  assert.equal(await marks.count(), 0);
   // Mean membership per population: at K = 2 each row is the mean of its individuals' rows in the
   // plotted file (columns in the same colour order).
   await page.getByTestId('means-k').selectOption('2');
