@@ -193,13 +193,12 @@ export async function runSweepPiece(
   if (o.policy === 'best') {
     // The merge ranks the pieces' best fits again (and under 'auto' cross-validates between the
     // algorithms once, for the whole replicate), so a piece only keeps the best fit of each algorithm.
-    const fits = done;
-    const [best, ...rivals] = bestPerAlgorithm(md, fits, startRanking(o));
+    const [best, ...rivals] = bestPerAlgorithm(md, done, startRanking(o));
     return {
       ...base,
       best: startJson(best!),
       ...(rivals.length ? { rivals: rivals.map(startJson) } : {}),
-      starts: fits.map(startSummary),
+      starts: done.map(startSummary),
     };
   }
   return { ...base, clustering: clusteringJson(combineStarts(md, done, o.policy, startRanking(o), o.fit)) };

@@ -1,6 +1,6 @@
 import { detLog, detExp } from '../../util/det-math.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
-import { genotypeLogs } from './e-step.ts';
+import { genotypeLogs, groupLogTable } from './e-step.ts';
 import { addGenotypeRows } from './genotype-rows.ts';
 import { wasmRows } from './wasm-rows.ts';
 import { maxGenotypes, type MixtureData } from './mixture-data.ts';
@@ -111,16 +111,7 @@ function addMember(data: MixtureData, K: number, m: number, sink: RowSink, lt: F
     return;
   }
   const i0 = groups.first[m]!;
-  const i1 = groups.first[m + 1]!;
-  // The table of combined codes, as eStep builds it: row c·G + g = row c + locus row g.
-  let size = genotypeLogs(data, i0, K, lt, table);
-  for (let i = i0 + 1; i < i1; i++) {
-    const G = genotypeLogs(data, i, K, lt, lg);
-    for (let c = size - 1; c >= 0; c--)
-      for (let g = G - 1; g >= 0; g--)
-        for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
-    size *= G;
-  }
+  groupLogTable(data, i0, groups.first[m + 1]!, K, lt, table, lg);
   const row = groups.row[m]!;
   if (row < 0) sink.add(data.genotypeOf, i0 * N);
   else sink.add(groups.codes, row * N);

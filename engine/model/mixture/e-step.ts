@@ -64,6 +64,31 @@ export function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float6
 }
 
 /**
+ * table[c, :] = ln p(combined genotype c of loci i0 .. i1 − 1 | cluster), the sum of the loci's
+ * genotypeLogs rows, built one locus at a time (row c·G + g = row c + locus row g; `lg` is scratch
+ * for one locus). Returns the number of combined genotypes.
+ */
+export function groupLogTable(
+  data: MixtureData,
+  i0: number,
+  i1: number,
+  K: number,
+  lt: Float64Array,
+  table: Float64Array,
+  lg: Float64Array,
+): number {
+  let size = genotypeLogs(data, i0, K, lt, table);
+  for (let i = i0 + 1; i < i1; i++) {
+    const G = genotypeLogs(data, i, K, lt, lg);
+    for (let c = size - 1; c >= 0; c--)
+      for (let g = G - 1; g >= 0; g--)
+        for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
+    size *= G;
+  }
+  return size;
+}
+
+/**
  * E step (equations 7.8 and 8.1): fills `buf.posterior` with p(c | x_d, θ) for every individual
  * and returns the log-likelihood Σ_d ln p(x_d | θ) of the observed copies (missing copies are
  * marginalised out, which drops them from the product). Per locus, ln p(genotype | c) is computed
@@ -98,15 +123,7 @@ export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers,
       }
       continue;
     }
-    // The table of combined codes, one locus at a time: row c·G + g = row c + locus row g.
-    let size = genotypeLogs(data, i0, K, lt, table);
-    for (let i = i0 + 1; i < i1; i++) {
-      const G = genotypeLogs(data, i, K, lt, lg);
-      for (let c = size - 1; c >= 0; c--)
-        for (let g = G - 1; g >= 0; g--)
-          for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
-      size *= G;
-    }
+    groupLogTable(data, i0, i1, K, lt, table, lg);
     if (w) w.add(groups.codes, groups.row[q]! * N);
     else addGenotypeRows(groups.codes, groups.row[q]! * N, N, K, lp, table);
   }
