@@ -2,7 +2,7 @@
 // held-out log-likelihood without a window (docs/algorithms.md §4).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { individualSubset, mixtureData } from '../../engine/model/mixture/mixture-data.ts';
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { genomeWindows } from '../../engine/model/mixture/genome-windows.ts';
@@ -87,27 +87,33 @@ test('held-out ln L without a block equals the E step of the data without its lo
     const K = 3;
     const model = randomModel(md, K, createRng(2), 'data');
     const blocks = { of: Int32Array.from(of), count: 3 };
-    const out = new Float64Array(3).fill(0.5);
-    addBlockDeletedLogLiks(md, model, blocks, out);
-    for (let b = 0; b < 3; b++) {
-      let direct = 0;
-      for (let d = 0; d < md.N; d++) {
-        const terms = Array.from({ length: K }, (_, c) => {
-          let s = Math.log(model.weights[c]!);
-          for (let l = 0; l < md.L; l++) {
-            if (blocks.of[l] === b) continue;
-            for (let p = 0; p < data.ploidy; p++) {
-              const a = data.calls[(l * md.N + d) * data.ploidy + p]!;
-              if (a >= 0) s += Math.log(model.theta[(md.offsets[l]! + a) * K + c]!);
+    // Every individual, and a subset as cross-validation takes it (its grouped loci's codes not
+    // copied except where a group spans blocks).
+    const everyone = Array.from({ length: md.N }, (_, d) => d);
+    for (const rows of [everyone, everyone.filter((d) => d % 3 !== 1)]) {
+      const sub = rows.length === md.N ? md : individualSubset(md, rows, blocks);
+      const out = new Float64Array(3).fill(0.5);
+      addBlockDeletedLogLiks(sub, model, blocks, out);
+      for (let b = 0; b < 3; b++) {
+        let direct = 0;
+        for (const d of rows) {
+          const terms = Array.from({ length: K }, (_, c) => {
+            let s = Math.log(model.weights[c]!);
+            for (let l = 0; l < md.L; l++) {
+              if (blocks.of[l] === b) continue;
+              for (let p = 0; p < data.ploidy; p++) {
+                const a = data.calls[(l * md.N + d) * data.ploidy + p]!;
+                if (a >= 0) s += Math.log(model.theta[(md.offsets[l]! + a) * K + c]!);
+              }
             }
-          }
-          return s;
-        });
-        const m = Math.max(...terms);
-        direct += m + Math.log(terms.reduce((t, x) => t + Math.exp(x - m), 0));
+            return s;
+          });
+          const m = Math.max(...terms);
+          direct += m + Math.log(terms.reduce((t, x) => t + Math.exp(x - m), 0));
+        }
+        // out started at 0.5: the function adds.
+        assert.ok(Math.abs(out[b]! - 0.5 - direct) < 1e-9, `block ${b}: ${out[b]! - 0.5} vs ${direct}`);
       }
-      // out started at 0.5: the function adds.
-      assert.ok(Math.abs(out[b]! - 0.5 - direct) < 1e-9, `block ${b}: ${out[b]! - 0.5} vs ${direct}`);
     }
     if (md.N === 150)
       assert.ok(

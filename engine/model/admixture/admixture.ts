@@ -1,4 +1,4 @@
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import { requireEveryLocus, type MixtureData } from '../mixture/mixture-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
@@ -55,6 +55,7 @@ export interface AdmixtureWork {
 
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
 export function admixtureWork(md: MixtureData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
+  requireEveryLocus(md, 'The admixture model');
   const { N, L, P } = md;
   const G = md.genotypeOffsets[L]!;
   const start = new Int32Array(G + 1);

@@ -3,6 +3,7 @@ import { detLogInto } from '../../util/det-math-bulk.ts';
 import { genotypeLogs, groupLogTable } from './e-step.ts';
 import { addGenotypeRows } from './genotype-rows.ts';
 import { wasmRows } from './wasm-rows.ts';
+import { groupSpansBlocks } from './locus-groups.ts';
 import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { LocusBlocks } from './genome-windows.ts';
@@ -52,11 +53,8 @@ export function addBlockDeletedLogLiks(
   const lists: number[][] = Array.from({ length: blocks.count }, () => []);
   for (let q = 0; q + 1 < groups.first.length; q++) {
     const i0 = groups.first[q]!;
-    const i1 = groups.first[q + 1]!;
-    let one = true;
-    for (let i = i0 + 1; i < i1; i++) if (blocks.of[i] !== blocks.of[i0]) one = false;
-    if (one) lists[blocks.of[i0]!]!.push(q);
-    else for (let i = i0; i < i1; i++) lists[blocks.of[i]!]!.push(-(i + 1));
+    if (!groupSpansBlocks(groups, q, blocks.of)) lists[blocks.of[i0]!]!.push(q);
+    else for (let i = i0; i < groups.first[q + 1]!; i++) lists[blocks.of[i]!]!.push(-(i + 1));
   }
   const members = lists.map((l) => Int32Array.from(l));
   const all = rowSink(data, K, tableRows);

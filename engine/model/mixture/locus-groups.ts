@@ -65,6 +65,13 @@ export function locusGroups(
   };
 }
 
+/** Whether group q's loci lie in more than one block (`blockOf`: each locus's block). */
+export function groupSpansBlocks(groups: LocusGroups, q: number, blockOf: ArrayLike<number>): boolean {
+  const i0 = groups.first[q]!;
+  for (let i = i0 + 1; i < groups.first[q + 1]!; i++) if (blockOf[i] !== blockOf[i0]) return true;
+  return false;
+}
+
 /** The groups of a subset of individuals (`rows`, in that order): same grouping, codes taken over. */
 export function subsetGroups(groups: LocusGroups, N: number, rows: readonly number[]): LocusGroups {
   const n = rows.length;

@@ -1,5 +1,5 @@
 import type { InitMethod } from '../../util/choices.ts';
-import { maxGenotypes, type MixtureData } from './mixture-data.ts';
+import { maxGenotypes, requireEveryLocus, type MixtureData } from './mixture-data.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import { seededModel } from './seeded-start.ts';
 
@@ -28,6 +28,7 @@ const pooledCache = new WeakMap<MixtureData, Float64Array>();
 export function pooledFrequencies(data: MixtureData): Float64Array {
   const known = pooledCache.get(data);
   if (known) return known;
+  requireEveryLocus(data, 'Pooled frequencies');
   const f = new Float64Array(data.totalAlleles);
   const { N, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   // Copies counted per distinct genotype (the genotype codes, one byte per individual for most

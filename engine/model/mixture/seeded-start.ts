@@ -1,5 +1,5 @@
 import type { Rng } from '../../util/rng.ts';
-import { maxGenotypes, type MixtureData } from './mixture-data.ts';
+import { maxGenotypes, requireEveryLocus, type MixtureData } from './mixture-data.ts';
 
 /** How far a seeded cluster's frequencies start from the pooled ones toward its seed's genotype. */
 export const SEED_WEIGHT = 0.5;
@@ -166,6 +166,7 @@ export function seededModel(
   rng: Rng,
   pooled: Float64Array,
 ): { K: number; weights: Float64Array; theta: Float64Array } {
+  requireEveryLocus(data, 'A seeded start');
   const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const nearest = new Float64Array(N).fill(Infinity);
   const scratch = nearestScratch(data);
