@@ -203,9 +203,13 @@ export function expectedCounts(
       const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
       stride /= G;
       acc.fill(0, 0, G * K);
-      for (let c = 0; c < size; c++) {
-        const o = (Math.floor(c / stride) % G) * K;
-        for (let k = 0; k < K; k++) acc[o + k]! += table[c * K + k]!;
+      // Codes c = (b·G + g)·stride + r in increasing order: each genotype g's sum takes its codes
+      // in the same order as a loop over c with g = ⌊c / stride⌋ mod G, without the division.
+      const run = stride * K;
+      for (let at = 0; at < size * K;) {
+        for (let o = 0; o < G * K; o += K) {
+          for (let end = at + run; at < end; at += K) for (let k = 0; k < K; k++) acc[o + k]! += table[at + k]!;
+        }
       }
       spreadOverAlleles(data, model, i, K, acc, missing, sum, miss);
     }
