@@ -33,11 +33,8 @@ export interface AdmixtureWork {
    * The distinct genotypes of every locus as runs of (F row, copy count): genotype g (an index
    * into mixtureData's genotype table, locus offset included) owns entries start[g] ..
    * start[g + 1] − 1; `row` is the allele's row in F, offsets[l] + a, and `count`
-   * how many copies of that allele the genotype holds. Missing copies have no entry. Every copy
-   * has its own entry (count 1; a diploid homozygote has two): the passes' loop over a genotype's
-   * entries then turns as many times for every genotype of a ploidy, where one turn for
-   * homozygotes and two for heterozygotes was mispredicted about every other individual on SNP
-   * data (ln L's pass took twice as long). Counts stay in the passes for generality.
+   * how many copies of that allele the genotype holds (2 for a diploid homozygote). Missing
+   * copies have no entry. A pass reads one entry per distinct allele of an individual's genotype.
    */
   readonly start: Int32Array;
   readonly row: Int32Array;
@@ -69,8 +66,11 @@ export function admixtureWork(md: MixtureData, heldOut?: Uint8Array, fixed?: Uin
       for (let p = 0; p < P; p++) {
         const a = md.genotypeAlleles[g * P + p]!;
         if (a < 0) continue;
-        row[e] = off + a;
-        count[e++] = 1;
+        if (e > start[g]! && row[e - 1] === off + a) count[e - 1]!++;
+        else {
+          row[e] = off + a;
+          count[e++] = 1;
+        }
       }
     }
   }
