@@ -1,15 +1,20 @@
-// A simulated binary PLINK fileset for the benchmarks: Balding–Nichols SNPs (F_ST 0.05, allele
-// frequencies 0.05–0.95 in the ancestral population), individuals assigned to `pops` populations in
-// turn, 1 % missing genotypes; written one batch of SNPs at a time, so memory stays small at any size.
+// A simulated binary PLINK fileset for the benchmarks: Balding–Nichols SNPs (F_ST 0.05, or one F_ST
+// per population, allele frequencies 0.05–0.95 in the ancestral population), individuals assigned to
+// `pops` populations in turn, 1 % missing genotypes; written one batch of SNPs at a time, so memory stays small at any size.
 import { createWriteStream, renameSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createRng, gammaDraw } from '../engine/util/rng.ts';
 
 /** Writes stem.bed/.bim/.fam for N individuals × L SNPs (the .bed last, renamed into place when whole). */
-export async function writePlinkFileset(stem: string, N: number, L: number, POPS: number): Promise<void> {
+export async function writePlinkFileset(
+  stem: string,
+  N: number,
+  L: number,
+  POPS: number,
+  fsts: readonly number[] = Array.from({ length: POPS }, () => 0.05),
+): Promise<void> {
   const rng = createRng(1);
-  const fst = 0.05;
-  const c = (1 - fst) / fst;
+  const cs = fsts.map((fst) => (1 - fst) / fst);
   const per = Math.ceil(N / 4);
   const batch = 1000;
   const bed = createWriteStream(`${stem}.bed.part`);
@@ -25,8 +30,8 @@ export async function writePlinkFileset(stem: string, N: number, L: number, POPS
       const l = l0 + s;
       const p = 0.05 + 0.9 * rng.uniform();
       for (let k = 0; k < POPS; k++) {
-        const x = gammaDraw(p * c, rng);
-        f[k] = x / (x + gammaDraw((1 - p) * c, rng));
+        const x = gammaDraw(p * cs[k]!, rng);
+        f[k] = x / (x + gammaDraw((1 - p) * cs[k]!, rng));
       }
       for (let d = 0; d < N; d++) {
         const q = f[d % POPS]!;

@@ -12,6 +12,7 @@ import { registerSelect } from './select.ts';
 import { registerAssign } from './assign.ts';
 import { registerMerge } from './merge.ts';
 import { registerWorkflow } from './workflow.ts';
+import { registerPca } from './pca.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerAssign(program);
   registerMerge(program);
   registerWorkflow(program);
+  registerPca(program);
   return program;
 }
 

@@ -1,8 +1,7 @@
 import { detLog, detExp } from '../../util/det-math.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
 import { genotypeLogs, groupLogTable } from './e-step.ts';
-import { addGenotypeRows } from './genotype-rows.ts';
-import { wasmRows } from './wasm-rows.ts';
+import { rowLoops, type RowLoops } from './row-loops.ts';
 import { groupSpansBlocks } from './locus-groups.ts';
 import { maxGenotypes, type MixtureData } from './mixture-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
@@ -57,8 +56,8 @@ export function addBlockDeletedLogLiks(
     else for (let i = i0; i < groups.first[q + 1]!; i++) lists[blocks.of[i]!]!.push(-(i + 1));
   }
   const members = lists.map((l) => Int32Array.from(l));
-  const all = rowSink(data, K, tableRows);
-  const part = rowSink(data, K, tableRows);
+  const all = rowLoops(data, K, tableRows);
+  const part = rowLoops(data, K, tableRows);
   const rows = all.rows;
   for (let c = 0; c < K; c++) rows[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) rows.copyWithin(d * K, 0, K);
@@ -81,25 +80,8 @@ export function addBlockDeletedLogLiks(
   }
 }
 
-/** Rows of every individual (N, K) and the table of one member that {@link addMember} adds to them. */
-interface RowSink {
-  readonly rows: Float64Array;
-  readonly table: Float64Array;
-  /** rows[d, :] += table[codes[start + d], :] for every individual d. */
-  add(codes: Uint8Array | Uint16Array | Int32Array, start: number): void;
-}
-
-/** A row sink in WebAssembly where it runs, else in JavaScript. */
-function rowSink(data: MixtureData, K: number, tableRows: number): RowSink {
-  const w = wasmRows({ N: data.N, K, tableRows, resident: [data.genotypeOf, data.groups.codes] });
-  if (w) return { rows: w.rows, table: w.table, add: (codes, start) => w.add(codes, start) };
-  const rows = new Float64Array(data.N * K);
-  const table = new Float64Array(tableRows * K);
-  return { rows, table, add: (codes, start) => addGenotypeRows(codes, start, data.N, K, rows, table) };
-}
-
 /** Adds member m's rows (a group q ≥ 0, or the locus −m − 1) of every individual to the sink's rows. */
-function addMember(data: MixtureData, K: number, m: number, sink: RowSink, lt: Float64Array, lg: Float64Array): void {
+function addMember(data: MixtureData, K: number, m: number, sink: RowLoops, lt: Float64Array, lg: Float64Array): void {
   const { N, groups } = data;
   const table = sink.table;
   if (m < 0) {
