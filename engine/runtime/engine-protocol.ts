@@ -169,6 +169,21 @@ export interface AssignInfo {
   readonly exclusion?: Float64Array;
 }
 
+/** A PCA of an open dataset (engine/analysis/pca.ts), as the PCA view draws it. */
+export interface PcaInfo {
+  readonly pcs: number;
+  /** Eigenvalues of X Xᵀ / M (PLINK 2's scale) and each one's fraction of the variance. */
+  readonly eigenvalues: readonly number[];
+  readonly varianceFraction: readonly number[];
+  /** shape (N, pcs), the individuals in the dataset's order. */
+  readonly vectors: readonly number[];
+  readonly columns: number;
+  readonly loci: number;
+  readonly method: 'exact' | 'randomized';
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
 /** The engine's API: what the one typed client may call. */
 export interface EngineApi {
   /** Reads a dataset: the main file first (PLINK companions after it, or found beside a granted path). */
@@ -184,6 +199,8 @@ export interface EngineApi {
   importResult(datasetId: number, name: string, text: string): Promise<{ sweepId: number; runs: RunInfo[] }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   assign(request: AssignRequest): Promise<AssignInfo>;
+  /** Principal components of an open dataset's genotypes. */
+  principalComponents(datasetId: number, pcs: number): Promise<PcaInfo>;
   exportDataset(
     datasetId: number,
     format: ExportFormat,
@@ -224,6 +241,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'importResult',
   'selectMarkers',
   'assign',
+  'principalComponents',
   'exportDataset',
   'closeDataset',
   'held',

@@ -15,6 +15,7 @@ import { restoreRuns, runSweep } from '../service/cluster-sweep.ts';
 import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
+import { principalComponents } from '../service/principal-components.ts';
 import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
 import { replicatesForMannWhitney, smallestMannWhitneyP } from '../util/rank-tests.ts';
 import type { Port } from './port.ts';
@@ -262,6 +263,22 @@ export class EngineServer {
         const { data, runs } = this.sweep(sweepId);
         const md = preparedData(data);
         return selectMarkers(data, md, chooseModel(md, fittedRuns(runs), K).run, pRel, pRed);
+      },
+      principalComponents: async (datasetId: number, pcs: number) => {
+        if (!Number.isInteger(pcs) || pcs < 1 || pcs > 50)
+          throw new Error(`PCs: a whole number from 1 to 50, got ${pcs}`);
+        const pc = principalComponents(this.dataset(datasetId), { pcs });
+        return {
+          pcs: pc.pcs,
+          eigenvalues: Array.from(pc.eigenvalues),
+          varianceFraction: Array.from(pc.varianceFraction),
+          vectors: Array.from(pc.vectors),
+          columns: pc.columns,
+          loci: pc.loci,
+          method: pc.method,
+          iterations: pc.iterations,
+          converged: pc.converged,
+        };
       },
       assign: async (req: AssignRequest) => {
         const classifier = {

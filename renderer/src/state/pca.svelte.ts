@@ -1,0 +1,10 @@
+import type { PcaInfo } from '../../../engine/runtime/engine-protocol.ts';
+
+/** The PCA view's settings and its last result, with the dataset it was computed on. */
+export class PcaState {
+  pcs = $state(10);
+  xPc = $state(1);
+  yPc = $state(2);
+  colourBy = $state<'population' | 'group'>('population');
+  result = $state.raw<{ datasetId: number; pca: PcaInfo } | null>(null);
+}
