@@ -116,13 +116,27 @@ if (!SKIP_CLI) {
   out();
   out('Each row is one `stratify` process reading the file and writing its results (`bench/cli-defaults.ts`; wall');
   out('time and peak resident memory from GNU time). The admixture model on 2,000 × 100,000 SNPs is left out here:');
-  out('it takes more than 10 minutes a start (issue #41).');
+  out('it takes more than 10 minutes a start (issue #41). Timings on this virtual machine vary by up to ±20 % from');
+  out('one run to the next (other guests share its cores); compare rows within one run.');
   out();
   const table = execFileSync(process.execPath, ['--import', 'tsx', 'bench/cli-defaults.ts', '--skip-slow'], {
     encoding: 'utf8',
     maxBuffer: 1 << 24,
   });
   for (const line of table.split('\n').filter((l) => l.startsWith('|'))) out(line);
+  out();
+  out('### PCA, against PLINK 2');
+  out();
+  out('`bench/pca.ts`: `stratify pca` with default options (10 PCs) and `plink2 --pca 10` on the same simulated');
+  out('binary PLINK fileset, each one process under GNU time, then the agreement of the components. PLINK 2 divides');
+  out("each pair's relationship by the markers both individuals have; Stratify by all markers, missing genotypes at");
+  out('the mean, so its eigenvalues are lower by about the share of missing pairs (1 % missing: 0.99² ≈ 0.98).');
+  out();
+  const pcaText = execFileSync(process.execPath, ['--import', 'tsx', 'bench/pca.ts'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  for (const line of pcaText.split('\n').filter((l) => !l.startsWith('Made at'))) out(line);
   out();
   out('The sections below are a breakdown: engine functions called directly, not the command.');
   out();
