@@ -62,8 +62,24 @@ const project = () => ({
   ],
 });
 
+const pcaSettings = { pcs: 2, xPc: 1, yPc: 2, colourBy: 'population' };
+const pcaResult = {
+  pcs: 2,
+  eigenvalues: [3, 1],
+  varianceFraction: [0.3, 0.1],
+  vectors: [0.7, 0.1, -0.7, 0.1],
+  columns: 4,
+  loci: 2,
+  method: 'exact',
+  iterations: 0,
+  converged: true,
+};
+
 test('a whole project passes; each damaged field is refused by name before anything is restored', () => {
   assert.doesNotThrow(() => checkProject(project()));
+  assert.doesNotThrow(() =>
+    checkProject({ ...project(), view: 'pca', pca: { settings: pcaSettings, result: pcaResult } }),
+  );
   const damage: [(d: ReturnType<typeof project>) => void, RegExp][] = [
     [(d) => (d.view = 'nowhere'), /view/],
     [(d) => ((d.run as Record<string, unknown>)['algorithm'] = 'magic'), /run\.algorithm/],
@@ -95,6 +111,11 @@ test('a whole project passes; each damaged field is refused by name before anyth
           },
         }),
       /assign\.settings/,
+    ],
+    [(d) => Object.assign(d, { pca: { settings: { pcs: 10, xPc: 1, yPc: 2, colourBy: 'colour' } } }), /pca\.settings/],
+    [
+      (d) => Object.assign(d, { pca: { settings: pcaSettings, result: { ...pcaResult, vectors: [0.1, 0.2, 0.3] } } }),
+      /pca\.result/,
     ],
   ];
   for (const [edit, why] of damage) {

@@ -94,5 +94,15 @@ test("PCA view: eHGDP's points are the CLI's .eigenvec, coloured by region, expo
   await page.getByTestId('pca-export-pdf').click();
   const pdf = readFileSync((await (await pdfDownload).path())!);
   assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+
+  // Saved with the session: after a reload, restoring shows the same points on PC3 × PC2.
+  await page.getByTestId('pca-x').selectOption('3');
+  await page.waitForTimeout(1200);
+  const before = await page.locator('[data-testid=pca-points] circle').first().getAttribute('data-x');
+  await page.reload();
+  await page.getByTestId('restore').click();
+  await page.getByTestId('pca-summary').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('pca-x').inputValue(), '3');
+  assert.equal(await page.locator('[data-testid=pca-points] circle').first().getAttribute('data-x'), before);
   assert.deepEqual(errors, []);
 });

@@ -8,3 +8,6 @@ export class PcaState {
   colourBy = $state<'population' | 'group'>('population');
   result = $state.raw<{ datasetId: number; pca: PcaInfo } | null>(null);
 }
+
+/** The settings as saved in a project. */
+export type PcaSettings = Pick<PcaState, 'pcs' | 'xPc' | 'yPc' | 'colourBy'>;

@@ -10,10 +10,11 @@ import {
   VARIABLES,
   type Model,
 } from '../../../engine/util/choices.ts';
-import type { AssignInfo, FileInput, OpenOptions, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { AssignInfo, FileInput, OpenOptions, PcaInfo, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
 import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
 import type { DesktopApi } from '../../../electron/ipc-schema.ts';
 import type { AssignSettings } from './assign.svelte.ts';
+import type { PcaSettings } from './pca.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { View } from './app.svelte.ts';
 import type { Algorithm, RankBy } from '../../../engine/util/choices.ts';
@@ -74,6 +75,11 @@ export interface ProjectDoc {
     /** Sweeps with --algorithm auto (absent in projects saved before it). */
     algorithmChoice?: RunInfo['algorithmChoice'];
   }[];
+  /** Absent in projects saved before the PCA view. */
+  readonly pca?: {
+    settings: PcaSettings;
+    result?: PcaInfo;
+  };
   /** Absent in projects saved before the Assign view was saved. */
   readonly assign?: {
     settings: AssignSettings;
@@ -203,7 +209,7 @@ export function decodeRuns(runs: ProjectDoc['runs'], individuals: number): RunIn
 }
 
 /** The views a project can reopen on. */
-const VIEWS: readonly View[] = ['data', 'run', 'structure', 'k', 'markers', 'assign'];
+const VIEWS: readonly View[] = ['data', 'run', 'structure', 'k', 'markers', 'assign', 'pca'];
 
 /** A readable refusal: what is wrong and where in the project file. */
 function bad(where: string, what: string): never {
@@ -273,6 +279,36 @@ export function checkProject(doc: unknown): ProjectDoc {
     if (x.algorithmChoice !== undefined && !isAlgorithmChoice(x.algorithmChoice))
       bad(`${where}.algorithmChoice`, 'is not an algorithm choice');
   });
+  if (d.pca !== undefined) {
+    const s = d.pca.settings as Partial<PcaSettings> | undefined;
+    if (
+      !s ||
+      !isInt(s.pcs, 1) ||
+      !isInt(s.xPc, 1) ||
+      !isInt(s.yPc, 1) ||
+      !(s.colourBy === 'population' || s.colourBy === 'group')
+    )
+      bad('pca.settings', 'are not valid PCA settings');
+    const r = d.pca.result as Partial<PcaInfo> | undefined;
+    if (
+      r !== undefined &&
+      !(
+        isInt(r.pcs, 1) &&
+        numbers(r.eigenvalues) &&
+        (r.eigenvalues as number[]).length === r.pcs &&
+        numbers(r.varianceFraction) &&
+        (r.varianceFraction as number[]).length === r.pcs &&
+        numbers(r.vectors) &&
+        (r.vectors as number[]).length % (r.pcs as number) === 0 &&
+        (r.method === 'exact' || r.method === 'randomized') &&
+        isInt(r.columns, 1) &&
+        isInt(r.loci, 1) &&
+        isInt(r.iterations, 0) &&
+        typeof r.converged === 'boolean'
+      )
+    )
+      bad('pca.result', 'is not a PCA result');
+  }
   if (d.assign !== undefined) {
     const a = d.assign.settings as Partial<AssignSettings> | undefined;
     const ok =

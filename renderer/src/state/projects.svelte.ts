@@ -4,6 +4,7 @@ import { tick } from 'svelte';
 import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
 import type { AssignState } from './assign.svelte.ts';
+import type { PcaState } from './pca.svelte.ts';
 import {
   autosave,
   checkProject,
@@ -35,6 +36,7 @@ export class ProjectState {
     private readonly run: RunState,
     private readonly plot: PlotState,
     private readonly assign: AssignState,
+    private readonly pca?: PcaState,
   ) {}
 
   build(): ProjectDoc | null {
@@ -71,6 +73,17 @@ export class ProjectState {
         barHeight: plot.barHeight,
       },
       runs: run.running ? [] : encodeRuns(run.runs),
+      ...(this.pca
+        ? {
+            pca: {
+              settings: { pcs: this.pca.pcs, xPc: this.pca.xPc, yPc: this.pca.yPc, colourBy: this.pca.colourBy },
+              // The result only when it was computed on the dataset shown.
+              ...(this.pca.result && this.pca.result.datasetId === app.dataset.datasetId
+                ? { result: this.pca.result.pca }
+                : {}),
+            },
+          }
+        : {}),
       assign: {
         settings: {
           by: assign.by,
@@ -149,6 +162,8 @@ export class ProjectState {
       const N = shown.individuals.length;
       const runs = decodeRuns(doc.runs, N);
       const assignResult = doc.assign?.result ? decodeAssign(doc.assign.result, N) : null;
+      if (doc.pca?.result && doc.pca.result.vectors.length !== N * doc.pca.result.pcs)
+        throw new Error('the saved PCA does not fit the dataset');
       let analysis = null;
       if (runs.length > 0) {
         const { sweepId } = await client.call('importSweep', [shown.datasetId, runs]).result;
@@ -178,6 +193,10 @@ export class ProjectState {
         assign.result = assignResult;
         assign.resultFolds = doc.assign!.resultFolds ?? settings.folds;
         assign.resultBy = doc.assign!.resultBy ?? settings.by;
+      }
+      if (doc.pca && this.pca) {
+        Object.assign(this.pca, doc.pca.settings);
+        this.pca.result = doc.pca.result ? { datasetId: shown.datasetId, pca: doc.pca.result } : null;
       }
       app.view = doc.view;
       this.restorable = null;
