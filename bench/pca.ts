@@ -72,6 +72,12 @@ const theirs = hasPlink
   ? timed('plink2', ['--bfile', stem, '--pca', '10', '--threads', '1', '--out', join(out, 'plink2')])
   : undefined;
 
+console.log('# PCA against PLINK 2');
+console.log();
+console.log(
+  "Made by `node --import tsx bench/pca.ts > docs/pca.md` (about 2 minutes; PLINK 2 from Debian's `plink2`). PLINK 2 divides each pair's relationship by the markers both individuals have; Stratify by all markers, missing genotypes at the mean, so its eigenvalues are lower by about the share of missing pairs (1 % missing: 0.99² ≈ 0.98). Timings on this virtual machine vary by up to ±20 % between runs.",
+);
+console.log();
 console.log(madeAt());
 console.log(
   `Simulated ${N.toLocaleString('en')} individuals × ${L.toLocaleString('en')} SNPs (${FSTS.length} populations, F_ST ${FSTS.join(', ')}; 1 % missing).`,

@@ -136,7 +136,8 @@ if (!SKIP_CLI) {
     encoding: 'utf8',
     maxBuffer: 1 << 24,
   });
-  for (const line of pcaText.split('\n').filter((l) => !l.startsWith('Made at'))) out(line);
+  for (const line of pcaText.split('\n').slice(pcaText.split('\n').findIndex((l) => l.startsWith('Simulated'))))
+    out(line);
   out();
   out('The sections below are a breakdown: engine functions called directly, not the command.');
   out();
