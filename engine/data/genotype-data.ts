@@ -25,7 +25,14 @@ export interface Individual {
   readonly population?: string;
   /** Higher-level group (e.g. region), if known. */
   readonly group?: string;
+  /** Where it was sampled, if the population file says (the map view). */
+  readonly location?: Location;
 }
+
+/** A sampling site: geographic (degrees) or planar (any unit, no basemap). */
+export type Location =
+  | { readonly kind: 'geographic'; readonly latitude: number; readonly longitude: number }
+  | { readonly kind: 'planar'; readonly x: number; readonly y: number };
 
 export interface Locus {
   readonly name: string;

@@ -1,10 +1,16 @@
-import type { GenotypeData, Individual } from '../data/genotype-data.ts';
+import type { GenotypeData, Individual, Location } from '../data/genotype-data.ts';
 import type { ByteSource } from '../io/byte-source.ts';
 import { readAllLines, tokenize } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
 
-/** Population (and optional group) of each individual id, from a side file. */
-export type PopulationMap = Map<string, { population: string; group?: string }>;
+/** Population (and optional group and sampling site) of each individual id, from a side file. */
+export type PopulationMap = Map<string, { population: string; group?: string; location?: Location }>;
+
+const LATITUDE = ['latitude', 'lat'];
+const LONGITUDE = ['longitude', 'lon', 'long', 'lng'];
+/** Planar coordinates: `x`/`y`, or any names ending in `_x`/`_y` (e.g. nancycats' colony_x). */
+const isX = (n: string) => n === 'x' || n.endsWith('_x');
+const isY = (n: string) => n === 'y' || n.endsWith('_y');
 
 const HEADER_IDS = new Set(['id', 'sample', 'individual', 'iid', 'ind', 'name', 'label']);
 
@@ -12,12 +18,16 @@ const HEADER_IDS = new Set(['id', 'sample', 'individual', 'iid', 'ind', 'name', 
  * Reads a population file: two or more columns `id population [group]` separated by tabs,
  * commas or spaces, with an optional header row (recognised by its first cell, e.g. "id").
  * The Stratify labels layout (id, pop_index, pop, group, …) is recognised by its header, and
- * then the `pop` and `group` columns are used.
+ * then the `pop` and `group` columns are used. A header may also name the sampling site:
+ * `latitude` and `longitude` (degrees; `lat`, `lon`/`long`), or planar `x` and `y` (also names
+ * ending in `_x`/`_y`); an empty cell leaves that individual without a site, and a value that is
+ * not a number, or a latitude or longitude out of range, is an error naming its line and column.
  */
 export async function readPopulationFile(source: ByteSource): Promise<PopulationMap> {
   const out: PopulationMap = new Map();
   let popCol = 1;
   let groupCol = 2;
+  let site: { kind: 'geographic' | 'planar'; a: number; b: number } | undefined;
   let first = true;
   for (const line of await readAllLines(source)) {
     if (line.text.trim() === '' || line.text.startsWith('#')) continue;
@@ -31,6 +41,12 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
         const g = names.findIndex((n) => n === 'group' || n === 'region');
         if (p > 0) popCol = p;
         groupCol = g > 0 ? g : -1;
+        const lat = names.findIndex((n) => LATITUDE.includes(n));
+        const lon = names.findIndex((n) => LONGITUDE.includes(n));
+        const x = names.findIndex(isX);
+        const y = names.findIndex(isY);
+        if (lat > 0 && lon > 0) site = { kind: 'geographic', a: lat, b: lon };
+        else if (x > 0 && y > 0) site = { kind: 'planar', a: x, b: y };
         continue;
       }
     }
@@ -46,9 +62,41 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
     if (out.has(id))
       throw new FormatError(source.name, line.number, 1, `id "${id}" listed twice`, 'one row per individual');
     const group = groupCol >= 0 ? tok[groupCol]?.text : undefined;
-    out.set(id, { population: tok[popCol]?.text ?? '', ...(group ? { group } : {}) });
+    const location = site ? siteOf(source, line.number, tok, site) : undefined;
+    out.set(id, {
+      population: tok[popCol]?.text ?? '',
+      ...(group ? { group } : {}),
+      ...(location ? { location } : {}),
+    });
   }
   return out;
+}
+
+/** The site in columns a, b of a row, checked; undefined when both cells are empty. */
+function siteOf(
+  source: ByteSource,
+  lineNumber: number,
+  tok: ReturnType<typeof tokenize>,
+  site: { kind: 'geographic' | 'planar'; a: number; b: number },
+): Location | undefined {
+  const a = tok[site.a];
+  const b = tok[site.b];
+  if ((a?.text ?? '') === '' && (b?.text ?? '') === '') return undefined;
+  const value = (t: (typeof tok)[number] | undefined, what: string, lo: number, hi: number): number => {
+    const v = Number(t?.text);
+    if (t === undefined || t.text === '' || !Number.isFinite(v) || v < lo || v > hi)
+      throw new FormatError(
+        source.name,
+        lineNumber,
+        t?.column ?? 1,
+        `${what} "${t?.text ?? ''}"`,
+        Number.isFinite(lo) ? `a number from ${lo} to ${hi}` : 'a number',
+      );
+    return v;
+  };
+  if (site.kind === 'geographic')
+    return { kind: 'geographic', latitude: value(a, 'latitude', -90, 90), longitude: value(b, 'longitude', -180, 180) };
+  return { kind: 'planar', x: value(a, 'x', -Infinity, Infinity), y: value(b, 'y', -Infinity, Infinity) };
 }
 
 /**
@@ -72,6 +120,7 @@ export function applyPopulations(
       id: ind.id,
       ...(m.population !== '' ? { population: m.population } : {}),
       ...(m.group ? { group: m.group } : {}),
+      ...(m.location ? { location: m.location } : {}),
     };
   });
   const unknown = [...map.keys()].filter((k) => !ids.has(k));

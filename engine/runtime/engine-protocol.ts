@@ -1,6 +1,7 @@
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import type { Model } from '../util/choices.ts';
 import type { FilterOptions, Removed } from '../data/filters.ts';
+import type { Location } from '../data/genotype-data.ts';
 import type { DatasetSummary } from '../data/summary.ts';
 import type { SweepOptions } from '../model/sweep.ts';
 import type { FitOptions } from '../model/mixture/fit.ts';
@@ -12,6 +13,7 @@ import type { MarkerSelection } from '../service/select-markers.ts';
 import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables } from '../util/choices.ts';
 
 export type { FilterOptions, Removed } from '../data/filters.ts';
+export type { Location } from '../data/genotype-data.ts';
 export type { MarkerRow } from '../service/select-markers.ts';
 
 /** A file handed to the engine: its name and bytes (the browser build, examples, small side files). */
@@ -65,7 +67,7 @@ export type SummaryJson = Omit<
 export interface DatasetInfo {
   readonly datasetId: number;
   readonly summary: SummaryJson;
-  readonly individuals: readonly { id: string; population?: string; group?: string }[];
+  readonly individuals: readonly { id: string; population?: string; group?: string; location?: Location }[];
   readonly loci: readonly string[];
 }
 

@@ -139,6 +139,7 @@ export class EngineServer {
         id: i.id,
         ...(i.population !== undefined ? { population: i.population } : {}),
         ...(i.group !== undefined ? { group: i.group } : {}),
+        ...(i.location !== undefined ? { location: i.location } : {}),
       })),
       loci: data.loci.map((l) => l.name),
     };
