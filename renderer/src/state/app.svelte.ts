@@ -13,7 +13,7 @@ export interface ShownError {
   readonly column?: number;
 }
 
-export type View = 'data' | 'run' | 'structure' | 'k' | 'markers' | 'assign' | 'pca';
+export type View = 'data' | 'run' | 'structure' | 'k' | 'markers' | 'assign' | 'pca' | 'map';
 
 /** Application state: the open dataset, what is loading, and the last error. */
 export class AppState {

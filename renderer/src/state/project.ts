@@ -209,7 +209,7 @@ export function decodeRuns(runs: ProjectDoc['runs'], individuals: number): RunIn
 }
 
 /** The views a project can reopen on. */
-const VIEWS: readonly View[] = ['data', 'run', 'structure', 'k', 'markers', 'assign', 'pca'];
+const VIEWS: readonly View[] = ['data', 'run', 'structure', 'k', 'markers', 'assign', 'pca', 'map'];
 
 /** A readable refusal: what is wrong and where in the project file. */
 function bad(where: string, what: string): never {

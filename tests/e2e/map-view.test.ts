@@ -1,0 +1,98 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
+import { dataPath } from '../../data/datasets.ts';
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+/** The sites the labels file gives (distinct coordinates in columns a, b). */
+function siteCount(file: string, a: string, b: string): number {
+  const [header, ...rows] = readFileSync(dataPath(file), 'utf8').trim().split('\n');
+  const names = header!.split('\t');
+  const [i, j] = [names.indexOf(a), names.indexOf(b)];
+  return new Set(rows.map((r) => r.split('\t')).map((f) => `${f[i]},${f[j]}`)).size;
+}
+
+/** Every pie's placement; asserts none overlaps another. */
+async function piesApart(page: Page): Promise<number> {
+  const pies = await page
+    .locator('[data-testid=map-plot] [data-testid=map-pies] g.site')
+    .evaluateAll((gs) => gs.map((g) => ['data-cx', 'data-cy', 'data-r'].map((a) => Number(g.getAttribute(a)))));
+  for (let i = 0; i < pies.length; i++)
+    for (let j = i + 1; j < pies.length; j++) {
+      const [x1, y1, r1] = pies[i]!;
+      const [x2, y2, r2] = pies[j]!;
+      assert.ok(Math.hypot(x1! - x2!, y1! - y2!) >= r1! + r2! - 1e-6, `pies ${i} and ${j} overlap`);
+    }
+  return pies.length;
+}
+
+async function runTo(page: Page, K: number) {
+  await runClustering(page, K, K, 3, 1);
+  await page.getByTestId('run-done').waitFor({ timeout: 240_000 });
+  await page.getByRole('button', { name: 'Map' }).click();
+  await page.getByTestId('map-k').selectOption(String(K));
+}
+
+test('Map view: eHGDP at K = 5, one pie per site above the land, none overlapping; exports parse', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByTestId('pop-input').setInputFiles([dataPath('eHGDP.labels.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([dataPath('eHGDP.str.gz')]);
+  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  await runTo(page, 5);
+  await page.locator('[data-testid=map-plot] [data-testid=map-land]').waitFor({ timeout: 30_000 });
+  const sites = siteCount('eHGDP.labels.tsv', 'latitude', 'longitude');
+  assert.equal(await piesApart(page), sites);
+  // Pies are drawn after (above) the land.
+  const order = await page
+    .locator('[data-testid=map-plot] [data-testid=map-content] > *')
+    .evaluateAll((es) => es.map((e) => e.getAttribute('data-testid') ?? e.tagName));
+  assert.ok(order.indexOf('map-land') < order.indexOf('map-pies'), order.join(', '));
+  // Each pie's slices: K at most, hover text names the site's population and its count.
+  const title = (await page.locator('[data-testid=map-plot] g.site title').first().textContent()) ?? '';
+  assert.match(title, /^.+: \d+ individuals?; cluster 1 \d+ %/);
+  await page.screenshot({ path: screenshotPath('map-ehgdp-k5.png'), fullPage: true });
+  const svgDownload = page.waitForEvent('download');
+  await page.getByTestId('map-export-svg').click();
+  const svgText = readFileSync((await (await svgDownload).path())!, 'utf8');
+  const parsed = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror') !== null, pies: doc.querySelectorAll('g.site').length };
+  }, svgText);
+  assert.deepEqual(parsed, { error: false, pies: sites });
+  const pdfDownload = page.waitForEvent('download');
+  await page.getByTestId('map-export-pdf').click();
+  assert.equal(
+    readFileSync((await (await pdfDownload).path())!)
+      .subarray(0, 5)
+      .toString(),
+    '%PDF-',
+  );
+  assert.deepEqual(errors, []);
+});
+
+test('Map view: planar colony coordinates (nancycats) draw without a basemap; data without sites says how to add them', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByTestId('pop-input').setInputFiles([dataPath('nancycats.labels.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([dataPath('nancycats.str')]);
+  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  await runTo(page, 3);
+  await page.locator('[data-testid=map-plot] g.site').first().waitFor({ timeout: 30_000 });
+  assert.equal(await piesApart(page), siteCount('nancycats.labels.tsv', 'colony_x', 'colony_y'));
+  assert.equal(await page.locator('[data-testid=map-plot] [data-testid=map-land]').count(), 0);
+
+  const bare = await openApp(browser);
+  await bare.page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
+  await bare.page.getByTestId('n-individuals').waitFor();
+  await bare.page.getByRole('button', { name: 'Map' }).click();
+  assert.match((await bare.page.getByTestId('map-no-sites').textContent()) ?? '', /latitude.*longitude/s);
+  assert.deepEqual([...errors, ...bare.errors], []);
+});
