@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
 import { dataPath } from '../../data/datasets.ts';
@@ -70,12 +70,9 @@ test('Map view: eHGDP at K = 5, one pie per site above the land, none overlappin
   assert.deepEqual(parsed, { error: false, pies: sites });
   const pdfDownload = page.waitForEvent('download');
   await page.getByTestId('map-export-pdf').click();
-  assert.equal(
-    readFileSync((await (await pdfDownload).path())!)
-      .subarray(0, 5)
-      .toString(),
-    '%PDF-',
-  );
+  const pdf = readFileSync((await (await pdfDownload).path())!);
+  assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+  writeFileSync(screenshotPath('map-ehgdp-k5.pdf'), pdf);
   assert.deepEqual(errors, []);
 });
 
