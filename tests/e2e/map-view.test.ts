@@ -73,6 +73,19 @@ test('Map view: eHGDP at K = 5, one pie per site above the land, none overlappin
   const pdf = readFileSync((await (await pdfDownload).path())!);
   assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
   writeFileSync(screenshotPath('map-ehgdp-k5.pdf'), pdf);
+
+  // The PCA view colours points by cluster at that K, in the bar plot's colours.
+  await page.getByRole('button', { name: 'PCA' }).click();
+  await page.getByTestId('pca-run').click();
+  await page.getByTestId('pca-summary').waitFor({ timeout: 120_000 });
+  await page.getByTestId('pca-colour').selectOption('cluster');
+  const legend = await page.locator('[data-testid=pca-legend] text').allTextContents();
+  assert.equal(legend.length, 5, legend.join(', '));
+  assert.ok(
+    legend.every((t) => /^cluster \d+$/.test(t)),
+    legend.join(', '),
+  );
+  await page.screenshot({ path: screenshotPath('pca-ehgdp-clusters.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
 

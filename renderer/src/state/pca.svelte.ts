@@ -5,9 +5,11 @@ export class PcaState {
   pcs = $state(10);
   xPc = $state(1);
   yPc = $state(2);
-  colourBy = $state<'population' | 'group'>('population');
+  colourBy = $state<'population' | 'group' | 'cluster'>('population');
+  /** The K whose clusters colour the points when colourBy is 'cluster'. */
+  clusterK = $state(0);
   result = $state.raw<{ datasetId: number; pca: PcaInfo } | null>(null);
 }
 
 /** The settings as saved in a project. */
-export type PcaSettings = Pick<PcaState, 'pcs' | 'xPc' | 'yPc' | 'colourBy'>;
+export type PcaSettings = Pick<PcaState, 'pcs' | 'xPc' | 'yPc' | 'colourBy'> & { clusterK?: number };

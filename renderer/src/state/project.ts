@@ -286,7 +286,8 @@ export function checkProject(doc: unknown): ProjectDoc {
       !isInt(s.pcs, 1) ||
       !isInt(s.xPc, 1) ||
       !isInt(s.yPc, 1) ||
-      !(s.colourBy === 'population' || s.colourBy === 'group')
+      !(s.colourBy === 'population' || s.colourBy === 'group' || s.colourBy === 'cluster') ||
+      (s.clusterK !== undefined && !isInt(s.clusterK, 0))
     )
       bad('pca.settings', 'are not valid PCA settings');
     const r = d.pca.result as Partial<PcaInfo> | undefined;

@@ -76,7 +76,13 @@ export class ProjectState {
       ...(this.pca
         ? {
             pca: {
-              settings: { pcs: this.pca.pcs, xPc: this.pca.xPc, yPc: this.pca.yPc, colourBy: this.pca.colourBy },
+              settings: {
+                pcs: this.pca.pcs,
+                xPc: this.pca.xPc,
+                yPc: this.pca.yPc,
+                colourBy: this.pca.colourBy,
+                clusterK: this.pca.clusterK,
+              },
               // The result only when it was computed on the dataset shown.
               ...(this.pca.result && this.pca.result.datasetId === app.dataset.datasetId
                 ? { result: this.pca.result.pca }
