@@ -86,6 +86,11 @@ test('Map view: eHGDP at K = 5, one pie per site above the land, none overlappin
     legend.join(', '),
   );
   await page.screenshot({ path: screenshotPath('pca-ehgdp-clusters.png'), fullPage: true });
+  // Or as small ancestry pies: one per individual, slices in the legend's colours.
+  await page.getByTestId('pca-colour').selectOption('pies');
+  assert.equal(await page.locator('[data-testid=pca-pies] > g').count(), 1350);
+  assert.equal(await page.locator('[data-testid=pca-legend] text').count(), 5);
+  await page.screenshot({ path: screenshotPath('pca-ehgdp-pies.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
 

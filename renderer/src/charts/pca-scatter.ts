@@ -1,4 +1,4 @@
-import { extent, scaleLinear, select } from 'd3';
+import { arc, extent, pie, scaleLinear, select } from 'd3';
 
 /** One individual in PC space. */
 export interface PcaPoint {
@@ -7,6 +7,8 @@ export interface PcaPoint {
   readonly label: string | undefined;
   readonly x: number;
   readonly y: number;
+  /** Drawn as a small pie of these shares (in `colours` order) instead of a dot, when given. */
+  readonly shares?: readonly number[];
 }
 
 export interface PcaScatterOptions {
@@ -100,6 +102,23 @@ export function drawPcaScatter(svg: SVGSVGElement, points: readonly PcaPoint[], 
     .text(o.yLabel);
   g.append('text').attr('x', m.left).attr('y', 18).attr('font-size', 13).attr('fill', INK).text(o.title);
   const colourOf = new Map(o.classes.map((c, k) => [c, o.colours[k % o.colours.length]!]));
+  const withPies = points.some((p) => p.shares);
+  if (withPies) {
+    const slices = pie<number>().sort(null);
+    const slice = arc<{ startAngle: number; endAngle: number }>().innerRadius(0).outerRadius(4);
+    const pies = g.append('g').attr('data-testid', 'pca-pies');
+    for (const p of points) {
+      if (!p.shares) continue;
+      const one = pies.append('g').attr('transform', `translate(${x(p.x)},${y(p.y)})`);
+      slices([...p.shares]).forEach((s, k) => {
+        if (s.endAngle > s.startAngle)
+          one
+            .append('path')
+            .attr('d', slice(s) ?? '')
+            .attr('fill', o.colours[k % o.colours.length]!);
+      });
+    }
+  }
   const dots = g
     .append('g')
     .attr('data-testid', 'pca-points')
@@ -108,11 +127,13 @@ export function drawPcaScatter(svg: SVGSVGElement, points: readonly PcaPoint[], 
     .join('circle')
     .attr('cx', (p) => x(p.x))
     .attr('cy', (p) => y(p.y))
-    .attr('r', 3)
-    .attr('fill', (p) => colourOf.get(p.label ?? NONE) ?? '#999999')
+    .attr('r', withPies ? 4 : 3)
+    .attr('fill', (p) => (withPies ? 'none' : (colourOf.get(p.label ?? NONE) ?? '#999999')))
     .attr('fill-opacity', 0.8)
     .attr('stroke', '#ffffff')
-    .attr('stroke-width', 0.4)
+    .attr('stroke-width', withPies ? 0.3 : 0.4)
+    // Hover over the whole pie, not only its outline.
+    .attr('pointer-events', 'all')
     .attr('data-id', (p) => p.id)
     .attr('data-x', (p) => p.x)
     .attr('data-y', (p) => p.y);

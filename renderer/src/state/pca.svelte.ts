@@ -5,7 +5,7 @@ export class PcaState {
   pcs = $state(10);
   xPc = $state(1);
   yPc = $state(2);
-  colourBy = $state<'population' | 'group' | 'cluster'>('population');
+  colourBy = $state<'population' | 'group' | 'cluster' | 'pies'>('population');
   /** The K whose clusters colour the points when colourBy is 'cluster'. */
   clusterK = $state(0);
   result = $state.raw<{ datasetId: number; pca: PcaInfo } | null>(null);

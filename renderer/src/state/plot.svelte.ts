@@ -33,6 +33,8 @@ export class PlotState {
   /** Bumped by the menu's Export Plot…: the Structure view then exports the figure (SVG). */
   exportRequests = $state(0);
   barHeight = $state(90);
+  /** The K the Map view shows (0: its default). */
+  mapK = $state(0);
   /**
    * The mode shown at each K (index into its modes, largest first; absent: the major mode), kept
    * while the user moves between views and cleared for another sweep's results ({@link modesFor}).

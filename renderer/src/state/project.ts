@@ -58,6 +58,8 @@ export interface ProjectDoc {
     /** Absent in projects saved before per-row sorting: one order for all rows. */
     sortEachRow?: boolean;
     barHeight: number;
+    /** Absent in projects saved before the Map view. */
+    mapK?: number;
   };
   readonly runs: readonly {
     K: number;
@@ -265,6 +267,7 @@ export function checkProject(doc: unknown): ProjectDoc {
     bad('plot.sortEachRow', 'is not true or false');
   if (!(isNum(p.barHeight) && (p.barHeight as number) >= 10 && (p.barHeight as number) <= 1000))
     bad('plot.barHeight', 'is out of range');
+  if (p.mapK !== undefined && !isInt(p.mapK, 0)) bad('plot.mapK', 'is not a whole number');
   if (!Array.isArray(d.runs)) bad('runs', 'is not a list');
   d.runs.forEach((run, k) => {
     const x = run as unknown as Record<string, unknown>;
@@ -286,7 +289,7 @@ export function checkProject(doc: unknown): ProjectDoc {
       !isInt(s.pcs, 1) ||
       !isInt(s.xPc, 1) ||
       !isInt(s.yPc, 1) ||
-      !(s.colourBy === 'population' || s.colourBy === 'group' || s.colourBy === 'cluster') ||
+      !(s.colourBy === 'population' || s.colourBy === 'group' || s.colourBy === 'cluster' || s.colourBy === 'pies') ||
       (s.clusterK !== undefined && !isInt(s.clusterK, 0))
     )
       bad('pca.settings', 'are not valid PCA settings');

@@ -71,6 +71,7 @@ export class ProjectState {
         groupByRegion: plot.groupByRegion,
         sortEachRow: plot.sortEachRow,
         barHeight: plot.barHeight,
+        mapK: plot.mapK,
       },
       runs: run.running ? [] : encodeRuns(run.runs),
       ...(this.pca
@@ -189,6 +190,7 @@ export class ProjectState {
       plot.groupByRegion = doc.plot.groupByRegion;
       plot.sortEachRow = doc.plot.sortEachRow ?? false;
       plot.barHeight = doc.plot.barHeight;
+      plot.mapK = doc.plot.mapK ?? 0;
       if (analysis) {
         run.runs = runs;
         run.analysis = analysis;
