@@ -1,6 +1,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { maxGenotypes, requireEveryLocus, type MixtureData } from '../model/mixture/mixture-data.ts';
 import { rowLoops, type RowLoops } from '../model/mixture/row-loops.ts';
+import { extendGroupTable, locusMarginal } from '../model/mixture/locus-groups.ts';
 import { createRng, type Rng } from '../util/rng.ts';
 
 /**
@@ -157,18 +158,12 @@ class GramProduct {
       table.fill(0, 0, size * l);
       if (groups.row[q]! < 0) loops.gather(genotypeOf, i0 * N);
       else loops.gather(groups.codes, groups.row[q]! * N);
-      // Sums per genotype of each locus: codes c = (b·G + g)·stride + r (locus-groups.ts).
+      // Sums per genotype of each locus (locus-groups.ts's combined codes).
       let stride = size;
       for (let i = i0; i < i1; i++) {
         const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
         stride /= G;
-        acc.fill(0, 0, G * l);
-        const run = stride * l;
-        for (let at = 0; at < size * l;) {
-          for (let o = 0; o < G * l; o += l) {
-            for (let end = at + run; at < end; at += l) for (let k = 0; k < l; k++) acc[o + k]! += table[at + k]!;
-          }
-        }
+        locusMarginal(table, size, stride, G, l, acc);
         this.columnSums(i, G);
       }
     }
@@ -216,10 +211,7 @@ class GramProduct {
       let size = locusTable(i0, table);
       for (let i = i0 + 1; i < i1; i++) {
         const G = locusTable(i, acc);
-        for (let c = size - 1; c >= 0; c--)
-          for (let g = G - 1; g >= 0; g--)
-            for (let k = 0; k < l; k++) table[(c * G + g) * l + k] = table[c * l + k]! + acc[g * l + k]!;
-        size *= G;
+        size = extendGroupTable(table, size, acc, G, l);
       }
       if (groups.row[q]! < 0) loops.add(genotypeOf, i0 * N);
       else loops.add(groups.codes, groups.row[q]! * N);

@@ -6,6 +6,7 @@ import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
 import { wasmRows, type WasmRows } from './wasm-rows.ts';
+import { extendGroupTable, locusMarginal } from './locus-groups.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
 
 /** Scratch buffers reused across iterations of one start. */
@@ -78,13 +79,7 @@ export function groupLogTable(
   lg: Float64Array,
 ): number {
   let size = genotypeLogs(data, i0, K, lt, table);
-  for (let i = i0 + 1; i < i1; i++) {
-    const G = genotypeLogs(data, i, K, lt, lg);
-    for (let c = size - 1; c >= 0; c--)
-      for (let g = G - 1; g >= 0; g--)
-        for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + lg[g * K + k]!;
-    size *= G;
-  }
+  for (let i = i0 + 1; i < i1; i++) size = extendGroupTable(table, size, lg, genotypeLogs(data, i, K, lt, lg), K);
   return size;
 }
 
@@ -202,15 +197,7 @@ export function expectedCounts(
     for (let i = i0; i < i1; i++) {
       const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
       stride /= G;
-      acc.fill(0, 0, G * K);
-      // Codes c = (b·G + g)·stride + r in increasing order: each genotype g's sum takes its codes
-      // in the same order as a loop over c with g = ⌊c / stride⌋ mod G, without the division.
-      const run = stride * K;
-      for (let at = 0; at < size * K;) {
-        for (let o = 0; o < G * K; o += K) {
-          for (let end = at + run; at < end; at += K) for (let k = 0; k < K; k++) acc[o + k]! += table[at + k]!;
-        }
-      }
+      locusMarginal(table, size, stride, G, K, acc);
       spreadOverAlleles(data, model, i, K, acc, missing, sum, miss);
     }
   }

@@ -65,6 +65,40 @@ export function locusGroups(
   };
 }
 
+/**
+ * acc[g, :] = Σ of the rows of `table` (size × K, one per combined code) whose code holds genotype g
+ * of a locus with G genotypes and `stride` (the product of the later loci's genotype counts):
+ * codes c = (b·G + g)·stride + r visited in increasing order, so each genotype's sum takes its codes
+ * in the same order as a loop over c with g = ⌊c / stride⌋ mod G, without the division.
+ */
+export function locusMarginal(
+  table: Float64Array,
+  size: number,
+  stride: number,
+  G: number,
+  K: number,
+  acc: Float64Array,
+): void {
+  acc.fill(0, 0, G * K);
+  const run = stride * K;
+  for (let at = 0; at < size * K;) {
+    for (let o = 0; o < G * K; o += K) {
+      for (let end = at + run; at < end; at += K) for (let k = 0; k < K; k++) acc[o + k]! += table[at + k]!;
+    }
+  }
+}
+
+/**
+ * Extends a group's table (size × K rows, one per combined code) by a locus of G genotypes whose
+ * rows are `locus` (G × K): row c·G + g becomes row c + locus row g. Returns the new size.
+ */
+export function extendGroupTable(table: Float64Array, size: number, locus: Float64Array, G: number, K: number): number {
+  for (let c = size - 1; c >= 0; c--)
+    for (let g = G - 1; g >= 0; g--)
+      for (let k = 0; k < K; k++) table[(c * G + g) * K + k] = table[c * K + k]! + locus[g * K + k]!;
+  return size * G;
+}
+
 /** Whether group q's loci lie in more than one block (`blockOf`: each locus's block). */
 export function groupSpansBlocks(groups: LocusGroups, q: number, blockOf: ArrayLike<number>): boolean {
   const i0 = groups.first[q]!;
