@@ -11,4 +11,5 @@ export * from './formats/vcf.ts';
 export * from './formats/plink.ts';
 export * from './formats/table.ts';
 export * from './formats/population-file.ts';
+export * from './formats/sites-file.ts';
 export * from './formats/writers.ts';

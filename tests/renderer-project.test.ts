@@ -80,6 +80,7 @@ test('a whole project passes; each damaged field is refused by name before anyth
   assert.doesNotThrow(() =>
     checkProject({ ...project(), view: 'pca', pca: { settings: pcaSettings, result: pcaResult } }),
   );
+  assert.doesNotThrow(() => checkProject({ ...project(), sitesFile: { name: 'sites.csv', base64: 'cG9wLHgseQo=' } }));
   const damage: [(d: ReturnType<typeof project>) => void, RegExp][] = [
     [(d) => (d.view = 'nowhere'), /view/],
     [(d) => ((d.run as Record<string, unknown>)['algorithm'] = 'magic'), /run\.algorithm/],
@@ -95,6 +96,7 @@ test('a whole project passes; each damaged field is refused by name before anyth
       /runs\[0\]\.algorithmChoice/,
     ],
     [(d) => (d.files[0]!.base64 = 'not base64!'), /files\[0\]/],
+    [(d) => Object.assign(d, { sitesFile: { name: 'sites.csv' } }), /sitesFile/],
     [
       (d) =>
         Object.assign(d, {

@@ -1,4 +1,5 @@
 import type { GenotypeData, Individual, Location } from '../data/genotype-data.ts';
+import { siteColumns, siteOf, type SiteColumns } from './site-columns.ts';
 import type { ByteSource } from '../io/byte-source.ts';
 import { readAllLines, tokenize } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
@@ -6,13 +7,8 @@ import { FormatError } from '../io/format-error.ts';
 /** Population (and optional group and sampling site) of each individual id, from a side file. */
 export type PopulationMap = Map<string, { population: string; group?: string; location?: Location }>;
 
-const LATITUDE = ['latitude', 'lat'];
-const LONGITUDE = ['longitude', 'lon', 'long', 'lng'];
-/** Planar coordinates: `x`/`y`, or any names ending in `_x`/`_y` (e.g. nancycats' colony_x). */
-const isX = (n: string) => n === 'x' || n.endsWith('_x');
-const isY = (n: string) => n === 'y' || n.endsWith('_y');
-
-const HEADER_IDS = new Set(['id', 'sample', 'individual', 'iid', 'ind', 'name', 'label']);
+/** First header cells that name the individual's id column. */
+export const HEADER_IDS: ReadonlySet<string> = new Set(['id', 'sample', 'individual', 'iid', 'ind', 'name', 'label']);
 
 /**
  * Reads a population file: two or more columns `id population [group]` separated by tabs,
@@ -27,7 +23,7 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
   const out: PopulationMap = new Map();
   let popCol = 1;
   let groupCol = 2;
-  let site: { kind: 'geographic' | 'planar'; a: number; b: number } | undefined;
+  let site: SiteColumns | undefined;
   let first = true;
   for (const line of await readAllLines(source)) {
     if (line.text.trim() === '' || line.text.startsWith('#')) continue;
@@ -41,12 +37,7 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
         const g = names.findIndex((n) => n === 'group' || n === 'region');
         if (p > 0) popCol = p;
         groupCol = g > 0 ? g : -1;
-        const lat = names.findIndex((n) => LATITUDE.includes(n));
-        const lon = names.findIndex((n) => LONGITUDE.includes(n));
-        const x = names.findIndex(isX);
-        const y = names.findIndex(isY);
-        if (lat > 0 && lon > 0) site = { kind: 'geographic', a: lat, b: lon };
-        else if (x > 0 && y > 0) site = { kind: 'planar', a: x, b: y };
+        site = siteColumns(names);
         continue;
       }
     }
@@ -62,7 +53,7 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
     if (out.has(id))
       throw new FormatError(source.name, line.number, 1, `id "${id}" listed twice`, 'one row per individual');
     const group = groupCol >= 0 ? tok[groupCol]?.text : undefined;
-    const location = site ? siteOf(source, line.number, tok, site) : undefined;
+    const location = site ? siteOf(source.name, line.number, tok, site) : undefined;
     out.set(id, {
       population: tok[popCol]?.text ?? '',
       ...(group ? { group } : {}),
@@ -70,33 +61,6 @@ export async function readPopulationFile(source: ByteSource): Promise<Population
     });
   }
   return out;
-}
-
-/** The site in columns a, b of a row, checked; undefined when both cells are empty. */
-function siteOf(
-  source: ByteSource,
-  lineNumber: number,
-  tok: ReturnType<typeof tokenize>,
-  site: { kind: 'geographic' | 'planar'; a: number; b: number },
-): Location | undefined {
-  const a = tok[site.a];
-  const b = tok[site.b];
-  if ((a?.text ?? '') === '' && (b?.text ?? '') === '') return undefined;
-  const value = (t: (typeof tok)[number] | undefined, what: string, lo: number, hi: number): number => {
-    const v = Number(t?.text);
-    if (t === undefined || t.text === '' || !Number.isFinite(v) || v < lo || v > hi)
-      throw new FormatError(
-        source.name,
-        lineNumber,
-        t?.column ?? 1,
-        `${what} "${t?.text ?? ''}"`,
-        Number.isFinite(lo) ? `a number from ${lo} to ${hi}` : 'a number',
-      );
-    return v;
-  };
-  if (site.kind === 'geographic')
-    return { kind: 'geographic', latitude: value(a, 'latitude', -90, 90), longitude: value(b, 'longitude', -180, 180) };
-  return { kind: 'planar', x: value(a, 'x', -Infinity, Infinity), y: value(b, 'y', -Infinity, Infinity) };
 }
 
 /**

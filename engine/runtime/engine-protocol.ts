@@ -171,6 +171,17 @@ export interface AssignInfo {
   readonly exclusion?: Float64Array;
 }
 
+/** A dataset given the sites of a coordinates file (engine/formats/sites-file.ts). */
+export interface SitesInfo {
+  readonly individuals: DatasetInfo['individuals'];
+  /** What the file's keys named. */
+  readonly by: 'individual' | 'population';
+  readonly located: number;
+  readonly unlocated: number;
+  /** Keys of the file that name nothing in the data. */
+  readonly unknown: readonly string[];
+}
+
 /** A PCA of an open dataset (engine/analysis/pca.ts), as the PCA view draws it. */
 export interface PcaInfo {
   readonly pcs: number;
@@ -203,6 +214,11 @@ export interface EngineApi {
   assign(request: AssignRequest): Promise<AssignInfo>;
   /** Principal components of an open dataset's genotypes. */
   principalComponents(datasetId: number, pcs: number): Promise<PcaInfo>;
+  /**
+   * Gives an open dataset's individuals the sampling sites of a coordinates file (a site per
+   * individual or per population); the file replaces any sites the population file gave.
+   */
+  applySites(datasetId: number, file: FileInput): Promise<SitesInfo>;
   exportDataset(
     datasetId: number,
     format: ExportFormat,
@@ -244,6 +260,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'selectMarkers',
   'assign',
   'principalComponents',
+  'applySites',
   'exportDataset',
   'closeDataset',
   'held',

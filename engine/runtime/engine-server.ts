@@ -13,7 +13,7 @@ import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.
 import { assignIndividuals } from '../service/assign.ts';
 import { restoreRuns, runSweep } from '../service/cluster-sweep.ts';
 import { importResult } from '../service/import-result.ts';
-import { exportDataset, filterDataset, openDataset } from '../service/dataset.ts';
+import { exportDataset, filterDataset, openDataset, placeDataset } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
 import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
@@ -135,12 +135,7 @@ export class EngineServer {
     return {
       datasetId,
       summary: summaryJson(summarize(data)),
-      individuals: data.individuals.map((i) => ({
-        id: i.id,
-        ...(i.population !== undefined ? { population: i.population } : {}),
-        ...(i.group !== undefined ? { group: i.group } : {}),
-        ...(i.location !== undefined ? { location: i.location } : {}),
-      })),
+      individuals: individualsInfo(data),
       loci: data.loci.map((l) => l.name),
     };
   }
@@ -281,6 +276,17 @@ export class EngineServer {
           converged: pc.converged,
         };
       },
+      applySites: async (datasetId: number, file: FileInput) => {
+        const placed = await placeDataset(this.dataset(datasetId), this.source(file));
+        this.datasets.set(datasetId, placed.data);
+        return {
+          individuals: individualsInfo(placed.data),
+          by: placed.by,
+          located: placed.located,
+          unlocated: placed.unlocated,
+          unknown: placed.unknown,
+        };
+      },
       assign: async (req: AssignRequest) => {
         const classifier = {
           structure: req.classifier,
@@ -358,4 +364,14 @@ export class EngineServer {
       this.aborts.delete(msg.id);
     }
   }
+}
+
+/** The individuals as the UI receives them: plain objects without absent fields. */
+function individualsInfo(data: GenotypeData): DatasetInfo['individuals'] {
+  return data.individuals.map((i) => ({
+    id: i.id,
+    ...(i.population !== undefined ? { population: i.population } : {}),
+    ...(i.group !== undefined ? { group: i.group } : {}),
+    ...(i.location !== undefined ? { location: i.location } : {}),
+  }));
 }

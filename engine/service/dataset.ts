@@ -2,6 +2,7 @@ import { applyFilters, type FilterOptions, type FilterResult } from '../data/fil
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readDataset, type ReadOptions } from '../formats/read-dataset.ts';
+import { applySites, readSitesFile, type SitesApplied } from '../formats/sites-file.ts';
 import type { StructureOptions } from '../formats/structure.ts';
 import { writeGenepop, writeStructure, writeVcf, type WrittenFile } from '../formats/writers.ts';
 import type { ExportFormat, FormatName } from '../util/choices.ts';
@@ -29,6 +30,14 @@ export function openDataset(
     onProgress,
   };
   return readDataset({ main: files.main, companions: files.companions ?? [] }, read);
+}
+
+/**
+ * Use case "sampling sites": the dataset with the sites of a coordinates file (per individual or
+ * per population), read and checked before anything changes.
+ */
+export async function placeDataset(data: GenotypeData, sites: ByteSource): Promise<SitesApplied> {
+  return applySites(data, await readSitesFile(sites));
 }
 
 /** Use case "filter": a new dataset without the individuals and loci the filters remove. */

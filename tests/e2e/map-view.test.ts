@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
 import { dataPath } from '../../data/datasets.ts';
@@ -94,7 +95,7 @@ test('Map view: eHGDP at K = 5, one pie per site above the land, none overlappin
   assert.deepEqual(errors, []);
 });
 
-test('Map view: planar colony coordinates (nancycats) draw without a basemap; data without sites says how to add them', async () => {
+test('Map view: planar colony coordinates (nancycats) draw without a basemap; a sites file places data without them', async () => {
   const { page, errors } = await openApp(browser);
   await page.getByTestId('pop-input').setInputFiles([dataPath('nancycats.labels.tsv')]);
   await page.getByTestId('file-input').setInputFiles([dataPath('nancycats.str')]);
@@ -104,10 +105,45 @@ test('Map view: planar colony coordinates (nancycats) draw without a basemap; da
   assert.equal(await piesApart(page), siteCount('nancycats.labels.tsv', 'colony_x', 'colony_y'));
   assert.equal(await page.locator('[data-testid=map-plot] [data-testid=map-land]').count(), 0);
 
+  // Without sites in the population file, a separate coordinates file keyed by population
+  // (the .str file's own population numbers here) places them; a bad one changes nothing.
   const bare = await openApp(browser);
   await bare.page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
   await bare.page.getByTestId('n-individuals').waitFor();
   await bare.page.getByRole('button', { name: 'Map' }).click();
   assert.match((await bare.page.getByTestId('map-no-sites').textContent()) ?? '', /latitude.*longitude/s);
+  const bad = join(screenshotPath(''), 'colonies-bad.csv');
+  writeFileSync(bad, 'colony,x,y\n1,263.3,north\n');
+  await bare.page.getByTestId('sites-input').setInputFiles([bad]);
+  assert.match(
+    (await bare.page.getByTestId('error').textContent()) ?? '',
+    /colonies-bad\.csv:2:9: y "north"/,
+  );
+  await bare.page.getByTestId('map-no-sites').waitFor();
+  const colonies = new Map<string, string>();
+  const [head, ...rows] = readFileSync(dataPath('nancycats.labels.tsv'), 'utf8').trim().split('\n');
+  const col = (n: string) => head!.split('\t').indexOf(n);
+  for (const r of rows.map((x) => x.split('\t')))
+    colonies.set(r[col('pop_index')]!, `${r[col('colony_x')]},${r[col('colony_y')]}`);
+  const good = join(screenshotPath(''), 'colonies.csv');
+  writeFileSync(good, `colony,x,y\n${[...colonies].map(([k, v]) => `${k},${v}`).join('\n')}\n99,0,0\n`);
+  await bare.page.getByTestId('sites-input').setInputFiles([good]);
+  await bare.page.getByTestId('sites-note').filter({ hasText: 'placed' }).waitFor();
+  assert.match(
+    (await bare.page.getByTestId('sites-note').textContent()) ?? '',
+    /per population: 237 individuals placed, 0 without a site; 1 population not in the data: 99/,
+  );
+  await runTo(bare.page, 3);
+  await bare.page.locator('[data-testid=map-plot] g.site').first().waitFor({ timeout: 30_000 });
+  assert.equal(await piesApart(bare.page), colonies.size);
+  // The sites file is part of the session: restored after a reload.
+  await bare.page.waitForTimeout(1200);
+  await bare.page.reload();
+  await bare.page.getByTestId('restore').click();
+  await bare.page.getByRole('button', { name: 'Map' }).click();
+  await bare.page.locator('[data-testid=map-plot] g.site').first().waitFor({ timeout: 60_000 });
+  assert.equal(await piesApart(bare.page), colonies.size);
+  assert.match((await bare.page.getByTestId('sites-button').textContent()) ?? '', /colonies\.csv/);
+  await bare.page.screenshot({ path: screenshotPath('map-nancycats-sites-file.png'), fullPage: true });
   assert.deepEqual([...errors, ...bare.errors], []);
 });

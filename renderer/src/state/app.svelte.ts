@@ -1,6 +1,12 @@
 import type { EngineClient } from '../../../engine/runtime/engine-client.ts';
 import { EngineError } from '../../../engine/runtime/engine-client.ts';
-import type { DatasetInfo, FileBytes, FileInput, OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
+import type {
+  DatasetInfo,
+  FileBytes,
+  FileInput,
+  OpenOptions,
+  SitesInfo,
+} from '../../../engine/runtime/engine-protocol.ts';
 import { mainFileFirst } from '../../../engine/runtime/engine-protocol.ts';
 import type { FilterOptions, Removed } from '../../../engine/runtime/engine-protocol.ts';
 import type {} from '../engine/desktop-port.ts';
@@ -26,6 +32,9 @@ export class AppState {
    */
   files = $state.raw<FileInput[]>([]);
   populationFile = $state.raw<FileInput | null>(null);
+  /** A coordinates file whose sampling sites the open dataset carries, and what it matched. */
+  sitesFile = $state.raw<FileInput | null>(null);
+  sites = $state.raw<Omit<SitesInfo, 'individuals'> | null>(null);
   openOptions = $state.raw<OpenOptions>({});
   /** The dataset as read, before filters (filters always start from it). */
   unfiltered = $state.raw<DatasetInfo | null>(null);
@@ -68,11 +77,50 @@ export class AppState {
     this.fileNames = files.map((f) => f.name);
     this.files = files;
     this.populationFile = options.populationFile ?? null;
+    this.sitesFile = null;
+    this.sites = null;
     this.openOptions = options;
     this.filters = {};
     this.removed = null;
     this.view = 'data';
   }
+}
+
+/**
+ * Gives the open dataset, and the dataset it was filtered from, the sampling sites of a
+ * coordinates file; nothing changes when the file is refused.
+ */
+export async function applySitesFile(app: AppState, file: FileInput): Promise<void> {
+  if (!app.client || !app.dataset || !app.unfiltered) return;
+  try {
+    const placed = await placeSites(app.client, [app.unfiltered, app.dataset], file);
+    app.unfiltered = placed[0]!.info;
+    app.dataset = placed[1]!.info;
+    const { individuals: _i, ...summary } = placed[1]!.sites;
+    app.sitesFile = file;
+    app.sites = summary;
+  } catch (e) {
+    app.error = toShownError(`Could not read the sampling sites in ${file.name}`, e);
+  }
+}
+
+/** Datasets with the sites of a file applied in the engine (one call for a dataset given twice). */
+export async function placeSites(
+  client: EngineClient,
+  datasets: readonly DatasetInfo[],
+  file: FileInput,
+): Promise<{ info: DatasetInfo; sites: SitesInfo }[]> {
+  const done = new Map<number, SitesInfo>();
+  const out: { info: DatasetInfo; sites: SitesInfo }[] = [];
+  for (const info of datasets) {
+    let sites = done.get(info.datasetId);
+    if (!sites) {
+      sites = await client.call('applySites', [info.datasetId, file]).result;
+      done.set(info.datasetId, sites);
+    }
+    out.push({ info: { ...info, individuals: sites.individuals }, sites });
+  }
+  return out;
 }
 
 /** Applies filters to the dataset as read; an empty filter set restores it. */

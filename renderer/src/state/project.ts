@@ -33,6 +33,8 @@ export interface ProjectDoc {
   readonly savedAt: string;
   readonly files: readonly SavedFile[];
   readonly populationFile?: SavedFile;
+  /** A coordinates file of sampling sites applied after reading (the Map view). */
+  readonly sitesFile?: SavedFile;
   readonly view: View;
   readonly openOptions?: Omit<OpenOptions, 'populationFile'>;
   readonly filters?: FilterOptions;
@@ -241,6 +243,7 @@ export function checkProject(doc: unknown): ProjectDoc {
   if (!Array.isArray(d.files) || d.files.length === 0) throw new Error('the project holds no dataset');
   d.files.forEach((f, k) => checkFile(f, `files[${k}]`));
   if (d.populationFile !== undefined) checkFile(d.populationFile, 'populationFile');
+  if (d.sitesFile !== undefined) checkFile(d.sitesFile, 'sitesFile');
   if (!VIEWS.includes(d.view as View)) bad('view', `"${String(d.view)}" is not a view`);
   const r = d.run as Record<string, unknown> | undefined;
   if (!r || typeof r !== 'object') bad('run', 'is missing');

@@ -1,5 +1,5 @@
 import type { AppState } from './app.svelte.ts';
-import { toShownError } from './app.svelte.ts';
+import { placeSites, toShownError } from './app.svelte.ts';
 import { tick } from 'svelte';
 import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
@@ -48,6 +48,7 @@ export class ProjectState {
       savedAt: new Date().toISOString(),
       files: app.files.map(encodeFile),
       ...(app.populationFile ? { populationFile: encodeFile(app.populationFile) } : {}),
+      ...(app.sitesFile ? { sitesFile: encodeFile(app.sitesFile) } : {}),
       view: app.view,
       openOptions: withoutPopulationFile(app.openOptions),
       filters: app.filters,
@@ -149,22 +150,31 @@ export class ProjectState {
     const read: number[] = [];
     app.loading = true;
     try {
-      const [files, population] = await Promise.all([
+      const [files, population, sitesFile] = await Promise.all([
         decodeFiles(doc.files, window.stratify),
         doc.populationFile ? decodeFiles([doc.populationFile], window.stratify) : Promise.resolve([]),
+        doc.sitesFile ? decodeFiles([doc.sitesFile], window.stratify) : Promise.resolve([]),
       ]);
       const options = {
         ...(doc.openOptions ?? {}),
         ...(population[0] ? { populationFile: population[0] } : {}),
       };
       const settings = doc.assign?.settings;
-      const info = await app.read(files, options);
+      let info = await app.read(files, options);
       read.push(info.datasetId);
-      const filtered =
+      let filtered =
         doc.filters && Object.keys(doc.filters).length > 0
           ? await client.call('filterDataset', [info.datasetId, doc.filters]).result
           : undefined;
       if (filtered) read.push(filtered.datasetId);
+      let sites = null;
+      if (sitesFile[0]) {
+        const placed = await placeSites(client, filtered ? [info, filtered] : [info], sitesFile[0]);
+        info = placed[0]!.info;
+        if (filtered) filtered = { ...filtered, individuals: placed[1]!.info.individuals };
+        const { individuals: _i, ...summary } = placed.at(-1)!.sites;
+        sites = summary;
+      }
       const shown = filtered ?? info;
       const N = shown.individuals.length;
       const runs = decodeRuns(doc.runs, N);
@@ -182,6 +192,10 @@ export class ProjectState {
         app.dataset = filtered;
         app.filters = doc.filters!;
         app.removed = { individuals: filtered.removedIndividuals, loci: filtered.removedLoci };
+      }
+      if (sitesFile[0]) {
+        app.sitesFile = sitesFile[0];
+        app.sites = sites;
       }
       await tick();
       Object.assign(run, doc.run);
