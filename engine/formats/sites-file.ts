@@ -75,7 +75,8 @@ export async function readSitesFile(source: ByteSource): Promise<SitesTable> {
 }
 
 function sameLocation(a: Location, b: Location): boolean {
-  if (a.kind === 'geographic' && b.kind === 'geographic') return a.latitude === b.latitude && a.longitude === b.longitude;
+  if (a.kind === 'geographic' && b.kind === 'geographic')
+    return a.latitude === b.latitude && a.longitude === b.longitude;
   if (a.kind === 'planar' && b.kind === 'planar') return a.x === b.x && a.y === b.y;
   return false;
 }

@@ -115,10 +115,7 @@ test('Map view: planar colony coordinates (nancycats) draw without a basemap; a 
   const bad = join(screenshotPath(''), 'colonies-bad.csv');
   writeFileSync(bad, 'colony,x,y\n1,263.3,north\n');
   await bare.page.getByTestId('sites-input').setInputFiles([bad]);
-  assert.match(
-    (await bare.page.getByTestId('error').textContent()) ?? '',
-    /colonies-bad\.csv:2:9: y "north"/,
-  );
+  assert.match((await bare.page.getByTestId('error').textContent()) ?? '', /colonies-bad\.csv:2:9: y "north"/);
   await bare.page.getByTestId('map-no-sites').waitFor();
   const colonies = new Map<string, string>();
   const [head, ...rows] = readFileSync(dataPath('nancycats.labels.tsv'), 'utf8').trim().split('\n');

@@ -17,7 +17,8 @@ d1, 103103 202202
 d2, 103104 202202
 e1, 103104 202202
 `;
-const POPS = 'id\tpopulation\tlatitude\tlongitude\nb1\tBorgou\t1\t2\nb2\tBorgou\t1\t2\nd1\tDaGo\t3\t4\nd2\tDaGo\t3\t4\n';
+const POPS =
+  'id\tpopulation\tlatitude\tlongitude\nb1\tBorgou\t1\t2\nb2\tBorgou\t1\t2\nd1\tDaGo\t3\t4\nd2\tDaGo\t3\t4\n';
 
 async function cattle() {
   return readDataset({ main: textSource('cattle.gen', GENEPOP) }, { populations: textSource('pops.tsv', POPS) });
@@ -85,7 +86,10 @@ test('a header without site columns, a key with two sites and keys that match no
   assert.equal(e.line, 5);
   assert.match(e.message, /"Borgou" has a second, different site \(its first is on line 3\)/);
   e = await refusal('pop,lat,lon\nParis,48.9,2.35\n');
-  assert.match(e.message, /none of its 1 keys .* "Paris".* individuals "b1", "b2", "d1" and populations "Borgou", "DaGo"/);
+  assert.match(
+    e.message,
+    /none of its 1 keys .* "Paris".* individuals "b1", "b2", "d1" and populations "Borgou", "DaGo"/,
+  );
 });
 
 test('a repeated key with the same site is one site', async () => {
