@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
@@ -112,7 +113,8 @@ test('Map view: planar colony coordinates (nancycats) draw without a basemap; a 
   await bare.page.getByTestId('n-individuals').waitFor();
   await bare.page.getByRole('button', { name: 'Map' }).click();
   assert.match((await bare.page.getByTestId('map-no-sites').textContent()) ?? '', /latitude.*longitude/s);
-  const bad = join(screenshotPath(''), 'colonies-bad.csv');
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-sites-'));
+  const bad = join(dir, 'colonies-bad.csv');
   writeFileSync(bad, 'colony,x,y\n1,263.3,north\n');
   await bare.page.getByTestId('sites-input').setInputFiles([bad]);
   assert.match((await bare.page.getByTestId('error').textContent()) ?? '', /colonies-bad\.csv:2:9: y "north"/);
@@ -122,7 +124,7 @@ test('Map view: planar colony coordinates (nancycats) draw without a basemap; a 
   const col = (n: string) => head!.split('\t').indexOf(n);
   for (const r of rows.map((x) => x.split('\t')))
     colonies.set(r[col('pop_index')]!, `${r[col('colony_x')]},${r[col('colony_y')]}`);
-  const good = join(screenshotPath(''), 'colonies.csv');
+  const good = join(dir, 'colonies.csv');
   writeFileSync(good, `colony,x,y\n${[...colonies].map(([k, v]) => `${k},${v}`).join('\n')}\n99,0,0\n`);
   await bare.page.getByTestId('sites-input').setInputFiles([good]);
   await bare.page.getByTestId('sites-note').filter({ hasText: 'placed' }).waitFor();
