@@ -7,7 +7,6 @@ import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
 import { fstFromAssignments } from '../engine/analysis/fst.ts';
 import {
   adjustedRandIndex,

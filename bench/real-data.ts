@@ -2,7 +2,6 @@
 // data/ against their population (and region) labels, K = 2..7.
 // Usage: node --import tsx bench/real-data.ts [--starts 30] [--out docs/real-data.md]
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { readDataset } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';

@@ -229,12 +229,18 @@ if (!app.requestSingleInstanceLock()) {
     }
     void openPaths(genotypePathsIn(argv.slice(1)));
   });
-  app.whenReady().then(async () => {
-    serveApp();
-    registerIpc();
-    await buildMenu();
-    await createWindow();
-  });
+  app
+    .whenReady()
+    .then(async () => {
+      serveApp();
+      registerIpc();
+      await buildMenu();
+      await createWindow();
+    })
+    .catch((e: unknown) => {
+      dialog.showErrorBox('Stratify could not start', e instanceof Error ? e.message : String(e));
+      app.quit();
+    });
   app.on('window-all-closed', () => {
     engine.dispose();
     app.quit();

@@ -3,7 +3,6 @@
 // mutual information, per-locus F_ST and at random; and two simulations of linked SNPs
 // (haplotype blocks) where naive Bayes counts linked markers more than once.
 // Usage: node --import tsx docs/scripts/assignment.ts > docs/assignment.md
-import { join } from 'node:path';
 import { readDataset } from '../../engine/index.ts';
 import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';
 import { categoricalFromGenotypes, type CategoricalData } from '../../engine/classify/categorical.ts';

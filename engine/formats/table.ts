@@ -1,5 +1,5 @@
 import { IndividualMajorBuilder } from '../data/builder.ts';
-import { MAX_PLOIDY, type GenotypeData } from '../data/genotype-data.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readLines, tokenize, type Token } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';

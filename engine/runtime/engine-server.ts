@@ -4,7 +4,7 @@ import { summarize, type DatasetSummary } from '../data/summary.ts';
 import { bytesSource, readHeadBytes, type ByteSource } from '../io/byte-source.ts';
 import { isGzip } from '../io/gzip.ts';
 import type { DatasetFiles } from '../formats/read-dataset.ts';
-import { FormatError, isFormatError } from '../io/format-error.ts';
+import { isFormatError, type FormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { DEFAULT_FIT } from '../model/mixture/fit.ts';
 import { preparedData } from '../model/mixture/mixture-data.ts';

@@ -13,7 +13,6 @@ import {
   sweepTasks,
   dispatchOrder,
   validateSweep,
-  type StartTask,
   type SweepOptions,
   type SweepRun,
 } from '../model/sweep.ts';

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp, screenshotPath } from './browser.ts';
-import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
 let browser: Browser;

@@ -160,7 +160,7 @@ export const PREDICTION_BOUND = 1e-5;
 
 /** Clamps every parameter to [bound, 1 − bound] and rescales each simplex block to sum to one. */
 export function boundParams(md: MixtureData, params: AdmixtureParams, bound: number): void {
-  const { K, Q, F } = params;
+  const { Q, F } = params;
   const clamp = (x: number) => Math.min(1 - bound, Math.max(bound, x));
   for (let j = 0; j < Q.length; j++) Q[j] = clamp(Q[j]!);
   for (let j = 0; j < F.length; j++) F[j] = clamp(F[j]!);
