@@ -268,10 +268,12 @@ export function registerRun(program: Command): void {
     .option('--start-range <a..b>', 'with --replicate: only starts a to b (1-based) of that replicate (policy best)')
     .action(async (file: string, o: Record<string, unknown>) => {
       const out = String(o['out']);
+      // Options first, then the folder, then the data: a mistake costs neither a folder nor a read.
+      const options = sweepOptionsFrom(o);
       ensureWritableDir(out);
       const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
       const stem = 'stratify';
-      let sweep = await withSupervision(data, sweepOptionsFrom(o), o);
+      let sweep = await withSupervision(data, options, o);
       if (o['replicate'] !== undefined) {
         await writePiece(out, data, sweep, o);
         return;
