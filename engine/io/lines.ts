@@ -106,25 +106,17 @@ export interface Token {
   readonly column: number;
 }
 
-/** Splits a line on runs of spaces/tabs (or on a given single-character delimiter), keeping columns. */
+/**
+ * Splits a line on runs of spaces/tabs, or on a given single-character delimiter, keeping each
+ * token's column. With a delimiter, fields are read as spreadsheets write CSV (RFC 4180 within a
+ * line): a field in double quotes may hold the delimiter, and "" inside stands for one quote;
+ * spaces around a field are dropped. Written here rather than taken from a CSV library because
+ * errors name each field's column and lines are streamed with progress; tests/formats/csv-fields
+ * checks it against csv-parse.
+ */
 export function tokenize(line: string, delimiter?: string): Token[] {
+  if (delimiter !== undefined && delimiter !== ' ') return splitDelimited(line, delimiter);
   const out: Token[] = [];
-  if (delimiter !== undefined && delimiter !== ' ') {
-    let start = 0;
-    for (;;) {
-      const d = line.indexOf(delimiter, start);
-      const end = d < 0 ? line.length : d;
-      const raw = line.slice(start, end);
-      const lead = raw.length - raw.trimStart().length;
-      let text = raw.trim();
-      // Spreadsheet exports quote fields: "A/G" → A/G ("" inside stands for one quote).
-      if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1).replace(/""/g, '"');
-      out.push({ text, column: start + lead + 1 });
-      if (d < 0) break;
-      start = d + 1;
-    }
-    return out;
-  }
   const n = line.length;
   let i = 0;
   while (i < n) {
@@ -135,6 +127,38 @@ export function tokenize(line: string, delimiter?: string): Token[] {
     out.push({ text: line.slice(s, i), column: s + 1 });
   }
   return out;
+}
+
+function splitDelimited(line: string, delimiter: string): Token[] {
+  const out: Token[] = [];
+  const n = line.length;
+  let start = 0;
+  for (;;) {
+    let i = start;
+    while (i < n && line[i] !== delimiter && isSpace(line.charCodeAt(i))) i++;
+    const column = i + 1;
+    const close = line[i] === '"' ? closingQuote(line, i + 1) : -1;
+    // A quoted field runs to its closing quote (an unclosed quote is read as plain text).
+    const d = line.indexOf(delimiter, close >= 0 ? close + 1 : start);
+    const end = d < 0 ? n : d;
+    const text =
+      close >= 0
+        ? line.slice(i + 1, close).replace(/""/g, '"') + line.slice(close + 1, end).trim()
+        : line.slice(start, end).trim();
+    out.push({ text, column });
+    if (d < 0) return out;
+    start = d + 1;
+  }
+}
+
+/** The index of the quote that closes a field opened before `from` ("" is an escaped quote), or −1. */
+function closingQuote(line: string, from: number): number {
+  for (let k = from; ; ) {
+    const q = line.indexOf('"', k);
+    if (q < 0) return -1;
+    if (line[q + 1] !== '"') return q;
+    k = q + 2;
+  }
 }
 
 function isSpace(c: number): boolean {
