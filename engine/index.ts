@@ -5,7 +5,7 @@ export * from './data/allele-counts.ts';
 export * from './io/byte-source.ts';
 export * from './io/format-error.ts';
 export * from './formats/read-dataset.ts';
-export * from './formats/structure.ts';
+export * from './formats/structure-file.ts';
 export * from './formats/genepop.ts';
 export * from './formats/vcf.ts';
 export * from './formats/plink.ts';

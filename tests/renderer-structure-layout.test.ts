@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutIndividuals, rowOrder, withRowOrders, type PlotRow } from '../renderer/src/charts/structure.ts';
+import { layoutIndividuals, rowOrder, withRowOrders, type PlotRow } from '../renderer/src/charts/structure-plot.ts';
 
 test('each row sorted by its own clusters: populations keep their places, individuals follow that row', () => {
   const individuals = ['a', 'a', 'a', 'b', 'b', 'b'].map((p, i) => ({ id: `i${i}`, population: p }));

@@ -8,7 +8,7 @@ import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';
 import { categoricalFromGenotypes, type CategoricalData } from '../../engine/classify/categorical.ts';
 import { crossValidate, type Evaluation, type Learning } from '../../engine/classify/evaluate.ts';
 import { panelCurve } from '../../engine/classify/panel-curve.ts';
-import type { StructureKind } from '../../engine/classify/structure.ts';
+import type { StructureKind } from '../../engine/classify/network-structure.ts';
 import { haplotypeBlocks, haplotypeFrequencyBlocks } from '../../tests/model/synthetic.ts';
 import { wilcoxonSignedRank } from '../../engine/util/rank-tests.ts';
 import { range, subsetData } from '../../engine/data/genotype-data.ts';

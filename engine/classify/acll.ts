@@ -1,7 +1,7 @@
 import { createRng } from '../util/rng.ts';
 import type { CategoricalData } from './categorical.ts';
 import { configCount, configOf, type Classifier } from './classifier.ts';
-import type { Parents } from './structure.ts';
+import type { Parents } from './network-structure.ts';
 
 /**
  * β of the approximate conditional log-likelihood (aCLL) for s classes (seed 000, Theorem 3.2).

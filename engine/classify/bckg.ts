@@ -2,7 +2,7 @@ import type { Score } from '../util/choices.ts';
 import { logGamma } from '../util/log-math.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
-import { sahamiOrder, tanParents, type Parents } from './structure.ts';
+import { sahamiOrder, tanParents, type Parents } from './network-structure.ts';
 
 /**
  * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the

@@ -1,5 +1,5 @@
 import type { CategoricalData } from './categorical.ts';
-import type { Parents } from './structure.ts';
+import type { Parents } from './network-structure.ts';
 
 /**
  * A Bayesian-network classifier: the class C is a parent of every feature, plus the feature

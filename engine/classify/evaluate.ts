@@ -4,7 +4,7 @@ import { subsetRows, type CategoricalData } from './categorical.ts';
 import { conditionalLogLik, fitGenerative, predict, type Classifier } from './classifier.ts';
 import { DEFAULT_DISCRIMINATIVE, fitDiscriminative } from './discriminative.ts';
 import { learnStructure } from './learn-structure.ts';
-import type { Parents, StructureKind } from './structure.ts';
+import type { Parents, StructureKind } from './network-structure.ts';
 import type { Score } from './bckg.ts';
 import { DEFAULT_TM, fitTM } from './tm.ts';
 import { fitAcll } from './acll.ts';

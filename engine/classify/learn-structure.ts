@@ -1,7 +1,7 @@
 import type { Score, StructureKind } from '../util/choices.ts';
 import { bckgParents, kdbParentsByScore } from './bckg.ts';
 import type { CategoricalData } from './categorical.ts';
-import { kdbParents, tanParents, type Parents } from './structure.ts';
+import { kdbParents, tanParents, type Parents } from './network-structure.ts';
 
 /**
  * The feature parents of a classifier structure learned from labelled data. BCkG searches with

@@ -6,7 +6,7 @@ import { subsetData, range } from '../data/genotype-data.ts';
 import { createRng } from '../util/rng.ts';
 import { subsetFeatures, type CategoricalData } from './categorical.ts';
 import { crossValidate, type ClassifierOptions, type Evaluation } from './evaluate.ts';
-import { classMI } from './structure.ts';
+import { classMI } from './network-structure.ts';
 
 export type { PanelMethod };
 

@@ -1,6 +1,6 @@
 import type { CategoricalData } from './categorical.ts';
 import { configCount, configOf, conditionalLogLik, logSmoothed, predict, type Classifier } from './classifier.ts';
-import type { Parents } from './structure.ts';
+import type { Parents } from './network-structure.ts';
 
 /**
  * Counts of a classifier in the space where the TM algorithm works (dissertation 5.2): class

@@ -5,7 +5,7 @@ import { FormatError } from '../io/format-error.ts';
 import { isPopLine, readGenepop, type GenepopOptions } from './genepop.ts';
 import { readPlinkBed, readPlinkPed, type PlinkOptions } from './plink.ts';
 import { applyPopulations, readPopulationFile } from './population-file.ts';
-import { readStructure, type StructureOptions } from './structure.ts';
+import { readStructure, type StructureOptions } from './structure-file.ts';
 import { readGenotypeTable, type TableOptions } from './table.ts';
 import { readVcf, type VcfOptions } from './vcf.ts';
 

@@ -3,7 +3,7 @@ import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readDataset, type ReadOptions } from '../formats/read-dataset.ts';
 import { applySites, readSitesFile, type SitesApplied } from '../formats/sites-file.ts';
-import type { StructureOptions } from '../formats/structure.ts';
+import type { StructureOptions } from '../formats/structure-file.ts';
 import { writeGenepop, writeStructure, writeVcf, type WrittenFile } from '../formats/writers.ts';
 import type { ExportFormat, FormatName } from '../util/choices.ts';
 

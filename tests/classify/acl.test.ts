@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CategoricalData } from '../../engine/classify/categorical.ts';
 import { ACL_SMOOTHING, kdbParentsByScore, localScore, structureScore } from '../../engine/classify/bckg.ts';
-import { classMI } from '../../engine/classify/structure.ts';
+import { classMI } from '../../engine/classify/network-structure.ts';
 import { createRng } from '../../engine/util/rng.ts';
 
 const ACL_SCORES = ['acl', 'acl-mid', 'acl-max'] as const;

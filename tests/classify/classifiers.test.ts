@@ -10,7 +10,7 @@ import {
   unpack,
   DEFAULT_DISCRIMINATIVE,
 } from '../../engine/classify/discriminative.ts';
-import { classMI, conditionalMI, kdbParents, tanParents } from '../../engine/classify/structure.ts';
+import { classMI, conditionalMI, kdbParents, tanParents } from '../../engine/classify/network-structure.ts';
 import { crossValidate, stratifiedFolds } from '../../engine/classify/evaluate.ts';
 import { readArff } from '../../engine/classify/tabular.ts';
 import { fitTM } from '../../engine/classify/tm.ts';
