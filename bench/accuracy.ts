@@ -7,9 +7,9 @@ import { readDataset } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { dataPath } from '../data/datasets.ts';
-import { DEFAULT_FIT, type FitOptions } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../engine/model/fit-options.ts';
 import { AUTO_EMA_Z, combineStarts, type StartResult } from '../engine/model/multi-start.ts';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import { sweepTasks } from '../engine/model/sweep.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments } from '../engine/analysis/partition-scores.ts';
 import { CLUSTER_DEFAULTS, type RankBy } from '../engine/util/choices.ts';
@@ -270,7 +270,7 @@ for (const c of CASES.filter((x) => ONLY.length === 0 || ONLY.includes(x.name)))
   results.set(c.name, row);
   for (let seed = 1; seed <= SEEDS * (c.seedFactor ?? 1); seed++) {
     const { data, labels } = await c.make(seed);
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const truth = encodeLabels(labels).codes;
     for (const f of FITTINGS) {
       if (f.linkedOnly && !c.linked) continue;

@@ -15,7 +15,7 @@ import { wasmPasses } from '../engine/model/admixture/wasm-passes.ts';
 import { emPass } from '../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass } from '../engine/model/admixture/newton-passes.ts';
 import { fBlockRows, fBlocks, fDerivativesPass } from '../engine/model/admixture/f-derivatives.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { createRng } from '../engine/util/rng.ts';
 
 const [kFrom, kTo] = scriptArg('--k', '2..12').split('..').map(Number) as [number, number];

@@ -4,8 +4,9 @@
 // Usage: node --import tsx bench/clustering.ts [--starts 100] [--skip-sweep]
 import { readDataset, MISSING } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
-import { mixtureData, type MixtureData } from '../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, fitSteps } from '../engine/model/mixture/fit.ts';
+import { buildPreparedData, type PreparedData } from '../engine/model/prepared/prepared-data.ts';
+import { fitSteps } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { randomModel, type MixtureModel } from '../engine/model/mixture/mixture-model.ts';
 import { createRng } from '../engine/util/rng.ts';
 import { eStep, eStepBuffers } from '../engine/model/mixture/e-step.ts';
@@ -17,10 +18,10 @@ import { dataPath } from '../data/datasets.ts';
 const args = process.argv.slice(2);
 const starts = Number(args[args.indexOf('--starts') + 1] ?? 100) || 100;
 const data = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')));
-const md = mixtureData(data);
+const md = buildPreparedData(data);
 
 /** The plain E step: probabilities multiplied per individual, individual-outer, no genotype table. */
-function plainEStep(d: MixtureData, m: MixtureModel, post: Float64Array): number {
+function plainEStep(d: PreparedData, m: MixtureModel, post: Float64Array): number {
   const { N, L, P, offsets } = d;
   const calls = data.calls;
   const K = m.K;

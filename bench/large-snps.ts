@@ -1,13 +1,13 @@
 // Scale: simulated SNP data of the size RAD-seq and SNP-chip users have (default 2,000 individuals
 // × 100,000 SNPs, 3 populations, F_ST 0.05), generated here. Reports the time to prepare the data
-// for clustering (mixtureData), one start at K = 3 on one thread (iterations, seconds, seconds per
+// for clustering (buildPreparedData), one start at K = 3 on one thread (iterations, seconds, seconds per
 // iteration) and the peak resident memory.
 // With --threads T (T ≥ 2), instead: a multi-start of T starts (one per worker thread) through the
 // worker pool, which shares the prepared data with the threads, and the peak memory of the process.
 // Usage: node --import tsx bench/large-snps.ts [--n 2000] [--snps 100000] [--k 3] [--algorithm em] [--init individuals] [--threads 1]
 import { readFileSync } from 'node:fs';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { runStart, startSeed } from '../engine/model/multi-start.ts';
 import { createRng, gammaDraw } from '../engine/util/rng.ts';
 import { ALGORITHM, INIT_METHOD } from '../engine/util/choices.ts';
@@ -89,14 +89,14 @@ if (threads >= 2) {
     `prepare + starts: ${((performance.now() - t1) / 1000).toFixed(2)} s, best ln L ${run.clustering.logLik.toFixed(1)}; peak resident memory ${mb()} MB`,
   );
 } else {
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const t2 = performance.now();
   const r = runStart(md, K, fit, 0, startSeed(1, K, 0, 0));
   const t3 = performance.now();
   console.log(
     `${N} individuals × ${L} SNPs (simulated in ${((t1 - t0) / 1000).toFixed(1)} s), K = ${K}, ${algorithm}, --init ${init}, one thread`,
   );
-  console.log(`prepare (mixtureData): ${((t2 - t1) / 1000).toFixed(2)} s`);
+  console.log(`prepare (buildPreparedData): ${((t2 - t1) / 1000).toFixed(2)} s`);
   console.log(
     `one start: ${((t3 - t2) / 1000).toFixed(2)} s, ${r.iterations} iterations (${((t3 - t2) / Math.max(1, r.iterations)).toFixed(0)} ms each), converged ${r.converged}, ln L ${r.logLik.toFixed(1)}`,
   );

@@ -6,7 +6,7 @@ import { readDataset, subsetData, range } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { fstFromAssignments } from '../engine/analysis/fst.ts';
 import {
   adjustedRandIndex,

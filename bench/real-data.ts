@@ -7,7 +7,7 @@ import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { dataPath } from '../data/datasets.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { CLUSTER_DEFAULTS } from '../engine/util/choices.ts';
 
 const DEFAULT_RANK_BY = CLUSTER_DEFAULTS.rankBy;

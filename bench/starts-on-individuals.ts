@@ -7,9 +7,9 @@ import { readDataset } from '../engine/index.ts';
 import { datasetFiles, fileSource } from '../engine/node/file-source.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { dataPath } from '../data/datasets.ts';
-import { DEFAULT_FIT, type FitOptions } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../engine/model/fit-options.ts';
 import { combineStarts, type StartResult } from '../engine/model/multi-start.ts';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import { sweepTasks } from '../engine/model/sweep.ts';
 import { usedClusters } from '../engine/model/cluster-use.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments } from '../engine/analysis/partition-scores.ts';
@@ -93,7 +93,7 @@ for (const c of cases) {
   const used: Record<string, number[]> = { data: [], individuals: [] };
   for (let seed = 1; seed <= c.seeds; seed++) {
     const { data, labels } = c.make(seed);
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const truth = encodeLabels(labels).codes;
     for (const init of ['data', 'individuals'] as const) {
       const fit: FitOptions = { ...DEFAULT_FIT, init };

@@ -2,8 +2,8 @@
 // (docs/scripts/admixture.ts, docs/scripts/admixture-f-update.ts): K = 2..8 × 10 starts, best start
 // by the default ranking, seed 1, no CV, on worker threads.
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
-import type { FitOptions } from '../engine/model/mixture/fit.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import type { FitOptions } from '../engine/model/fit-options.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { nodeStartPool } from '../engine/node/worker-pool.ts';
 import { runSweep } from '../engine/service/cluster-sweep.ts';
 import { CLUSTER_DEFAULTS } from '../engine/util/choices.ts';

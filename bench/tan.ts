@@ -1,7 +1,7 @@
 // EMA-TAN cost: time per iteration relative to EMA on the same data, for window w = 1, 3, 5.
 // Data: phased SNPs in haplotype blocks (500 individuals, 3 populations, 400 blocks × 5 SNPs).
 // Usage: node --import tsx bench/tan.ts
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { startContext, runStart } from '../engine/model/multi-start.ts';
 import { haplotypeBlocks } from '../tests/model/synthetic.ts';
 

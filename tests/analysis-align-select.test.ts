@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { alignReplicates, coloursAcrossK, similarityH } from '../engine/analysis/replicates.ts';
 import { permuteColumns } from '../engine/model/align.ts';
 import { createRng } from '../engine/util/rng.ts';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { combineStarts, runStart, startSeed } from '../engine/model/multi-start.ts';
 import { selectMarkers } from '../engine/analysis/marker-selection.ts';
 import {
@@ -86,7 +86,7 @@ test('toy example: the selected panel keeps informative positions and alone stil
   const report: string[] = [];
   for (let seed = 1; seed <= 10; seed++) {
     const { data, labels, informative } = toyExample(seed);
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const full = combineStarts(
       md,
       Array.from({ length: 200 }, (_, k) => runStart(md, 3, DEFAULT_FIT, k, startSeed(seed, 3, 0, k))),
@@ -95,7 +95,7 @@ test('toy example: the selected panel keeps informative positions and alone stil
     const sel = selectMarkers(md, full.model, 0.01, 0.01);
     const kept = sel.panel.filter((i) => informative.includes(i)).length;
     informativeKept += kept;
-    const sub = mixtureData(subsetData(data, sel.panel, range(60)));
+    const sub = buildPreparedData(subsetData(data, sel.panel, range(60)));
     const res = combineStarts(
       sub,
       Array.from({ length: 100 }, (_, k) => runStart(sub, 3, DEFAULT_FIT, k, startSeed(seed, 3, 1, k))),
@@ -115,7 +115,7 @@ test('toy example: the selected panel keeps informative positions and alone stil
 
 test('selection: p_red = 0 keeps one marker; larger p_rel keeps at least as many relevant markers', () => {
   const { data } = toyExample(4);
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const full = combineStarts(
     md,
     Array.from({ length: 50 }, (_, k) => runStart(md, 3, DEFAULT_FIT, k, startSeed(4, 3, 0, k))),
@@ -130,7 +130,7 @@ test('selection: p_red = 0 keeps one marker; larger p_rel keeps at least as many
 });
 
 test('mutual information under the model: I(X;C) from θ, pairwise I(X_i;X_j) through C, conditional I zero for a copy', () => {
-  const md = mixtureData(toyExample(1).data);
+  const md = buildPreparedData(toyExample(1).data);
   // Two clusters; locus 0 perfectly informative, locus 1 a copy of it, locus 2 uninformative.
   const K = 2;
   const theta = new Float64Array(md.totalAlleles * K).fill(0.5);
@@ -153,7 +153,7 @@ test('mutual information under the model: I(X;C) from θ, pairwise I(X_i;X_j) th
 
 test('selection p-values: the χ² upper tail, positive even far below 1e-16, and consistent with the quantile', () => {
   const { data } = selectiveNaiveBayesData(7, { N: 800, n: 30, relevant: 20, r: 3, K: 2, separation: 0.3 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const full = combineStarts(
     md,
     Array.from({ length: 10 }, (_, k) => runStart(md, 2, DEFAULT_FIT, k, startSeed(2, 2, 0, k))),

@@ -9,8 +9,9 @@ import { spawnInProcess } from '../engine/runtime/in-process.ts';
 import { mannWhitney } from '../engine/util/rank-tests.ts';
 import { applyFilters, readDataset } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
-import { modelFromMemberships, DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
+import { modelFromMemberships } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { encodeLabels } from '../engine/analysis/partition-scores.ts';
 import { createRng } from '../engine/util/rng.ts';
 import { makeData, multiAllelicPopulations, shuffle } from './model/synthetic.ts';
@@ -50,7 +51,7 @@ test('F_ST on nancycats populations: from a model of the labels and from hard as
   const byLabels = fstFromAssignments(data, labels.codes);
   // Second, independent computation: the model built from one-hot memberships of the labels
   // (α-smoothed frequencies, weights n_j/N) through the model-based formula.
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const K = labels.count;
   const Q = new Float64Array(md.N * K);
   labels.codes.forEach((c, d) => (Q[d * K + c] = 1));
@@ -114,7 +115,7 @@ test('F_ST from memberships: a hand-computed soft case, with a missing copy', ()
   const b = (2 * (n[0]! * (1 - (4 / 9 + 1 / 9)) + n[1]! * (1 - 1))) / (2 * N - 2);
   const a = (2 * between - b) / (2 * nc);
   const want = -Math.log(1 - a / (a + b));
-  const got = fstFromMemberships(mixtureData(data), Q, 2);
+  const got = fstFromMemberships(buildPreparedData(data), Q, 2);
   assert.ok(Math.abs(got.fst - want) < 1e-12, `${got.fst} vs ${want}`);
 });
 
@@ -126,7 +127,7 @@ test('F_ST from hard memberships equals the hard-assignment estimator on nancyca
   const K = labels.count;
   const Q = new Float64Array(data.individuals.length * K);
   labels.codes.forEach((c, d) => (Q[d * K + c] = 1));
-  const soft = fstFromMemberships(mixtureData(data), Q, K);
+  const soft = fstFromMemberships(buildPreparedData(data), Q, K);
   const hard = fstFromAssignments(data, labels.codes);
   assert.ok(Math.abs(soft.fst - hard.fst) < 1e-12, `${soft.fst} vs ${hard.fst}`);
   for (let i = 0; i < hard.perLocus.length; i++) assert.ok(Math.abs(soft.perLocus[i]! - hard.perLocus[i]!) < 1e-12);
@@ -153,7 +154,7 @@ test('F_ST per K does not collapse on small samples: 5 individuals per populatio
         { kValues: [2, 3], replicates: 3, starts: 10, policy: 'best', seed, fit: DEFAULT_FIT },
         pool,
       );
-      const md = mixtureData(data);
+      const md = buildPreparedData(data);
       const summary = summarizeSweep(md, res.runs);
       const k2 = summary.perK.find((k) => k.K === 2)!;
       const recovered = res.runs

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { pca } from '../engine/analysis/pca.ts';
-import { mixtureData } from '../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
 import { multiAllelicPopulations } from './model/synthetic.ts';
 
@@ -83,7 +83,7 @@ const cases = [
 for (const { name, o } of cases) {
   test(`PCA, exact: eigenvalues and vectors of the explicit matrix (${name})`, () => {
     const { data } = multiAllelicPopulations(7, o);
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const ref = reference(data, 6);
     const r = pca(md, { pcs: 6 });
     assert.equal(r.method, 'exact');
@@ -107,7 +107,7 @@ for (const { name, o } of cases) {
 
   test(`PCA, randomised: the leading components of the exact decomposition (${name})`, () => {
     const { data } = multiAllelicPopulations(7, o);
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const ref = reference(data, 3);
     const r = pca(md, { pcs: 3, exactUpTo: 0 });
     assert.equal(r.method, 'randomized');
@@ -133,11 +133,11 @@ test('PCA: the same seed gives the same vectors; no varying marker is refused', 
     fst: 0.2,
     missing: 0,
   });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   assert.deepEqual(
     pca(md, { pcs: 2, exactUpTo: 0, seed: 5 }).vectors,
     pca(md, { pcs: 2, exactUpTo: 0, seed: 5 }).vectors,
   );
   const flat = { ...data, calls: data.calls.map(() => 0) };
-  assert.throws(() => pca(mixtureData(flat)), /no marker varies/);
+  assert.throws(() => pca(buildPreparedData(flat)), /no marker varies/);
 });

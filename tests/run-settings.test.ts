@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { RUN_SETTINGS, runSettingProblem } from '../engine/util/choices.ts';
 import { validateSweep } from '../engine/model/sweep.ts';
-import { DEFAULT_FIT } from '../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
 import { inProcessPair } from '../engine/runtime/port.ts';
 import { EngineServer } from '../engine/runtime/engine-server.ts';
 import { EngineClient } from '../engine/runtime/engine-client.ts';

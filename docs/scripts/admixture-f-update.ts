@@ -15,8 +15,8 @@ import {
   resolvedQUpdate,
 } from '../../engine/model/admixture/admixture-fit.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { CLUSTER_DEFAULTS, type FUpdate } from '../../engine/util/choices.ts';
 import { readDataset } from '../../engine/index.ts';
@@ -93,7 +93,7 @@ for (const sim of SIMS)
       fst: 0.1,
       alleles: sim.alleles,
     });
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const cells = UPDATES.map((fUpdate) => {
       const t = performance.now();
       const start = admixtureStart(md, 3, createRng(seed), DEFAULT_FIT);

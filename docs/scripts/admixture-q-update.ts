@@ -6,8 +6,8 @@
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps, admixtureStart, resolvedQUpdate } from '../../engine/model/admixture/admixture-fit.ts';
-import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { CLUSTER_DEFAULTS } from '../../engine/util/choices.ts';
 import { readDataset } from '../../engine/index.ts';
@@ -25,7 +25,7 @@ interface Fit {
 }
 
 /** One start from the default (mixture) initialisation, fitted by SQUAREM with Q updated by `qUpdate`. */
-function fit(md: MixtureData, K: number, seed: number, qUpdate: 'em' | 'newton'): Fit {
+function fit(md: PreparedData, K: number, seed: number, qUpdate: 'em' | 'newton'): Fit {
   const t = performance.now();
   const start = admixtureStart(md, K, createRng(seed), DEFAULT_FIT);
   const steps = admixtureFitSteps(md, admixtureWork(md), start, {
@@ -43,7 +43,7 @@ function fit(md: MixtureData, K: number, seed: number, qUpdate: 'em' | 'newton')
 interface Job {
   name: string;
   kind: 'snp' | 'microsatellite';
-  data: () => Promise<MixtureData>;
+  data: () => Promise<PreparedData>;
   K: number;
   seed: number;
 }
@@ -53,7 +53,7 @@ const SIMULATED = [
   { N: 500, L: 5000, K: 3, fst: 0.1, alleles: 2 },
   ...[3, 6].map((K) => ({ N: 300, L: 200, K, fst: 0.05, alleles: 12 })),
 ];
-let ehgdp: MixtureData | undefined;
+let ehgdp: PreparedData | undefined;
 const EHGDP_SEEDS = [1, 2, 3];
 const jobs: Job[] = [
   ...SIMULATED.flatMap((c) =>
@@ -63,7 +63,9 @@ const jobs: Job[] = [
         name: `simulated ${c.N} × ${c.L} ${kind === 'snp' ? 'SNPs' : `loci (${c.alleles} alleles)`}, F_ST ${c.fst}`,
         kind,
         data: async () =>
-          mixtureData(admixedData(seed, { N: c.N, L: c.L, K: c.K, alpha: 0.5, fst: c.fst, alleles: c.alleles }).data),
+          buildPreparedData(
+            admixedData(seed, { N: c.N, L: c.L, K: c.K, alpha: 0.5, fst: c.fst, alleles: c.alleles }).data,
+          ),
         K: c.K,
         seed,
       };
@@ -73,7 +75,7 @@ const jobs: Job[] = [
     EHGDP_SEEDS.map((seed): Job => ({
       name: 'eHGDP, 1,350 × 678 microsatellites',
       kind: 'microsatellite',
-      data: async () => (ehgdp ??= mixtureData(await readDataset(datasetFiles(dataPath('eHGDP.str.gz'))))),
+      data: async () => (ehgdp ??= buildPreparedData(await readDataset(datasetFiles(dataPath('eHGDP.str.gz'))))),
       K,
       seed,
     })),

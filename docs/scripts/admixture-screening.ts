@@ -7,8 +7,8 @@
 // The fits run in two processes (each a shard of the starts; one thread each).
 // Usage: node --import tsx docs/scripts/admixture-screening.ts > docs/admixture-screening.md
 import { cpus } from 'node:os';
-import type { MixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import type { PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { startSeed, startSteps } from '../../engine/model/multi-start.ts';
 import { CLUSTER_DEFAULTS } from '../../engine/util/choices.ts';
 import { shardedResults } from '../../bench/shards.ts';
@@ -32,7 +32,7 @@ interface Start {
   end: Point & { converged: boolean };
 }
 
-function runStart(md: MixtureData, K: number, index: number): Start {
+function runStart(md: PreparedData, K: number, index: number): Start {
   const t = performance.now();
   const at: (Point | undefined)[] = TAUS.map(() => undefined);
   const steps = startSteps(md, K, OPTS, index, startSeed(1, K, 0, index));

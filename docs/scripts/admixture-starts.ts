@@ -6,8 +6,8 @@
 // processes (each a shard of the starts; one thread each).
 // Usage: node --import tsx docs/scripts/admixture-starts.ts > docs/admixture-starts.md
 import { cpus } from 'node:os';
-import type { MixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import type { PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { startSeed, startSteps } from '../../engine/model/multi-start.ts';
 import { CLUSTER_DEFAULTS, type AdmixtureInit } from '../../engine/util/choices.ts';
 import { shardedResults } from '../../bench/shards.ts';
@@ -25,7 +25,7 @@ interface Start {
   converged: boolean;
 }
 
-function runStart(md: MixtureData, K: number, index: number, init: AdmixtureInit): Start {
+function runStart(md: PreparedData, K: number, index: number, init: AdmixtureInit): Start {
   const t = performance.now();
   const opts = { ...DEFAULT_FIT, model: 'admixture' as const, admixtureInit: init };
   const steps = startSteps(md, K, opts, index, startSeed(1, K, 0, index));

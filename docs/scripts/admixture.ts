@@ -12,9 +12,9 @@ import {
   resolvedQUpdate,
 } from '../../engine/model/admixture/admixture-fit.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
-import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import {
   CLUSTER_DEFAULTS,
@@ -59,7 +59,7 @@ interface Fit {
 }
 
 function fit(
-  md: MixtureData,
+  md: PreparedData,
   k: number,
   seed: number,
   acceleration: Acceleration,
@@ -144,7 +144,7 @@ const SIM_CASES = [
 for (const c of SIM_CASES) {
   for (const seed of c.seeds) {
     const sim = admixedData(seed, { N, L: c.L, K, alpha: 0.5, fst: 0.1, ...(c.alleles ? { alleles: c.alleles } : {}) });
-    const md = mixtureData(sim.data);
+    const md = buildPreparedData(sim.data);
     const cells: string[] = [];
     for (const config of CONFIGS) {
       const fits = Array.from({ length: c.starts }, (_, s) => fit(md, K, 100 + s, config.acceleration, config.init));
@@ -186,7 +186,7 @@ still climbing slowly; with a tighter rule all three reach the same ln L within 
 const ehgdp = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
   populations: fileSource(dataPath('eHGDP.labels.tsv')),
 });
-const ehMd = mixtureData(ehgdp);
+const ehMd = buildPreparedData(ehgdp);
 const popOf = ehgdp.individuals.map((i) => i.population ?? '');
 const meanAncestry = (Q: Float64Array, k: number, pop: string, cluster: number) => {
   let s = 0;
@@ -276,7 +276,7 @@ for (const c of MA_CASES) {
       noiseLoci: c.noise,
       ...(c.alleles ? { alleles: c.alleles } : {}),
     });
-    const md = mixtureData(sim.data);
+    const md = buildPreparedData(sim.data);
     const a = fit(md, K, seed, CLUSTER_DEFAULTS.acceleration);
     const b = fit(md, K, seed, CLUSTER_DEFAULTS.acceleration, CLUSTER_DEFAULTS.admixtureInit, DEFAULT_PRIORS);
     const ra = rmse(sim.Q, a.Q, N, K);

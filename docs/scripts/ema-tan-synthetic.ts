@@ -3,7 +3,7 @@
 // Bayes) and multi-start EM on the complete Bayesian network for the same random order π
 // (mEM-BNET); wins/draws/losses of mEMA-TAN by best-matching accuracy against the true partition.
 // Usage: node --import tsx docs/scripts/ema-tan-synthetic.ts [--models 10] [--starts 10] > docs/ema-tan-synthetic.md
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { combineStarts, runStart, startContext, startSeed } from '../../engine/model/multi-start.ts';
 import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
 import { createRng, deriveSeed, type Rng } from '../../engine/util/rng.ts';

@@ -6,8 +6,8 @@
 // the text's rule and Stratify's default) from the same starts. The starts draw random parameters
 // around the observed frequencies (`--init data`), as the text's random starts do.
 // Usage: node --import tsx docs/scripts/ema-vs-em.ts [--models 30] [--starts 10] > docs/ema-vs-em.md
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { combineStarts, runStart, startSeed, type RankBy } from '../../engine/model/multi-start.ts';
 import { coMembershipDistance, hardAssignments } from '../../engine/analysis/partition-scores.ts';
 import { createRng, deriveSeed } from '../../engine/util/rng.ts';
@@ -48,7 +48,7 @@ function cluster(
   algorithm: 'ema' | 'em',
   seed: number,
 ): Map<RankBy, Int32Array> {
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const starts = Array.from({ length: STARTS }, (_, s) =>
     runStart(md, K, { ...DEFAULT_FIT, init: 'data', algorithm }, s, startSeed(seed, K, 0, s)),
   );

@@ -13,8 +13,8 @@ import { datasetFiles } from '../../engine/node/file-source.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnWorkerThread } from '../../engine/node/worker-pool.ts';
-import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { randomModel, type MixtureModel } from '../../engine/model/mixture/mixture-model.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { countLogGammas, maStep } from '../../engine/model/mixture/ma-step.ts';
@@ -46,7 +46,13 @@ const time = (f: () => void, reps: number) => {
 };
 
 /** The E step as it was before the row kernels: a loop over the K columns for every individual. */
-function columnLoopEStep(data: MixtureData, model: MixtureModel, lt: Float64Array, lp: Float64Array, lg: Float64Array) {
+function columnLoopEStep(
+  data: PreparedData,
+  model: MixtureModel,
+  lt: Float64Array,
+  lp: Float64Array,
+  lg: Float64Array,
+) {
   const { N, L, P, offsets, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const K = model.K;
   for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
@@ -75,7 +81,13 @@ function columnLoopEStep(data: MixtureData, model: MixtureModel, lt: Float64Arra
 }
 
 /** Expected counts as they were before the row kernels (missing copies skipped). */
-function columnLoopCounts(data: MixtureData, K: number, posterior: Float64Array, cnt: Float64Array, acc: Float64Array) {
+function columnLoopCounts(
+  data: PreparedData,
+  K: number,
+  posterior: Float64Array,
+  cnt: Float64Array,
+  acc: Float64Array,
+) {
   const { N, L, P, offsets, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   cnt.fill(0);
   for (let i = 0; i < L; i++) {
@@ -98,7 +110,7 @@ function columnLoopCounts(data: MixtureData, K: number, posterior: Float64Array,
 }
 
 const eHGDP = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')));
-const md = mixtureData(eHGDP);
+const md = buildPreparedData(eHGDP);
 
 out('# Performance: speed and memory of the clustering engine');
 out();
@@ -336,7 +348,7 @@ for (const [n, snps, threads] of [
   if (n === 2000 && snps === 100000 && threads === 1) msPerIteration = Number(num(/\((\d+) ms each\)/));
   if (threads === 1)
     out(
-      `| ${n.toLocaleString('en')} × ${snps.toLocaleString('en')} | 1 | ${num(/prepare \(mixtureData\): ([\d.]+) s/)} | ${num(/one start: ([\d.]+) s/)} | ${num(/, (\d+) iterations/)} | ${num(/prepare \+ start: ([\d.]+) s/)} | ${mem} |`,
+      `| ${n.toLocaleString('en')} × ${snps.toLocaleString('en')} | 1 | ${num(/prepare \(buildPreparedData\): ([\d.]+) s/)} | ${num(/one start: ([\d.]+) s/)} | ${num(/, (\d+) iterations/)} | ${num(/prepare \+ start: ([\d.]+) s/)} | ${mem} |`,
     );
   else
     out(

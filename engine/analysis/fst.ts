@@ -1,6 +1,6 @@
 import { alleleCounts } from '../data/allele-counts.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { maxGenotypes, type MixtureData } from '../model/mixture/mixture-data.ts';
+import { maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { detLog } from '../util/det-math.ts';
 import type { Model } from '../util/choices.ts';
@@ -106,7 +106,7 @@ function combineLoci(parts: Float64Array, L: number): FstResult {
  *
  * @param Q shape (N, K): memberships (rows sum to 1)
  */
-export function fstFromMemberships(data: MixtureData, Q: ArrayLike<number>, K: number): FstResult {
+export function fstFromMemberships(data: PreparedData, Q: ArrayLike<number>, K: number): FstResult {
   const { N, L, P } = data;
   const parts = new Float64Array(2 * L);
   const W = new Float64Array(maxGenotypes(data) * K);
@@ -142,7 +142,7 @@ export function fstFromMemberships(data: MixtureData, Q: ArrayLike<number>, K: n
 }
 
 /** F_ST from a model's cluster weights and allele frequencies (the dissertation's choice), n_j = N·θ_C−j. */
-export function fstFromModel(data: MixtureData, model: MixtureModel): FstResult {
+export function fstFromModel(data: PreparedData, model: MixtureModel): FstResult {
   const K = model.K;
   const sizes = Array.from(model.weights, (w) => w * data.N);
   return reynoldsFst(sizes, data.L, data.alleles, (i, j, k) => model.theta[(data.offsets[i]! + k) * K + j]!);
@@ -188,6 +188,6 @@ export interface FstOfRun {
  * memberships define (mixture model, {@link fstFromMemberships}), or between the ancestral
  * populations whose maximum-likelihood frequencies the admixture model fitted ({@link fstFromModel}).
  */
-export function runFst(data: MixtureData, run: FstOfRun): FstResult {
+export function runFst(data: PreparedData, run: FstOfRun): FstResult {
   return run.kind === 'admixture' ? fstFromModel(data, run.model) : fstFromMemberships(data, run.Q, run.K);
 }

@@ -1,4 +1,4 @@
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import { likeliestRun, type SweepRun } from '../model/sweep.ts';
 import { runFst } from './fst.ts';
 import { mannWhitney, type MannWhitney } from '../util/rank-tests.ts';
@@ -78,7 +78,7 @@ export interface SweepSummary {
 }
 
 /** F_ST per K with replicate statistics, alignment within K and colours across K. */
-export function summarizeSweep(data: MixtureData, runs: readonly SweepRun[]): SweepSummary {
+export function summarizeSweep(data: PreparedData, runs: readonly SweepRun[]): SweepSummary {
   const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
   const perK: KSummary[] = [];
   const alignment: AlignedK[] = [];

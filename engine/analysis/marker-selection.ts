@@ -1,7 +1,7 @@
 import gammainc from '@stdlib/math-base-special-gammainc';
 import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import { MISSING } from '../data/genotype-data.ts';
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mutualInformationWithCluster } from './mutual-information.ts';
 
@@ -31,7 +31,7 @@ export interface Selection {
 }
 
 /** Observed alleles (with a nonzero count) and observed copies per locus. */
-function observed(data: MixtureData): { alleles: Int32Array; copies: Float64Array } {
+function observed(data: PreparedData): { alleles: Int32Array; copies: Float64Array } {
   const { N, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const alleles = new Int32Array(data.L);
   const copies = new Float64Array(data.L);
@@ -70,7 +70,7 @@ function observed(data: MixtureData): { alleles: Int32Array; copies: Float64Arra
  * 2·m_i·Δ_i ≥ χ²_{1−p_red} with (r_i − 1)(r_C − 1) degrees of freedom (m_i individuals typed at
  * X_i). Smaller p_red judges more markers redundant (as the text says); p_red = 0 keeps one.
  */
-export function selectMarkers(data: MixtureData, model: MixtureModel, pRel: number, pRed: number): Selection {
+export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: number, pRed: number): Selection {
   if (!(pRel >= 0 && pRel <= 1) || !(pRed >= 0 && pRed <= 1))
     throw new RangeError(`selectMarkers: p_rel and p_red must lie in [0, 1], got ${pRel} and ${pRed}`);
   const K = model.K;
@@ -158,7 +158,7 @@ function rowEntropy(logs: Float64Array, o: number, K: number): number {
 
 /** Panel size for every (p_rel, p_red) pair of a grid (Figure 8.4). */
 export function panelSweep(
-  data: MixtureData,
+  data: PreparedData,
   model: MixtureModel,
   pRels: readonly number[],
   pReds: readonly number[],

@@ -1,11 +1,11 @@
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import { marginalFrequency, type MixtureModel } from '../model/mixture/mixture-model.ts';
 
 /**
  * Mutual information under the naive Bayes model (docs/algorithms.md §10), natural logs:
  * I(X_i; C) with p(c) = θ_C, p(x | c) = θ_ic, p(x) = Σ_c θ_C θ_ic. Shape (L,).
  */
-export function mutualInformationWithCluster(data: MixtureData, model: MixtureModel): Float64Array {
+export function mutualInformationWithCluster(data: PreparedData, model: MixtureModel): Float64Array {
   const K = model.K;
   const out = new Float64Array(data.L);
   for (let i = 0; i < data.L; i++) {
@@ -26,7 +26,7 @@ export function mutualInformationWithCluster(data: MixtureData, model: MixtureMo
 }
 
 /** Joint p(c, x_i, x_j) = θ_C θ_ic(x_i) θ_jc(x_j) of the model, as a callback over indices. */
-function joint(data: MixtureData, model: MixtureModel, i: number, j: number) {
+function joint(data: PreparedData, model: MixtureModel, i: number, j: number) {
   const K = model.K;
   const oi = data.offsets[i]!;
   const oj = data.offsets[j]!;
@@ -35,7 +35,7 @@ function joint(data: MixtureData, model: MixtureModel, i: number, j: number) {
 }
 
 /** I(X_i; X_j) under the model (the pairwise quantity of Figure 8.1). */
-export function pairwiseMutualInformation(data: MixtureData, model: MixtureModel, i: number, j: number): number {
+export function pairwiseMutualInformation(data: PreparedData, model: MixtureModel, i: number, j: number): number {
   const K = model.K;
   const ri = data.alleles[i]!;
   const rj = data.alleles[j]!;
@@ -62,7 +62,7 @@ export function pairwiseMutualInformation(data: MixtureData, model: MixtureModel
  * I(X_i; C | X_j) under the model: what X_i still tells about the cluster once X_j is known.
  * Zero when X_i is redundant given X_j.
  */
-export function conditionalMutualInformation(data: MixtureData, model: MixtureModel, i: number, j: number): number {
+export function conditionalMutualInformation(data: PreparedData, model: MixtureModel, i: number, j: number): number {
   const K = model.K;
   const ri = data.alleles[i]!;
   const rj = data.alleles[j]!;

@@ -1,7 +1,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { maxGenotypes, requireEveryLocus, type MixtureData } from '../model/mixture/mixture-data.ts';
+import { maxGenotypes, requireEveryLocus, type PreparedData } from '../model/prepared/prepared-data.ts';
 import { rowLoops, type RowLoops } from '../model/mixture/row-loops.ts';
-import { extendGroupTable, locusMarginal } from '../model/mixture/locus-groups.ts';
+import { extendGroupTable, locusMarginal } from '../model/prepared/locus-groups.ts';
 import { createRng, type Rng } from '../util/rng.ts';
 
 /**
@@ -76,7 +76,7 @@ interface Columns {
   readonly loci: number;
 }
 
-function standardisedColumns(md: MixtureData): Columns {
+function standardisedColumns(md: PreparedData): Columns {
   const { N, L, P, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = md;
   const seen = new Float64Array(Math.max(1, maxGenotypes(md)));
   const colStart = new Int32Array(L + 1);
@@ -129,7 +129,7 @@ class GramProduct {
   private readonly acc: Float64Array;
 
   constructor(
-    private readonly md: MixtureData,
+    private readonly md: PreparedData,
     private readonly cols: Columns,
     private readonly l: number,
   ) {
@@ -279,7 +279,7 @@ function blockProduct(A: Float64Array, B: Float64Array, N: number, l: number): F
   return T;
 }
 
-export function pca(md: MixtureData, options: Partial<PcaOptions> = {}): PcaResult {
+export function pca(md: PreparedData, options: Partial<PcaOptions> = {}): PcaResult {
   requireEveryLocus(md, 'PCA');
   const o = { ...PCA_DEFAULTS, ...options };
   const { N } = md;

@@ -5,7 +5,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { DEFAULT_FIT, type FitOptions } from '../model/mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../model/fit-options.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
 import { readPopulationFile } from '../formats/population-file.ts';

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { preparedData } from '../model/mixture/mixture-data.ts';
+import { preparedData } from '../model/prepared/prepared-data.ts';
 import { sweepJson } from '../service/result-json.ts';
 import type { SweepSummary } from '../analysis/k-choice.ts';
 import { analyzeSweep } from '../service/analyze-sweep.ts';

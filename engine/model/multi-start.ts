@@ -9,16 +9,10 @@ import { usedClusters } from './cluster-use.ts';
 import { describeChoice, type AlgorithmChoice } from './algorithm-choice.ts';
 import { heldOutLogLiks } from './mixture/held-out.ts';
 import { jackknifeError } from './mixture/block-deletion.ts';
-import {
-  fitSteps,
-  modelFromMemberships,
-  runToEnd,
-  type FitOptions,
-  type FitResult,
-  type StepInfo,
-} from './mixture/fit.ts';
+import { fitSteps, modelFromMemberships, runToEnd, type FitResult, type StepInfo } from './mixture/fit.ts';
+import { type FitOptions } from './fit-options.ts';
 import { independenceMeasure } from './mixture/independence.ts';
-import { preparedData, type MixtureData } from './mixture/mixture-data.ts';
+import { preparedData, type PreparedData } from './prepared/prepared-data.ts';
 import { permuteModel, randomModel, type MixtureModel } from './mixture/mixture-model.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 import { tanData, type TanData, type TanDataOptions } from './tan/tan-data.ts';
@@ -28,14 +22,14 @@ import { detExp } from '../util/det-math.ts';
 
 /** What a start needs: the naive Bayes view of the data and, for EMA-TAN, its TAN variables. */
 export interface StartContext {
-  readonly md: MixtureData;
+  readonly md: PreparedData;
   tan(o: TanDataOptions): TanData;
   /** The admixture model's per-dataset constants (built on first use). */
   admixtureWork(): AdmixtureWork;
 }
 
 /** A start context over a dataset; TAN variables are built on first use and cached per option set. */
-export function startContext(data: GenotypeData, md: MixtureData = preparedData(data)): StartContext {
+export function startContext(data: GenotypeData, md: PreparedData = preparedData(data)): StartContext {
   const cache = new Map<string, TanData>();
   let work: AdmixtureWork | undefined;
   return {
@@ -53,7 +47,7 @@ export function startContext(data: GenotypeData, md: MixtureData = preparedData(
   };
 }
 
-function asContext(x: MixtureData | StartContext): StartContext {
+function asContext(x: PreparedData | StartContext): StartContext {
   if ('md' in x) return x;
   let work: AdmixtureWork | undefined;
   return {
@@ -69,7 +63,7 @@ function asContext(x: MixtureData | StartContext): StartContext {
  * The allele-level summary of a clustering (cluster weights and allele frequencies per cluster
  * from the memberships), used for .P files, F_ST and marker ranking whatever the algorithm.
  */
-export function summaryModel(md: MixtureData, posterior: Float64Array, K: number, opts: FitOptions): MixtureModel {
+export function summaryModel(md: PreparedData, posterior: Float64Array, K: number, opts: FitOptions): MixtureModel {
   return modelFromMemberships(md, posterior, K, { ...opts, algorithm: 'em' });
 }
 
@@ -117,7 +111,7 @@ export function startSeed(runSeed: number, K: number, replicate: number, index: 
 
 /** One start from random parameters drawn with `seed`, as a generator of iterations. */
 export function* startSteps(
-  context: MixtureData | StartContext,
+  context: PreparedData | StartContext,
   K: number,
   opts: FitOptions,
   index: number,
@@ -172,7 +166,7 @@ export function startsAfterEm(opts: FitOptions, index: number): boolean {
  * are combined ({@link emaFromBestEm}).
  */
 function* mixtureStartSteps(
-  md: MixtureData,
+  md: PreparedData,
   K: number,
   opts: FitOptions,
   index: number,
@@ -185,13 +179,13 @@ function* mixtureStartSteps(
  * A mixture start from given parameters, as a start from random ones runs (the same algorithms):
  * `--init-q` continues a clustering through it.
  */
-export function continueStart(md: MixtureData, init: MixtureModel, opts: FitOptions): StartResult {
+export function continueStart(md: PreparedData, init: MixtureModel, opts: FitOptions): StartResult {
   return runToEnd(mixtureStartFrom(md, init, opts, 0, 0));
 }
 
 /** A mixture fit as a start's result, scored by its evidence. */
 function finishStart(
-  md: MixtureData,
+  md: PreparedData,
   opts: FitOptions,
   r: FitResult,
   algorithm: StartAlgorithm,
@@ -224,7 +218,7 @@ function finishStart(
 }
 
 function* mixtureStartFrom(
-  md: MixtureData,
+  md: PreparedData,
   init: MixtureModel,
   opts: FitOptions,
   index: number,
@@ -248,7 +242,7 @@ function* mixtureStartFrom(
  * starts of a mixed EMA multi-start that begin their MA steps after EM do).
  */
 function* emaAfterEm(
-  md: MixtureData,
+  md: PreparedData,
   em: { readonly model: MixtureModel },
   done: number,
   opts: FitOptions,
@@ -268,7 +262,7 @@ function* emaAfterEm(
  * EM start's.
  */
 export function emaFromBestEm(
-  md: MixtureData,
+  md: PreparedData,
   starts: readonly StartResult[],
   rankBy: RankBy,
   opts: FitOptions,
@@ -341,7 +335,7 @@ function* admixtureStartSteps(
 
 /** Runs one start to the end. */
 export function runStart(
-  data: MixtureData | StartContext,
+  data: PreparedData | StartContext,
   K: number,
   opts: FitOptions,
   index: number,
@@ -391,7 +385,7 @@ export interface Clustering {
  * same ranking; memberships come from an E step of the averaged model.
  */
 export function combineStarts(
-  data: MixtureData,
+  data: PreparedData,
   all: readonly StartResult[],
   policy: Policy,
   rankBy: RankBy = CLUSTER_DEFAULTS.rankBy,
@@ -482,7 +476,7 @@ export function combineStarts(
  * starts hold none (pieces of a sweep merged: each piece kept its best EM start only).
  */
 function withAutoEma(
-  data: MixtureData,
+  data: PreparedData,
   starts: readonly StartResult[],
   rankBy: RankBy,
   fit: FitOptions | undefined,
@@ -503,7 +497,7 @@ function rankOf(rankBy: RankBy): (s: StartResult) => number {
  * (usedClusters), then the highest rank wins (ties: the lower index).
  */
 function rankStarts(
-  data: MixtureData,
+  data: PreparedData,
   starts: readonly StartResult[],
   rankBy: RankBy,
 ): { best: StartResult; used: number[]; most: number } {
@@ -521,7 +515,7 @@ function rankStarts(
 
 /** The best start of each algorithm the starts ran (one start when they ran one). */
 export function bestPerAlgorithm(
-  data: MixtureData,
+  data: PreparedData,
   starts: readonly StartResult[],
   rankBy: RankBy = CLUSTER_DEFAULTS.rankBy,
 ): StartResult[] {
@@ -590,7 +584,7 @@ export function algorithmByGain(gain: { readonly z: number }): 'ema' | 'em' {
  * error also counts the sampling of genome windows, {@link windowedGain}), else EM.
  */
 function autoChoice(
-  data: MixtureData,
+  data: PreparedData,
   starts: readonly StartResult[],
   rankBy: RankBy,
   fit: FitOptions,

@@ -10,7 +10,7 @@
  *   eHGDP at K = 8 the starts' ranking at a loose tolerance was often not their final ranking
  *   (docs/admixture-screening.md).
  */
-import type { FitOptions } from './mixture/fit.ts';
+import type { FitOptions } from './fit-options.ts';
 import type { Screening, StartTask, SweepOptions } from './sweep.ts';
 import { CLUSTER_DEFAULTS } from '../util/choices.ts';
 

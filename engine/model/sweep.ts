@@ -1,4 +1,4 @@
-import type { FitOptions } from './mixture/fit.ts';
+import type { FitOptions } from './fit-options.ts';
 import { LIMITS, POLICY, RANK_BY, runSettingProblem, type Model, type RunSetting } from '../util/choices.ts';
 import { startSeed, type Clustering, type Policy, type RankBy } from './multi-start.ts';
 

@@ -4,7 +4,7 @@ import type { FilterOptions, Removed } from '../data/filters.ts';
 import type { Location } from '../data/genotype-data.ts';
 import type { DatasetSummary } from '../data/summary.ts';
 import type { SweepOptions } from '../model/sweep.ts';
-import type { FitOptions } from '../model/mixture/fit.ts';
+import type { FitOptions } from '../model/fit-options.ts';
 import type { KAnalysis } from '../service/analyze-sweep.ts';
 import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';

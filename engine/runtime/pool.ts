@@ -1,6 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { FitOptions } from '../model/mixture/fit.ts';
-import { preparedData, sharedCalls } from '../model/mixture/mixture-data.ts';
+import type { FitOptions } from '../model/fit-options.ts';
+import { preparedData, sharedCalls } from '../model/prepared/prepared-data.ts';
 import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { Port } from './port.ts';

@@ -1,6 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { FitOptions } from '../model/mixture/fit.ts';
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { FitOptions } from '../model/fit-options.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import type { StartResult } from '../model/multi-start.ts';
 import type { StartTask } from '../model/sweep.ts';
 import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
@@ -14,7 +14,7 @@ export type ToStartWorker =
       readonly datasetId: number;
       readonly data: GenotypeData;
       /** The dataset prepared once by the pool (its large arrays shared where the platform can). */
-      readonly prepared?: MixtureData;
+      readonly prepared?: PreparedData;
     }
   | {
       readonly op: 'start';

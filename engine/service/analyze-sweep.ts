@@ -2,7 +2,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { runFst } from '../analysis/fst.ts';
 import type { Model } from '../util/choices.ts';
 import { summarizeSweep, type KSummary, type SweepSummary } from '../analysis/k-choice.ts';
-import { preparedData, type MixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import type { SweepRun } from '../model/sweep.ts';
 
@@ -70,7 +70,7 @@ function lowestCvError(perK: readonly KSummary[]): number {
 }
 
 /** Use case "analyse a sweep": F_ST per K with its tests, replicate alignment and colours across K. */
-export function analyzeSweep(data: GenotypeData | MixtureData, runs: readonly SweepRun[]): SweepAnalysis {
+export function analyzeSweep(data: GenotypeData | PreparedData, runs: readonly SweepRun[]): SweepAnalysis {
   const md = 'individuals' in data ? preparedData(data) : data;
   const summary = summarizeSweep(md, runs);
   const perK = summary.perK.map((k, idx) => {
@@ -106,7 +106,7 @@ export interface ChosenModel {
  * Use case "choose K": the K with the highest mean F_ST over its replicates (or the K given), then
  * that K's replicate with the highest F_ST (section 8.2.2). Throws when no run has that K.
  */
-export function chooseModel(md: MixtureData, runs: readonly FittedRun[], K?: number): ChosenModel {
+export function chooseModel(md: PreparedData, runs: readonly FittedRun[], K?: number): ChosenModel {
   if (runs.length === 0) throw new RangeError('no runs to choose from');
   const scored = runs.map((run) => ({ run, fst: runFst(md, run).fst }));
   const chosenK = K ?? highestMeanFst(scored.map((s) => ({ K: s.run.K, fst: s.fst })));

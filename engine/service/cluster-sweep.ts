@@ -4,7 +4,7 @@ import { withCvErrorsOn } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { modelFromMemberships } from '../model/mixture/fit.ts';
 import { independenceMeasure } from '../model/mixture/independence.ts';
-import { preparedData, type MixtureData } from '../model/mixture/mixture-data.ts';
+import { preparedData, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { combineStarts, continueStart, type Clustering, type StartResult } from '../model/multi-start.ts';
 import {
@@ -109,7 +109,7 @@ export async function runSweep(
 
 /** A clustering that holds one start (nothing to rank): a continued fit or a restored result. */
 function singleStartClustering(
-  md: MixtureData,
+  md: PreparedData,
   model: MixtureModel,
   fitted: { Q: Float64Array; logLik: number; informative: Float64Array; iterations: number; converged: boolean },
 ): Clustering {
@@ -159,7 +159,7 @@ export interface SavedRun {
 }
 
 /** Use case "import results": saved runs back as sweep runs of a dataset; throws when a run does not fit it. */
-export function restoreRuns(data: GenotypeData | MixtureData, runs: readonly SavedRun[]): SweepRun[] {
+export function restoreRuns(data: GenotypeData | PreparedData, runs: readonly SavedRun[]): SweepRun[] {
   const md = 'individuals' in data ? preparedData(data) : data;
   return runs.map((r) => {
     const K = r.K;

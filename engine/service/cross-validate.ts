@@ -2,7 +2,7 @@ import { admixtureCvError, cvErrorOf, type CvFold, type CvFoldTask } from '../mo
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { StartRunner } from './start-runner.ts';
 import type { SweepProgress } from './sweep-progress.ts';
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import { likeliestRun, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
 import { deriveSeed } from '../util/rng.ts';
@@ -28,7 +28,7 @@ function cvRuns(runs: readonly SweepRun[]): { K: number; position: number }[] {
  * --cv), and its `cvError` is the mean held-out deviance. Other runs are returned unchanged.
  * In this thread; {@link withCvErrorsOn} runs the folds on a runner's workers, with the same result.
  */
-export function withCvErrors(md: MixtureData, runs: readonly SweepRun[], o: SweepOptions): SweepRun[] {
+export function withCvErrors(md: PreparedData, runs: readonly SweepRun[], o: SweepOptions): SweepRun[] {
   const folds = o.cvFolds ?? 0;
   if (folds === 0 || o.fit.model !== 'admixture') return [...runs];
   const out = [...runs];
@@ -53,7 +53,7 @@ export function withCvErrors(md: MixtureData, runs: readonly SweepRun[], o: Swee
 export async function withCvErrorsOn(
   runner: StartRunner,
   data: GenotypeData,
-  md: MixtureData,
+  md: PreparedData,
   runs: readonly SweepRun[],
   o: SweepOptions,
   signal?: AbortSignal,

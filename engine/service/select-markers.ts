@@ -1,7 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { runFst } from '../analysis/fst.ts';
 import { PANEL_GRID, panelSweep, selectMarkers as twoStepSelection } from '../analysis/marker-selection.ts';
-import type { MixtureData } from '../model/mixture/mixture-data.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import type { FittedRun } from './analyze-sweep.ts';
 
 /** One marker of the ranking, as every front end shows it. */
@@ -38,7 +38,7 @@ export interface MarkerSelection {
 /** Use case "select markers": the ranking and panel of section 8.2.1 under one fitted model. */
 export function selectMarkers(
   data: GenotypeData,
-  md: MixtureData,
+  md: PreparedData,
   run: FittedRun,
   pRel: number,
   pRed: number,
@@ -67,6 +67,6 @@ export function selectMarkers(
 }
 
 /** Panel size over the p_rel × p_red grid of section 8.5.2. */
-export function panelSizes(md: MixtureData, run: FittedRun): { pRel: number; pRed: number; size: number }[] {
+export function panelSizes(md: PreparedData, run: FittedRun): { pRel: number; pRed: number; size: number }[] {
   return panelSweep(md, run.model, PANEL_GRID.pRel, PANEL_GRID.pRed);
 }

@@ -1,7 +1,7 @@
 import { withCvErrors } from './cross-validate.ts';
 import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
-import { preparedData } from '../model/mixture/mixture-data.ts';
+import { preparedData } from '../model/prepared/prepared-data.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import {
   bestPerAlgorithm,

@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeSweep } from '../../engine/service/analyze-sweep.ts';
 import { restoreRuns, type SavedRun } from '../../engine/service/cluster-sweep.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { admixedData } from './synthetic.ts';
 
 test('admixture K choice: BIC with N (K − 1) + K Σ (r − 1) parameters; the lowest CV error is the recommended K', () => {
   const { data } = admixedData(3, { N: 30, L: 20, K: 2, alpha: 0.5, fst: 0.1 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const saved = (K: number, model: 'admixture' | 'mixture', cvError?: number): SavedRun => {
     const Q = new Float64Array(md.N * K).fill(1 / K);
     const theta = new Float64Array(md.totalAlleles * K);

@@ -3,8 +3,8 @@
 // order (no label switching), as close to the simulated truth as an unsupervised fit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixedData } from './synthetic.ts';
@@ -14,7 +14,7 @@ test('supervised admixture: references stay one-hot, the others match the simula
   const N = 240;
   const references = 90;
   const { data, Q: truth } = admixedData(3, { N, L: 2000, K, alpha: 0.5, fst: 0.1, references });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const supervised = Array.from({ length: N }, (_, i) => (i < references ? i % K : -1));
   const fit: FitOptions = { ...DEFAULT_FIT, model: 'admixture', supervised };
   const r = runStart(md, K, fit, 0, startSeed(1, K, 0, 0));

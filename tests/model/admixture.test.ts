@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import {
   admixtureLogLik,
   admixtureWork,
@@ -28,7 +28,7 @@ import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixtureCvError, heldOutDeviance } from '../../engine/model/admixture/cross-validation.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
-import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import type { Acceleration, AdmixtureInit, FUpdate, QUpdate } from '../../engine/util/choices.ts';
 import gammaln from '@stdlib/math-base-special-gammaln';
@@ -91,7 +91,7 @@ test('admixture: ln L and one EM step equal their definitions (triploid, multi-a
   const d = makeData(7, 4, 3, [2, 3, 4, 1], (l, i, c) =>
     (i + c + l) % 5 === 0 ? -1 : Math.floor(rng.uniform() * [2, 3, 4, 1][l]!),
   );
-  const md = mixtureData(d);
+  const md = buildPreparedData(d);
   const work = admixtureWork(md);
   for (const K of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
     const p = randomAdmixture(md, K, createRng(9 + K));
@@ -116,7 +116,7 @@ const UPDATES = [
 
 test('admixture: the log-likelihood never decreases along the accepted steps, under each acceleration and Q and F update', () => {
   const { data } = admixedData(5, { N: 60, L: 150, K: 3, alpha: 0.5, fst: 0.1 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const work = admixtureWork(md);
   for (const [qUpdate, fUpdate] of UPDATES)
     for (const acceleration of ['anderson', 'squarem', 'none'] as const) {
@@ -145,7 +145,7 @@ test('admixture: the log-likelihood never decreases along the accepted steps, un
 
 test('admixture SQUAREM: an extrapolated point is tested by an ln L pass equal to the map’s to the bit (F by Newton through WebAssembly and JavaScript, F by EM), and gives the fit that testing by whole steps gives, in fewer steps', () => {
   const { data } = admixedData(6, { N: 60, L: 150, K: 3, alpha: 0.5, fst: 0.1 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const pairs: [QUpdate, FUpdate][] = [
     ['newton', 'newton'],
     ['em', 'newton'],
@@ -190,7 +190,7 @@ test('admixture SQUAREM: an extrapolated point is tested by an ln L pass equal t
 
 test('admixture: plain EM, SQUAREM and Anderson acceleration with EM for Q, and plain steps and SQUAREM with Newton for Q or F or both, reach the same log-likelihood (within 1e-3), the accelerated ones in far fewer passes', () => {
   const { data } = admixedData(8, { N: 80, L: 200, K: 2, alpha: 0.5, fst: 0.15 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const work = admixtureWork(md);
   const run = (acceleration: Acceleration, qUpdate: QUpdate, fUpdate: FUpdate) => {
     const steps = admixtureFitSteps(md, work, randomAdmixture(md, 2, createRng(4)), {
@@ -249,7 +249,7 @@ test('admixture: sweeps refuse Newton’s Q and F updates under Anderson acceler
 
 test('admixture: a start from the mixture model’s EM clustering reaches the random start’s optimum (or higher) in fewer passes', () => {
   const sim = admixedData(6, { N: 150, L: 600, K: 3, alpha: 0.5, fst: 0.1 });
-  const md = mixtureData(sim.data);
+  const md = buildPreparedData(sim.data);
   const work = admixtureWork(md);
   const run = (admixtureInit: AdmixtureInit) => {
     const start = admixtureStart(md, 3, createRng(3), { ...DEFAULT_FIT, admixtureInit });
@@ -279,7 +279,7 @@ test('admixture starts: auto draws random starts when both blocks take Newton st
   assert.equal(resolvedAdmixtureInit('mixture', {}), 'mixture');
   assert.equal(resolvedAdmixtureInit('random', { qUpdate: 'em', fUpdate: 'em' }), 'random');
   // The default fit's start is the random one; with EM updates, the mixture model's.
-  const md = mixtureData(admixedData(4, { N: 60, L: 40, K: 3, alpha: 0.5, fst: 0.1 }).data);
+  const md = buildPreparedData(admixedData(4, { N: 60, L: 40, K: 3, alpha: 0.5, fst: 0.1 }).data);
   const start = (fit: FitOptions) => admixtureStart(md, 3, createRng(7), fit);
   const random = start({ ...DEFAULT_FIT, admixtureInit: 'random' });
   const mixture = start({ ...DEFAULT_FIT, admixtureInit: 'mixture' });
@@ -292,7 +292,7 @@ test('admixture, marker averaging: one pass updates F as the formula (Dirichlet 
   const rng = createRng(5);
   const r = [2, 3, 4];
   const d = makeData(9, 3, 2, r, (l, i, c) => ((i + 2 * c + l) % 7 === 0 ? -1 : Math.floor(rng.uniform() * r[l]!)));
-  const md = mixtureData(d);
+  const md = buildPreparedData(d);
   const work = admixtureWork(md);
   const K = 2;
   const p = randomAdmixture(md, K, createRng(2));
@@ -332,7 +332,7 @@ test('admixture, marker averaging: one pass updates F as the formula (Dirichlet 
 test('admixture, marker averaging: after the ML fit, the noise loci are judged uninformative, the informative ones less so', () => {
   const noise = 60;
   const sim = admixedData(4, { N: 150, L: 120, K: 3, alpha: 0.5, fst: 0.15, noiseLoci: noise });
-  const md = mixtureData(sim.data);
+  const md = buildPreparedData(sim.data);
   const work = admixtureWork(md);
   const priors = { alpha: 1, alphaCluster: 1, priorInformative: 'auto' as const };
   const steps = admixtureFitSteps(md, work, randomAdmixture(md, 3, createRng(1)), {
@@ -359,7 +359,7 @@ test('admixture: ancestry of simulated admixed individuals (K = 3, α = 0.5, F_S
   const K = 3;
   const N = 200;
   const sim = admixedData(11, { N, L: 2000, K, alpha: 0.5, fst: 0.1 });
-  const md = mixtureData(sim.data);
+  const md = buildPreparedData(sim.data);
   const opts = { ...DEFAULT_FIT, model: 'admixture' as const };
   const starts = Array.from({ length: 2 }, (_, s) => runStart(md, K, opts, s, startSeed(1, K, 0, s)));
   const best = starts.reduce((a, b) => (b.logLik > a.logLik ? b : a));
@@ -375,7 +375,7 @@ test('admixture: ancestry of simulated admixed individuals (K = 3, α = 0.5, F_S
 
 test('admixture CV error: the held-out deviance is ADMIXTURE binomial deviance for diploid SNPs; K = 3 predicts better than 1 and than an overfitted 5', () => {
   const { data } = admixedData(21, { N: 120, L: 300, K: 3, alpha: 0.5, fst: 0.15 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const N = 120;
   const L = 300;
   // Binomial deviance n ln(n/μ) + (2 − n) ln((2 − n)/(2 − μ)), n = copies of allele 1, μ = 2p.

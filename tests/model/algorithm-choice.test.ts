@@ -2,8 +2,9 @@
 // (held-out log-likelihood chooses between EMA and EM): docs/algorithms.md §3 and §4.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { individualSubset, mixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, fit, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { individualSubset, buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { fit } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
@@ -20,8 +21,13 @@ import { adjustedRandIndex, hardAssignments } from '../../engine/analysis/partit
 import { createRng } from '../../engine/util/rng.ts';
 import { multiAllelicPopulations } from './synthetic.ts';
 
-const starts = (md: ReturnType<typeof mixtureData>, K: number, o: FitOptions, m: number, seed = 1): StartResult[] =>
-  Array.from({ length: m }, (_, k) => runStart(md, K, o, k, startSeed(seed, K, 0, k)));
+const starts = (
+  md: ReturnType<typeof buildPreparedData>,
+  K: number,
+  o: FitOptions,
+  m: number,
+  seed = 1,
+): StartResult[] => Array.from({ length: m }, (_, k) => runStart(md, K, o, k, startSeed(seed, K, 0, k)));
 const informativeCount = (w: Float64Array) => Array.from(w).filter((x) => x > 0.5).length;
 
 /** 15 populations of 20–80 individuals, 30 microsatellites, F_ST 0.05, 3% missing (like the cattle breeds of #12). */
@@ -41,7 +47,7 @@ function breeds() {
 
 test('EMA drift: from random parameters EMA ends with almost no marker informative although the converged clusters support every marker; starts after EM find the structure', () => {
   const { data, labels } = breeds();
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const K = 15;
   // From random parameters drawn around the observed frequencies (the text's start; the default's
   // starts on individuals drift less: docs/algorithms.md §3).
@@ -85,7 +91,7 @@ test('individualSubset: the E step on a subset is the sum of ln Σ_c θ_C(c) Π 
     fst: 0.1,
     missing: 0.1,
   });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const model = randomModel(md, 3, createRng(9), 'data');
   const rows = [20, 3, 3, 11, 0];
   const sub = individualSubset(md, rows);
@@ -121,7 +127,7 @@ test('auto chooses EM where every marker carries structure and EMA where noise m
   for (const c of cases)
     for (const seed of [1, 2]) {
       const { data } = multiAllelicPopulations(seed, c.o);
-      const md = mixtureData(data);
+      const md = buildPreparedData(data);
       const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
       const all = starts(md, 4, o, 8, seed);
       // The starts are those of an EM multi-start with the same seeds; the EMA candidate is the
@@ -153,7 +159,7 @@ test('auto chooses EM where every marker carries structure and EMA where noise m
 
 test('auto with fewer individuals than folds keeps EMA and says why (no held-out values to save)', () => {
   const { data } = multiAllelicPopulations(1, { pops: 2, perPop: 2, loci: 6, minAlleles: 2, maxAlleles: 4, fst: 0.1 });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
   const best = combineStarts(md, starts(md, 2, o, 4), 'best', 'likelihood', o);
   assert.equal(best.algorithmChoice?.algorithm, 'ema');

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, fit } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { fit } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { logEvidence } from '../../engine/model/mixture/evidence.ts';
 import { liveClusters, usedClusters } from '../../engine/model/cluster-use.ts';
@@ -30,7 +31,7 @@ test('evidence: with one cluster the Cheeseman–Stutz score is the exact margin
   const rng = createRng(5);
   const r = [2, 3, 4, 5];
   const data = makeData(13, 4, 2, r, (l) => (rng.uniform() < 0.1 ? -1 : Math.floor(rng.uniform() * r[l]!)));
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   for (const algorithm of ['em', 'ema'] as const) {
     const opts = { ...DEFAULT_FIT, algorithm };
     const res = fit(md, randomModel(md, 1, createRng(1), 'data'), opts);
@@ -72,7 +73,7 @@ test('evidence: two well-separated clusters score above one cluster; a spurious 
     const u = rng.uniform();
     return u < p[0]! ? 0 : u < p[0]! + p[1]! ? 1 : 2;
   });
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const best = (K: number) => {
     let s = -Infinity;
     for (let k = 0; k < 20; k++) {
@@ -91,7 +92,7 @@ test('evidence: two well-separated clusters score above one cluster; a spurious 
 
 /** A start with given scores and memberships over a flat model (only the ranking is under test). */
 function startWith(
-  md: MixtureData,
+  md: PreparedData,
   K: number,
   index: number,
   score: number,
@@ -114,7 +115,7 @@ function startWith(
 
 test('best choice by evidence: a start that empties a cluster does not win over one that uses them all', () => {
   const data = makeData(40, 3, 1, [2, 2, 2], (l, i) => (i < 20 ? (l + i) % 2 : 1 - ((l + i) % 2)));
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const K = 3;
   const start = (index: number, score: number, logLik: number, emptyLast: boolean): StartResult => {
     const posterior = new Float64Array(40 * K);
@@ -140,7 +141,7 @@ test('cluster use: a start that spreads memberships softly over every cluster ne
   const N = 60;
   const K = 4;
   const data = makeData(N, 3, 1, [2, 2, 2], (l, i) => (i + l) % 2);
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const make = (index: number, score: number, logLik: number, posterior: Float64Array) =>
     startWith(md, K, index, score, logLik, posterior);
   // Soft: everyone about 1/K in every cluster (slightly more in one), so every cluster holds N/K of mass.

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { maStep, DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { randomModel, type MixtureModel } from '../../engine/model/mixture/mixture-model.ts';
@@ -90,7 +90,7 @@ test('MA step equals the brute-force average over all 2^n selective naive Bayes 
       { alpha: 0.5, alphaCluster: 2, priorInformative: 0.2 },
     ]) {
       const r = Array.from({ length: n }, () => 2 + Math.floor(rng.uniform() * 2));
-      const data = mixtureData(makeData(1, n, 1, r, () => 0));
+      const data = buildPreparedData(makeData(1, n, 1, r, () => 0));
       // Random expected counts, some strongly and some weakly cluster-dependent.
       const counts = r.map((ri, i) =>
         Array.from({ length: ri }, () => Array.from({ length: K }, () => (i % 2 === 0 ? 40 : 5) * rng.uniform())),
@@ -187,7 +187,7 @@ test('E step and expected counts equal brute-force enumeration, with missing cop
       Array.from({ length: P }, () => (rng.uniform() < 0.2 ? -1 : Math.floor(rng.uniform() * ri))),
     ),
   );
-  const data = mixtureData(makeData(N, L, P, r, (l, i, p) => calls[l]![i]![p]!));
+  const data = buildPreparedData(makeData(N, L, P, r, (l, i, p) => calls[l]![i]![p]!));
   // Columns go in blocks of up to 8 (genotype-rows.ts): every block width, and two and three blocks.
   for (const K of [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 17]) {
     const model = randomModel(data, K, createRng(9 + K));
@@ -213,7 +213,7 @@ test('locus groups: the E step and expected counts over combined genotypes of co
   const N = 400;
   const r = [2, 2, 2, 3, 2, 2, 7, 2, 2, 2, 2];
   const L = r.length;
-  const data = mixtureData(
+  const data = buildPreparedData(
     makeData(N, L, 2, r, (l) => (rng.uniform() < 0.05 ? -1 : Math.floor(rng.uniform() * Math.min(r[l]!, 3)))),
   );
   const g = data.groups;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MISSING } from '../../engine/data/genotype-data.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import {
   admixtureLogLik,
   admixtureWork,
@@ -23,7 +23,7 @@ test('F by Newton with Q fixed: never lowers ln L, reaches the optimum that EMâ€
   const { data } = admixedData(11, { N: 40, L: 12, K, alpha: 0.5, fst: 0.3, alleles: 6, ploidy: 3 });
   const rng = createRng(2);
   for (let j = 0; j < data.calls.length; j++) if (rng.uniform() < 0.05) data.calls[j] = MISSING;
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const work = admixtureWork(md);
   const start = randomAdmixture(md, K, createRng(5));
 

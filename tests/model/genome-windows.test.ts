@@ -2,10 +2,10 @@
 // held-out log-likelihood without a window (docs/algorithms.md §4).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { individualSubset, mixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { individualSubset, buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
-import { genomeWindows } from '../../engine/model/mixture/genome-windows.ts';
+import { genomeWindows } from '../../engine/model/prepared/genome-windows.ts';
 import { addBlockDeletedLogLiks, jackknifeError } from '../../engine/model/mixture/block-deletion.ts';
 import {
   combineStarts,
@@ -83,7 +83,7 @@ test('held-out ln L without a block equals the E step of the data without its lo
   ];
   for (const { o, of } of cases) {
     const { data } = multiAllelicPopulations(4, o);
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const K = 3;
     const model = randomModel(md, K, createRng(2), 'data');
     const blocks = { of: Int32Array.from(of), count: 3 };
@@ -150,7 +150,7 @@ test('auto on linked SNPs: a gain that rests on a few haplotype blocks does not 
   // Random starts around the observed frequencies, as when the case was found.
   const o: FitOptions = { ...DEFAULT_FIT, init: 'data', algorithm: 'auto' };
   const choose = (d: GenotypeData) => {
-    const md = mixtureData(d);
+    const md = buildPreparedData(d);
     const all: StartResult[] = Array.from({ length: 20 }, (_, k) => runStart(md, 3, o, k, startSeed(5, 3, 0, k)));
     return combineStarts(md, all, 'best', 'likelihood', o).algorithmChoice!;
   };

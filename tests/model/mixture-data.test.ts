@@ -1,9 +1,9 @@
-// mixtureData tabulates each locus's distinct genotypes with numeric keys (a flat array or a Map,
+// buildPreparedData tabulates each locus's distinct genotypes with numeric keys (a flat array or a Map,
 // text keys beyond 2^53); checked against the plain definition: genotypes numbered in order of
 // first appearance, each the sorted list of its copies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData, preparedData, sharedCalls } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData, preparedData, sharedCalls } from '../../engine/model/prepared/prepared-data.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
@@ -25,7 +25,7 @@ function reference(calls: ArrayLike<number>, N: number, L: number, P: number) {
   return { genotypeOf, table };
 }
 
-test('mixtureData: genotype codes and tables equal the plain definition for SNPs, microsatellites, many alleles at ploidy 8, and missing copies', () => {
+test('buildPreparedData: genotype codes and tables equal the plain definition for SNPs, microsatellites, many alleles at ploidy 8, and missing copies', () => {
   const rng = createRng(11);
   for (const [P, r] of [
     [1, 2],
@@ -40,14 +40,14 @@ test('mixtureData: genotype codes and tables equal the plain definition for SNPs
     const data = makeData(N, L, P, Array(L).fill(r), () =>
       rng.uniform() < 0.1 ? -1 : Math.floor(rng.uniform() * Math.min(r, 6)) * Math.max(1, Math.floor(r / 6)),
     );
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     const ref = reference(data.calls, N, L, P);
     assert.deepEqual(Array.from(md.genotypeOf), ref.genotypeOf, `P = ${P}, r = ${r}: codes`);
     assert.deepEqual(Array.from(md.genotypeAlleles), ref.table.flat(), `P = ${P}, r = ${r}: table`);
   }
 });
 
-test('mixtureData: genotype codes widen from one byte to two and four when a locus has more than 255 or 65,535 genotypes', () => {
+test('buildPreparedData: genotype codes widen from one byte to two and four when a locus has more than 255 or 65,535 genotypes', () => {
   const rng = createRng(12);
   for (const [N, L, r, type] of [
     [700, 3, 60, Uint16Array],
@@ -57,7 +57,7 @@ test('mixtureData: genotype codes widen from one byte to two and four when a loc
       // The first locus has few genotypes, so the widening happens at a later one.
       l === 0 ? Math.floor(rng.uniform() * 2) : Math.floor(rng.uniform() * r),
     );
-    const md = mixtureData(data);
+    const md = buildPreparedData(data);
     assert.ok(md.genotypeOf instanceof type, `N = ${N}, r = ${r}: ${md.genotypeOf.constructor.name}`);
     const ref = reference(data.calls, N, L, 2);
     assert.deepEqual(Array.from(md.genotypeOf), ref.genotypeOf, `N = ${N}, r = ${r}: codes`);
@@ -65,12 +65,12 @@ test('mixtureData: genotype codes widen from one byte to two and four when a loc
   }
 });
 
-test('preparedData: one preparation per dataset, equal to mixtureData, with the codes and (for worker threads) the calls in shared memory', () => {
+test('preparedData: one preparation per dataset, equal to buildPreparedData, with the codes and (for worker threads) the calls in shared memory', () => {
   const rng = createRng(13);
   const data = makeData(50, 4, 2, [2, 3, 5, 2], () => Math.floor(rng.uniform() * 2));
   const md = preparedData(data);
   assert.equal(preparedData(data), md);
-  const plain = mixtureData(data);
+  const plain = buildPreparedData(data);
   assert.deepEqual(Array.from(md.genotypeOf), Array.from(plain.genotypeOf));
   assert.deepEqual(Array.from(md.genotypeAlleles), Array.from(plain.genotypeAlleles));
   assert.ok(md.genotypeOf.buffer instanceof SharedArrayBuffer);

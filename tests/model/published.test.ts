@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
-import { DEFAULT_FIT, type FitOptions } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { combineStarts, runStart, startSeed } from '../../engine/model/multi-start.ts';
 import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -22,7 +22,7 @@ function multiStart(
   fit: FitOptions = EMA_FIT,
   rankBy: RankBy = 'evidence',
 ) {
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const starts = Array.from({ length: m }, (_, k) => runStart(md, K, fit, k, startSeed(seed, K, 0, k)));
   return combineStarts(md, starts, 'best', rankBy, fit);
 }
@@ -75,7 +75,7 @@ test('best choice by evidence does not reward noise markers; by likelihood (the 
   // Toy seed 10: the start with the highest ln p(D | θ) calls ~10 markers informative and
   // mis-assigns a third of the individuals; the highest approximate evidence is the true split.
   const { data, labels, informative } = toyExample(10);
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   const starts = Array.from({ length: 200 }, (_, k) => runStart(md, 3, EMA_FIT, k, startSeed(10, 3, 0, k)));
   const byEvidence = combineStarts(md, starts, 'best', 'evidence');
   const byLikelihood = combineStarts(md, starts, 'best', 'likelihood');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { qNewtonStep, qNewtonWork } from '../../engine/model/admixture/q-newton.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -68,7 +68,7 @@ function dataset(K: number, seed: number) {
  * (i + 1) mod K (far from most optima, where the quadratic model is poorest).
  */
 function newtonSteps({ data, F }: { data: GenotypeData; F: Float64Array }, K: number, steps: number, corner = false) {
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   assert.equal(md.totalAlleles * K, F.length);
   const work = admixtureWork(md);
   const Q = new Float64Array(md.N * K).fill(corner ? 0.02 / (K - 1) : 1 / K);

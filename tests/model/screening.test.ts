@@ -4,9 +4,9 @@ import { runSweep, type SweepOptions } from '../../engine/service/cluster-sweep.
 import { runSweepPiece } from '../../engine/service/sweep-pieces.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { CLUSTER_DEFAULTS } from '../../engine/util/choices.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { runStart, startSeed } from '../../engine/model/multi-start.ts';
 import { keptStarts, keptTasks, screenPlan, screens } from '../../engine/model/screening.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
@@ -59,7 +59,7 @@ test('a screened sweep runs exactly the starts whose short EM runs reached the h
   pool.close();
   assert.equal(screeningRuns, 2 * 12);
   assert.equal(perRun, 12 + 5);
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   for (const K of [2, 3]) {
     // Independently: each start's EM after 2 iterations, ranked.
     const shortLogLiks = Array.from(
@@ -150,7 +150,7 @@ test('a screened admixture sweep runs on exactly the starts most likely at the s
   const full = await runSweep(admixed, { ...admixture, screen: { ...screen, tolerance: 0 } }, pool);
   pool.close();
   assert.equal(screeningRuns, 2 * 6);
-  const md = mixtureData(admixed);
+  const md = buildPreparedData(admixed);
   for (const K of [2, 3]) {
     // Independently: each start fitted to the screening tolerance, ranked.
     const loose = Array.from(

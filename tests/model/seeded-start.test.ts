@@ -2,7 +2,7 @@
 // allele-sharing distance), docs/algorithms.md §3.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { SEED_WEIGHT } from '../../engine/model/mixture/seeded-start.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -42,7 +42,7 @@ test('seeded start: the second seed is never an individual identical to the firs
     [-1, -1],
   ];
   const data = diploid([A, B, A, Bmissing, A, B, A, B]);
-  const md = mixtureData(data);
+  const md = buildPreparedData(data);
   // Pooled frequencies, add-½ smoothed: locus 0 has 8 copies of allele 0 and 8 of allele 2 (16
   // observed); locus 1 has 4 × (1, 2) from A and 6 copies of 0 from the three observed B.
   const pooled = [
@@ -75,7 +75,7 @@ test('seeded start: with more clusters than distinct individuals the extra seeds
     [0, 1],
     [2, 2],
   ];
-  const md = mixtureData(diploid([g, g, g]));
+  const md = buildPreparedData(diploid([g, g, g]));
   const m = randomModel(md, 4, createRng(3), 'individuals');
   for (let c = 0; c < 4; c++)
     for (let l = 0; l < 2; l++) {
@@ -101,7 +101,7 @@ test('seeded start: an individual with no observed copy never becomes a seed', (
     [-1, -1],
     [-1, -1],
   ];
-  const md = mixtureData(diploid([A, none, B, A, B, A, B]));
+  const md = buildPreparedData(diploid([A, none, B, A, B, A, B]));
   for (let seed = 1; seed <= 40; seed++) {
     const m = randomModel(md, 2, createRng(seed), 'individuals');
     // Allele 0 at locus 0, pooled p̂ = (6 + ½)/(12 + 3/2): a B seed gives ½ p̂, an A seed ½ p̂ + ½,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { combineStarts, runStart, startContext, startSeed } from '../../engine/model/multi-start.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
 import { tanData } from '../../engine/model/tan/tan-data.ts';
 import { haplotypeBlocks, makeData } from './synthetic.ts';

@@ -3,7 +3,7 @@
 // for bit, and whole fits (EM and Newton's Q update) the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mixtureData, type MixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { admixtureWork, emStep, emptyParams } from '../../engine/model/admixture/admixture.ts';
 import {
   admixtureFitSteps,
@@ -26,21 +26,21 @@ import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
 /** N individuals of ploidy P at loci with these allele counts (skewed frequencies when `skew` > 1), 4 % of copies missing. */
-function dataset(N: number, P: number, r: number[], seed: number, skew = 2): MixtureData {
+function dataset(N: number, P: number, r: number[], seed: number, skew = 2): PreparedData {
   const rng = createRng(seed);
-  return mixtureData(
+  return buildPreparedData(
     makeData(N, r.length, P, r, (l) => (rng.uniform() < 0.04 ? -1 : Math.floor(rng.uniform() ** skew * r[l]!))),
   );
 }
 
 /** Held-out entries (individual-major), about one in five. */
-function heldOutOf(md: MixtureData, seed: number): Uint8Array {
+function heldOutOf(md: PreparedData, seed: number): Uint8Array {
   const rng = createRng(seed);
   return Uint8Array.from({ length: md.N * md.L }, () => (rng.uniform() < 0.2 ? 1 : 0));
 }
 
 function admixtureFit(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   init: AdmixtureParams,
   o: AdmixtureFitOptions,
@@ -61,7 +61,7 @@ type NewtonOwn = Pick<NewtonPassArguments, 'gradient' | 'hessian' | 'step' | 'pe
  * of the individuals pending, running products starting at 1 or near the bounds 1e±200 (so that
  * some are set aside), nonzero gradient and Hessian to add to.
  */
-function newtonArguments(md: MixtureData, K: number, Q: Float64Array, seed: number): NewtonOwn {
+function newtonArguments(md: PreparedData, K: number, Q: Float64Array, seed: number): NewtonOwn {
   const rng = createRng(seed);
   const step = new Float64Array(md.N * K);
   for (let i = 0; i < md.N; i++) {
@@ -81,7 +81,7 @@ function newtonArguments(md: MixtureData, K: number, Q: Float64Array, seed: numb
 }
 
 /** F's derivative pass's arguments (f-derivatives.ts) over `data`'s, outputs zeroed. */
-function fArguments(md: MixtureData, K: number, Q: Float64Array, data: PassArguments): FDerivativeArguments {
+function fArguments(md: PreparedData, K: number, Q: Float64Array, data: PassArguments): FDerivativeArguments {
   const T = (K * (K + 1)) / 2;
   const outer = new Float64Array(md.N * T);
   for (let i = 0; i < md.N; i++)

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wasmRows, wasmRowsAvailable } from '../../engine/model/mixture/wasm-rows.ts';
-import { mixtureData } from '../../engine/model/mixture/mixture-data.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -50,7 +50,7 @@ test('E step and expected counts: the WebAssembly loops (rows, genotype logs, co
   // 40 alleles: more than 255 distinct genotypes at a locus, so its codes are 16-bit; then SNPs that
   // locus-groups.ts combines, and a multi-allelic locus among them.
   const r = [40, 40, 2, 2, 2, 2, 5, 2, 2, 2];
-  const data = mixtureData(
+  const data = buildPreparedData(
     makeData(N, r.length, 2, r, (l) => (rng.uniform() < 0.03 ? -1 : Math.floor(rng.uniform() * r[l]!))),
   );
   assert.ok(data.genotypeOf instanceof Uint16Array, data.genotypeOf.constructor.name);

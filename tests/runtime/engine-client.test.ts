@@ -6,7 +6,7 @@ import { EngineServer } from '../../engine/runtime/engine-server.ts';
 import { EngineClient, EngineError } from '../../engine/runtime/engine-client.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import type { EngineProgress } from '../../engine/runtime/engine-protocol.ts';
 import { dataPath } from '../../data/datasets.ts';
 

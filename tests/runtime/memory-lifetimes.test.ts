@@ -9,7 +9,7 @@ import { EngineClient } from '../../engine/runtime/engine-client.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { ServerRegistry } from '../../engine/runtime/server-registry.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import type { FromStartWorker } from '../../engine/runtime/start-protocol.ts';
 import { dataPath } from '../../data/datasets.ts';
 

@@ -5,10 +5,10 @@ import { StartPool } from '../../engine/runtime/pool.ts';
 import type { StartRunner } from '../../engine/service/start-runner.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
-import { DEFAULT_FIT } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { admixedData, selectiveNaiveBayesData } from '../model/synthetic.ts';
 import { withCvErrors } from '../../engine/service/cross-validate.ts';
-import { preparedData } from '../../engine/model/mixture/mixture-data.ts';
+import { preparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { IN_FLIGHT_PER_WORKER } from '../../engine/runtime/pool.ts';
 
 const { data } = selectiveNaiveBayesData(3, { N: 150, n: 12, relevant: 6, r: 3, K: 3, P: 2 });

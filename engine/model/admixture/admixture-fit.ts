@@ -5,9 +5,10 @@ import {
   type FUpdate,
   type QUpdate,
 } from '../../util/choices.ts';
-import { DEFAULT_FIT, fit as fitMixture, type FitOptions } from '../mixture/fit.ts';
+import { fit as fitMixture } from '../mixture/fit.ts';
+import { DEFAULT_FIT, type FitOptions } from '../fit-options.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import { randomModel } from '../mixture/mixture-model.ts';
 import type { Priors } from '../mixture/ma-step.ts';
 import {
@@ -78,7 +79,7 @@ export function resolvedFUpdate(fUpdate: FUpdate, acceleration: Acceleration = '
  * fStepLogLik), the bits the step returns, for SQUAREM's test of an extrapolated point.
  */
 export function admixtureStep(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   K: number,
   options: Pick<AdmixtureFitOptions, 'qUpdate' | 'fUpdate' | 'acceleration'>,
@@ -154,7 +155,7 @@ export function admixtureFitOptions(fit: FitOptions): AdmixtureFitOptions {
 
 /** Random start: Q rows from a flat Dirichlet, F around the pooled frequencies (as the mixture's 'data' start). */
 export function randomAdmixture(
-  md: MixtureData,
+  md: PreparedData,
   K: number,
   rng: Rng,
   fixedQ?: { rows: Uint8Array; Q: Float64Array },
@@ -191,7 +192,7 @@ const MIXTURE_START_SOFTENING = 0.5;
  * clustering.
  */
 export function admixtureStart(
-  md: MixtureData,
+  md: PreparedData,
   K: number,
   rng: Rng,
   fit: FitOptions,
@@ -241,7 +242,7 @@ function norm2(a: Float64Array, b: Float64Array, c?: Float64Array): number {
  * accepted step (progress and cancellation between steps).
  */
 export function* admixtureFitSteps(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   init: AdmixtureParams,
   o: AdmixtureFitOptions,
@@ -256,7 +257,7 @@ export function* admixtureFitSteps(
 
 /** Marker-averaging passes from a converged maximum-likelihood fit (ln L is reported, not maximised). */
 function* markerAveragingSteps(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   ml: AdmixtureFitResult,
   o: AdmixtureFitOptions,
@@ -292,7 +293,7 @@ function* markerAveragingSteps(
  * instead of a step, and a cycle whose first extrapolation overshoots can still extrapolate.
  */
 export function* squaremFitSteps(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   init: AdmixtureParams,
   o: AdmixtureFitOptions,

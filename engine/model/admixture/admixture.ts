@@ -1,4 +1,4 @@
-import { requireEveryLocus, type MixtureData } from '../mixture/mixture-data.ts';
+import { requireEveryLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
@@ -31,7 +31,7 @@ export interface AdmixtureWork {
   readonly copies: Float64Array;
   /**
    * The distinct genotypes of every locus as runs of (F row, copy count): genotype g (an index
-   * into mixtureData's genotype table, locus offset included) owns entries start[g] ..
+   * into buildPreparedData's genotype table, locus offset included) owns entries start[g] ..
    * start[g + 1] − 1; `row` is the allele's row in F, offsets[l] + a, and `count`
    * how many copies of that allele the genotype holds (2 for a diploid homozygote). Missing
    * copies have no entry. A pass reads one entry per distinct allele of an individual's genotype.
@@ -51,7 +51,7 @@ export interface AdmixtureWork {
 }
 
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
-export function admixtureWork(md: MixtureData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
+export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
   requireEveryLocus(md, 'The admixture model');
   const { N, L, P } = md;
   const G = md.genotypeOffsets[L]!;
@@ -110,7 +110,7 @@ export interface MarkerAveraging {
   readonly weights: Float64Array;
 }
 
-export function markerAveraging(md: MixtureData, K: number, priors: Priors): MarkerAveraging {
+export function markerAveraging(md: PreparedData, K: number, priors: Priors): MarkerAveraging {
   return {
     priors,
     informative: new Float64Array(md.L).fill(1),
@@ -128,7 +128,7 @@ export function markerAveraging(md: MixtureData, K: number, priors: Priors): Mar
  * With `averaging`, F is updated by marker averaging instead (not an EM step for ln L).
  */
 export function emStep(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   cur: AdmixtureParams,
   out: AdmixtureParams,
@@ -174,7 +174,7 @@ export function emStep(
 }
 
 /** ln L of the parameters (one pass without an update). */
-export function admixtureLogLik(md: MixtureData, work: AdmixtureWork, params: AdmixtureParams): number {
+export function admixtureLogLik(md: PreparedData, work: AdmixtureWork, params: AdmixtureParams): number {
   const { N, L, P } = md;
   const K = params.K;
   const { Q, F } = params;
@@ -210,7 +210,7 @@ export function admixtureLogLik(md: MixtureData, work: AdmixtureWork, params: Ad
  * them to a floor would lower ln L) and values at or below zero become PARAMETER_FLOOR.
  */
 export function projectToSimplex(
-  md: MixtureData,
+  md: PreparedData,
   params: AdmixtureParams,
   fixed?: Uint8Array,
   fallback?: AdmixtureParams,
@@ -251,7 +251,7 @@ export function cloneParams(p: AdmixtureParams): AdmixtureParams {
   return { K: p.K, Q: Float64Array.from(p.Q), F: Float64Array.from(p.F) };
 }
 
-export function emptyParams(md: MixtureData, K: number): AdmixtureParams {
+export function emptyParams(md: PreparedData, K: number): AdmixtureParams {
   return { K, Q: new Float64Array(md.N * K), F: new Float64Array(md.totalAlleles * K) };
 }
 

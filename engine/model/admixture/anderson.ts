@@ -1,4 +1,4 @@
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import {
   projectToSimplex,
   type AdmixtureFitOptions,
@@ -15,7 +15,7 @@ export const ANDERSON_ORDER = 5;
 const RIDGE = 1e-8;
 
 /** Q and F as views into one flat vector, so that the acceleration sees one parameter vector. */
-function flatParams(md: MixtureData, K: number, buffer = new Float64Array((md.N + md.totalAlleles) * K)) {
+function flatParams(md: PreparedData, K: number, buffer = new Float64Array((md.N + md.totalAlleles) * K)) {
   const params: AdmixtureParams = { K, Q: buffer.subarray(0, md.N * K), F: buffer.subarray(md.N * K) };
   return { buffer, params };
 }
@@ -65,7 +65,7 @@ export function solveSmall(A: Float64Array, b: Float64Array, m: number): Float64
  * stays the default.
  */
 export function* andersonFitSteps(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   init: AdmixtureParams,
   o: AdmixtureFitOptions,

@@ -1,5 +1,5 @@
 import { createRng } from '../../util/rng.ts';
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import { admixtureWork, cloneParams, projectToSimplex, type AdmixtureParams } from './admixture.ts';
 import { admixtureFitSteps, type AdmixtureFitOptions, type AdmixtureStepInfo } from './admixture-fit.ts';
 import { runToEnd } from '../mixture/fit.ts';
@@ -12,7 +12,7 @@ import { detLog } from '../../util/det-math.ts';
  * n ln(n/μ) + (2 − n) ln((2 − n)/(2 − μ)) with μ = 2p. Returns the sum and the number of entries.
  */
 export function heldOutDeviance(
-  md: MixtureData,
+  md: PreparedData,
   heldOut: Uint8Array,
   params: AdmixtureParams,
 ): { sum: number; entries: number } {
@@ -51,7 +51,7 @@ export function heldOutDeviance(
  * The observed (individual, locus) entries, as i·L + l, in the seeded random order the folds take
  * them from: fold f holds positions f, f + folds, f + 2·folds, …
  */
-export function cvEntryOrder(md: MixtureData, seed: number): Uint32Array {
+export function cvEntryOrder(md: PreparedData, seed: number): Uint32Array {
   const { N, L, P } = md;
   // Which genotypes have an observed copy, then the entries counted and written into a typed array
   // (4 bytes each, not a growing list of numbers: 2,000 × 100,000 SNPs have 2·10⁸ entries).
@@ -103,7 +103,7 @@ export interface CvFold {
  * so a worker can report progress and stop it).
  */
 export function* cvFoldSteps(
-  md: MixtureData,
+  md: PreparedData,
   full: AdmixtureParams,
   folds: number,
   fold: number,
@@ -143,7 +143,7 @@ export function cvErrorOf(perFold: readonly CvFold[]): { error: number; perFold:
  * of a sweep run on its workers: service/cross-validate.ts.)
  */
 export function admixtureCvError(
-  md: MixtureData,
+  md: PreparedData,
   full: AdmixtureParams,
   folds: number,
   seed: number,
@@ -159,7 +159,7 @@ export function admixtureCvError(
 export const PREDICTION_BOUND = 1e-5;
 
 /** Clamps every parameter to [bound, 1 − bound] and rescales each simplex block to sum to one. */
-export function boundParams(md: MixtureData, params: AdmixtureParams, bound: number): void {
+export function boundParams(md: PreparedData, params: AdmixtureParams, bound: number): void {
   const { Q, F } = params;
   const clamp = (x: number) => Math.min(1 - bound, Math.max(bound, x));
   for (let j = 0; j < Q.length; j++) Q[j] = clamp(Q[j]!);

@@ -1,4 +1,4 @@
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
 import { choleskyInPlace, choleskySolve, invertPositiveDefinite } from '../../util/cholesky.ts';
@@ -61,7 +61,7 @@ export interface FNewtonWork {
   readonly b: Float64Array;
 }
 
-export function fNewtonWork(md: MixtureData, K: number): FNewtonWork {
+export function fNewtonWork(md: PreparedData, K: number): FNewtonWork {
   let A = 1;
   for (let l = 0; l < md.L; l++) A = Math.max(A, md.alleles[l]!);
   const T = (K * (K + 1)) / 2;
@@ -106,7 +106,7 @@ const MAX_HALVINGS = 20;
  * reading the Hessians where the derivative pass left them; s.hessian is then unused.
  */
 export function fNewtonStep(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   K: number,
   Q: Float64Array,
@@ -145,7 +145,13 @@ export function fNewtonStep(
  * bits — for a fraction of a step's cost (no derivatives, solves or checks): SQUAREM's test of an
  * extrapolated point before it takes a step from there.
  */
-export function fStepLogLik(md: MixtureData, work: AdmixtureWork, K: number, Q: Float64Array, F: Float64Array): number {
+export function fStepLogLik(
+  md: PreparedData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+): number {
   const data = passData(md, work, K, Q, F);
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, data);
   const lociLL = wasm?.logLik(Q, F);
@@ -156,7 +162,7 @@ export function fStepLogLik(md: MixtureData, work: AdmixtureWork, K: number, Q: 
 
 /** Locus l's safeguarded step (its derivatives in s from row rb); returns ψ_l at the F it was given. */
 function locusStep(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   K: number,
   Q: Float64Array,
@@ -205,7 +211,7 @@ function locusStep(
 
 /** ψ_l(F_l + tΔ), with F_l + tΔ formed in s.trial (ψ by the WebAssembly pass where there is one). */
 function trialLocusLogLik(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   K: number,
   Q: Float64Array,
@@ -224,7 +230,7 @@ function trialLocusLogLik(
 }
 
 /** EM's update of locus l's frequencies with Q fixed, as a step from F into s.emStep: f_ka ∝ f_ka g_ka. */
-function emLocusStep(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): void {
+function emLocusStep(md: PreparedData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): void {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   for (let k = 0; k < K; k++) {
@@ -242,14 +248,14 @@ function emLocusStep(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork
 }
 
 /** The largest rise step_ka / f_ka over locus l's frequencies. */
-function largestRise(md: MixtureData, K: number, F: Float64Array, step: Float64Array, l: number): number {
+function largestRise(md: PreparedData, K: number, F: Float64Array, step: Float64Array, l: number): number {
   const off = md.offsets[l]!;
   let rise = 0;
   for (let e = 0; e < md.alleles[l]! * K; e++) rise = Math.max(rise, step[e]! / F[off * K + e]!);
   return rise;
 }
 
-function applyLocus(md: MixtureData, K: number, F: Float64Array, step: Float64Array, l: number, t: number): void {
+function applyLocus(md: PreparedData, K: number, F: Float64Array, step: Float64Array, l: number, t: number): void {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   for (let k = 0; k < K; k++) {
@@ -285,7 +291,14 @@ const enum Solved {
  * infeasible step, it is shortened to the floor. (Exported for the test of its WebAssembly form,
  * scripts/kernels/assembly/newton-solves.ts.)
  */
-export function solveLocus(md: MixtureData, K: number, F: Float64Array, s: FNewtonWork, l: number, rb: number): Solved {
+export function solveLocus(
+  md: PreparedData,
+  K: number,
+  F: Float64Array,
+  s: FNewtonWork,
+  l: number,
+  rb: number,
+): Solved {
   const off = md.offsets[l]!;
   const A = md.alleles[l]!;
   const T = (K * (K + 1)) / 2;

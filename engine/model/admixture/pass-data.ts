@@ -1,4 +1,4 @@
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import type { PassArguments } from './em-pass.ts';
 
 /** What every pass over the data reads: the data, the work's entries and held-out mask, K, Q and F. */
@@ -15,7 +15,7 @@ export type PassData = Pick<
  * f-derivatives.ts), with the entries and held-out mask of `work` (an AdmixtureWork).
  */
 export function passData(
-  md: MixtureData,
+  md: PreparedData,
   work: Pick<PassArguments, 'start' | 'row' | 'count'> & { readonly heldOut?: Uint8Array },
   K: number,
   Q: Float64Array,

@@ -1,4 +1,4 @@
-import type { MixtureData } from '../mixture/mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
@@ -70,7 +70,7 @@ const MAX_HALVINGS = 30;
 
 /** Updates Q in place: one safeguarded Newton step per individual with F fixed. */
 export function qNewtonStep(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   K: number,
   Q: Float64Array,
@@ -146,7 +146,7 @@ function applyStep(Q: Float64Array, i: number, K: number, step: Float64Array, t:
 
 /** φ_i(q + tΔ) − φ_i(q) for one individual (its copies read locus by locus). */
 function individualGain(
-  md: MixtureData,
+  md: PreparedData,
   work: AdmixtureWork,
   K: number,
   Q: Float64Array,

@@ -2,10 +2,10 @@ import { detLog, detExp } from '../../util/det-math.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
 import { genotypeLogs, groupLogTable } from './e-step.ts';
 import { rowLoops, type RowLoops } from './row-loops.ts';
-import { groupSpansBlocks } from './locus-groups.ts';
-import { maxGenotypes, type MixtureData } from './mixture-data.ts';
+import { groupSpansBlocks } from '../prepared/locus-groups.ts';
+import { maxGenotypes, type PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
-import type { LocusBlocks } from './genome-windows.ts';
+import type { LocusBlocks } from '../prepared/genome-windows.ts';
 
 /**
  * The delete-one-block jackknife standard error of a total over B blocks (a held-out
@@ -36,7 +36,7 @@ export function jackknifeError(withoutBlock: ArrayLike<number>): number {
  * same bits as the JavaScript ones). Memory N × K three times, whatever the number of blocks.
  */
 export function addBlockDeletedLogLiks(
-  data: MixtureData,
+  data: PreparedData,
   model: MixtureModel,
   blocks: LocusBlocks,
   out: Float64Array,
@@ -81,7 +81,7 @@ export function addBlockDeletedLogLiks(
 }
 
 /** Adds member m's rows (a group q ≥ 0, or the locus −m − 1) of every individual to the sink's rows. */
-function addMember(data: MixtureData, K: number, m: number, sink: RowLoops, lt: Float64Array, lg: Float64Array): void {
+function addMember(data: PreparedData, K: number, m: number, sink: RowLoops, lt: Float64Array, lg: Float64Array): void {
   const { N, groups } = data;
   const table = sink.table;
   if (m < 0) {

@@ -1,12 +1,12 @@
 import type { MissingCopies } from '../../util/choices.ts';
 import { MISSING } from '../../data/genotype-data.ts';
 import { normalizeLogRow } from '../../util/log-math.ts';
-import { maxGenotypes, type MixtureData } from './mixture-data.ts';
+import { maxGenotypes, type PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
 import { wasmRows, type WasmRows } from './wasm-rows.ts';
-import { extendGroupTable, locusMarginal } from './locus-groups.ts';
+import { extendGroupTable, locusMarginal } from '../prepared/locus-groups.ts';
 import { detLogInto } from '../../util/det-math-bulk.ts';
 
 /** Scratch buffers reused across iterations of one start. */
@@ -24,7 +24,7 @@ export interface EStepBuffers {
 }
 
 /** `wasm: false` runs the JavaScript row loops (the WebAssembly ones give the same bits). */
-export function eStepBuffers(data: MixtureData, K: number, opts: { wasm?: boolean } = {}): EStepBuffers {
+export function eStepBuffers(data: PreparedData, K: number, opts: { wasm?: boolean } = {}): EStepBuffers {
   const genotypes = Math.max(1, maxGenotypes(data));
   const wasm =
     opts.wasm === false
@@ -46,7 +46,7 @@ export function eStepBuffers(data: MixtureData, K: number, opts: { wasm?: boolea
 }
 
 /** out[g, :] = ln p(genotype g of locus i | c) = Σ over its observed copies of ln θ (missing copies skipped). */
-export function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float64Array, out: Float64Array): number {
+export function genotypeLogs(data: PreparedData, i: number, K: number, lt: Float64Array, out: Float64Array): number {
   const { P, offsets, genotypeOffsets, genotypeAlleles } = data;
   const off = offsets[i]!;
   const g0 = genotypeOffsets[i]!;
@@ -70,7 +70,7 @@ export function genotypeLogs(data: MixtureData, i: number, K: number, lt: Float6
  * for one locus). Returns the number of combined genotypes.
  */
 export function groupLogTable(
-  data: MixtureData,
+  data: PreparedData,
   i0: number,
   i1: number,
   K: number,
@@ -90,7 +90,7 @@ export function groupLogTable(
  * once per distinct genotype; per group of loci (locus-groups.ts) these are summed into a table
  * of the combined genotypes, whose rows are then added to each individual's row.
  */
-export function eStep(data: MixtureData, model: MixtureModel, buf: EStepBuffers, rowLogLiks?: Float64Array): number {
+export function eStep(data: PreparedData, model: MixtureModel, buf: EStepBuffers, rowLogLiks?: Float64Array): number {
   const { N, genotypeOf, groups, offsets, genotypeOffsets } = data;
   const K = model.K;
   const w = buf.wasm;
@@ -150,7 +150,7 @@ export interface ExpectedCounts {
  * genotype, then spread over the genotype's copies.
  */
 export function expectedCounts(
-  data: MixtureData,
+  data: PreparedData,
   model: MixtureModel,
   posterior: Float64Array,
   missing: MissingCopies,
@@ -207,7 +207,7 @@ export function expectedCounts(
 
 /** Adds locus i's posterior sums per genotype (`acc`) to the expected counts of its alleles. */
 function spreadOverAlleles(
-  data: MixtureData,
+  data: PreparedData,
   model: MixtureModel,
   i: number,
   K: number,

@@ -9,7 +9,7 @@ import {
   logDirichletFactor,
   type Priors,
 } from './ma-step.ts';
-import type { MixtureData } from './mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 
@@ -36,7 +36,7 @@ import { detLog } from '../../util/det-math.ts';
  * the most clusters (combineStarts).
  */
 export function logEvidence(
-  data: MixtureData,
+  data: PreparedData,
   model: MixtureModel,
   posterior: Float64Array,
   logLik: number,

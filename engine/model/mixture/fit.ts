@@ -1,78 +1,8 @@
-import {
-  CLUSTER_DEFAULTS as D,
-  type Acceleration,
-  type QUpdate,
-  type FUpdate,
-  type AdmixtureInit,
-  type Algorithm,
-  type EmaStarts,
-  type Model,
-} from '../../util/choices.ts';
-import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts, type MissingCopies } from './e-step.ts';
-import { countLogGammas, DEFAULT_PRIORS, maStep, type Priors } from './ma-step.ts';
-import type { MixtureData } from './mixture-data.ts';
-import { maxParameterChange, type InitMethod, type MixtureModel } from './mixture-model.ts';
-import { DEFAULT_TAN_DATA, type TanDataOptions } from '../tan/tan-data.ts';
-
-/** 'ema' and 'em' on the naive Bayes mixture; 'ema-tan' averages over TAN structures (model/tan/). */
-export type { Algorithm };
-
-/** Options of one start, whatever the model (the mixture's EM/EMA/EMA-TAN or the admixture model). */
-export interface FitOptions {
-  /** Which model a start fits (default the mixture model). */
-  readonly model?: Model;
-  readonly algorithm: Algorithm;
-  readonly priors: Priors;
-  /** Stop when the L∞ norm of the parameter change (weights and allele frequencies) is below this (default 0.01). */
-  readonly epsilon: number;
-  readonly maxIterations: number;
-  readonly missing: MissingCopies;
-  readonly init: InitMethod;
-  /**
-   * EMA only: during the first `warmup` iterations (default 10), an MA step that would judge
-   * every marker uninformative (all w_i < ½) is replaced by an EM step. On large data a random
-   * start splits the individuals almost at random, and without this guard the first MA step
-   * erases the clusters (every θ_ic becomes the pooled frequency) and the start ends with one
-   * effective cluster.
-   */
-  readonly warmup: number;
-  /**
-   * EMA and auto: which starts begin their MA steps after EM has converged (default 'mixed': the
-   * odd-numbered ones; docs/algorithms.md §3). A single fit (fitSteps) ignores it.
-   */
-  readonly emaStarts?: EmaStarts;
-  /** EMA-TAN: candidate parents and marker order. */
-  readonly tan: TanDataOptions;
-  /** Admixture: stop when ln L changes by less than this (default 1e-4). */
-  readonly tolerance?: number;
-  /** Admixture: how EM is accelerated (ACCELERATION). */
-  readonly acceleration?: Acceleration;
-  /** Admixture: how each step updates Q (Q_UPDATE). */
-  readonly qUpdate?: QUpdate;
-  /** Admixture: how each step updates F (F_UPDATE). */
-  readonly fUpdate?: FUpdate;
-  /** Admixture: how starts are drawn (ADMIXTURE_INIT; supervised fits always start at random). */
-  readonly admixtureInit?: AdmixtureInit;
-  /** Admixture: refine F by EMA's marker averaging under `priors` (docs/admixture.md); default off. */
-  readonly markerAveraging?: boolean;
-  /**
-   * Admixture, supervised (ADMIXTURE's --supervised): per individual the cluster (0-based) of its
-   * reference population, whose ancestry stays fixed at 1, or −1 for individuals to estimate.
-   */
-  readonly supervised?: readonly number[];
-}
-
-export const DEFAULT_FIT: FitOptions = {
-  algorithm: D.algorithm,
-  priors: DEFAULT_PRIORS,
-  epsilon: D.epsilon,
-  maxIterations: D.maxIterations,
-  missing: D.missing,
-  init: D.init,
-  warmup: D.warmup,
-  emaStarts: D.emaStarts,
-  tan: DEFAULT_TAN_DATA,
-};
+import type { FitOptions } from '../fit-options.ts';
+import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts } from './e-step.ts';
+import { countLogGammas, maStep } from './ma-step.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
+import { maxParameterChange, type MixtureModel } from './mixture-model.ts';
 
 /**
  * What each iteration reports. `logLik` is that of the parameters the iteration started from.
@@ -113,7 +43,7 @@ function cloneModel(m: MixtureModel): MixtureModel {
  * Runs EM or EMA from `init`, yielding after every iteration (so callers can report progress
  * and cancel between iterations) and returning the final model.
  */
-export function* fitSteps(data: MixtureData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
+export function* fitSteps(data: PreparedData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
   if (opts.algorithm === 'ema-tan')
     throw new RangeError('fitSteps: EMA-TAN runs through tanFitSteps (model/tan/tan-fit.ts)');
   // 'auto' chooses between EMA and EM over the starts of a multi-start (startSteps); one fit is EMA.
@@ -170,7 +100,7 @@ export function runToEnd<R>(steps: Generator<unknown, R>): R {
 }
 
 /** Runs {@link fitSteps} to the end. */
-export function fit(data: MixtureData, init: MixtureModel, opts: FitOptions): FitResult {
+export function fit(data: PreparedData, init: MixtureModel, opts: FitOptions): FitResult {
   return runToEnd(fitSteps(data, init, opts));
 }
 
@@ -178,7 +108,7 @@ export function fit(data: MixtureData, init: MixtureModel, opts: FitOptions): Fi
  * A model from a membership matrix Q (shape (N, K), rows summing to 1): one M/MA step on the
  * counts Q implies. Used to continue a previous result or to start from population labels.
  */
-export function modelFromMemberships(data: MixtureData, Q: Float64Array, K: number, opts: FitOptions): MixtureModel {
+export function modelFromMemberships(data: PreparedData, Q: Float64Array, K: number, opts: FitOptions): MixtureModel {
   if (Q.length !== data.N * K)
     throw new RangeError(`modelFromMemberships: Q has ${Q.length} values, expected N × K = ${data.N * K}`);
   const placeholder: MixtureModel = {

@@ -1,10 +1,11 @@
 import { eStep, eStepBuffers } from './e-step.ts';
-import { fit, type FitOptions } from './fit.ts';
-import { individualSubset, type MixtureData } from './mixture-data.ts';
+import { fit } from './fit.ts';
+import { type FitOptions } from '../fit-options.ts';
+import { individualSubset, type PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { StartAlgorithm } from '../../util/choices.ts';
 import { addBlockDeletedLogLiks } from './block-deletion.ts';
-import type { LocusBlocks } from './genome-windows.ts';
+import type { LocusBlocks } from '../prepared/genome-windows.ts';
 
 /** Folds of the held-out log-likelihood that `--algorithm auto` chooses by. */
 export const HELD_OUT_FOLDS = 5;
@@ -29,7 +30,7 @@ export interface HeldOutCandidate {
  * same refits; a delete-one-block jackknife over markers, block-deletion.ts).
  */
 export function heldOutLogLiks(
-  md: MixtureData,
+  md: PreparedData,
   candidates: readonly HeldOutCandidate[],
   opts: FitOptions,
   folds = HELD_OUT_FOLDS,

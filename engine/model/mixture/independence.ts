@@ -1,4 +1,4 @@
-import type { MixtureData } from './mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import { marginalFrequency, type MixtureModel } from './mixture-model.ts';
 import { detLog } from '../../util/det-math.ts';
 
@@ -6,7 +6,7 @@ import { detLog } from '../../util/det-math.ts';
  * I_P(X_i) of equation 7.34: the mean over clusters of KL(p(X_i) ‖ p(X_i | c)), with
  * p(X_i) = Σ_c θ_C θ_ic. Shape (L,). Small values: the marker is (nearly) independent of C.
  */
-export function independenceMeasure(data: MixtureData, model: MixtureModel): Float64Array {
+export function independenceMeasure(data: PreparedData, model: MixtureModel): Float64Array {
   const K = model.K;
   const out = new Float64Array(data.L);
   for (let i = 0; i < data.L; i++) {

@@ -1,7 +1,7 @@
 import { CLUSTER_DEFAULTS as D } from '../../util/choices.ts';
 import { logGamma } from '../../util/log-math.ts';
 import type { ExpectedCounts } from './e-step.ts';
-import type { MixtureData } from './mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import { detExp, detLog } from '../../util/det-math.ts';
 import { detLogGammaInto } from '../../util/det-math-bulk.ts';
@@ -86,7 +86,7 @@ function priorLogGamma(x: number): number {
 }
 
 /** Scratch for {@link locusEvidence}: room for the pooled counts of the locus with most alleles. */
-export function locusScratch(data: MixtureData): Float64Array {
+export function locusScratch(data: PreparedData): Float64Array {
   return new Float64Array(data.alleles.reduce((m, r) => Math.max(m, r), 0));
 }
 
@@ -98,7 +98,7 @@ export interface CountLogGammas {
   readonly pooledCounts: Float64Array;
 }
 
-export function countLogGammas(data: MixtureData, K: number): CountLogGammas {
+export function countLogGammas(data: PreparedData, K: number): CountLogGammas {
   return {
     alleleCluster: new Float64Array(data.totalAlleles * K),
     pooled: new Float64Array(data.totalAlleles),
@@ -124,7 +124,7 @@ export function fillCountLogGammas(counts: ExpectedCounts, K: number, alpha: num
  * `logGammas` (from {@link fillCountLogGammas} on the same counts) saves computing ln Γ here.
  */
 export function locusEvidence(
-  data: MixtureData,
+  data: PreparedData,
   counts: ExpectedCounts,
   K: number,
   i: number,
@@ -155,7 +155,7 @@ export function locusEvidence(
  * Writes the new parameters into `out` and w_i into `informative` (shape (L,)).
  */
 export function maStep(
-  data: MixtureData,
+  data: PreparedData,
   counts: ExpectedCounts,
   K: number,
   priors: Priors,

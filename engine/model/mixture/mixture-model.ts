@@ -1,5 +1,5 @@
 import type { InitMethod } from '../../util/choices.ts';
-import { maxGenotypes, requireEveryLocus, type MixtureData } from './mixture-data.ts';
+import { maxGenotypes, requireEveryLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import { seededModel } from './seeded-start.ts';
 
@@ -19,13 +19,13 @@ export interface MixtureModel {
 export type { InitMethod };
 
 /** Pooled frequencies per prepared dataset (every start of a worker draws around the same ones). */
-const pooledCache = new WeakMap<MixtureData, Float64Array>();
+const pooledCache = new WeakMap<PreparedData, Float64Array>();
 
 /**
  * Observed allele frequencies (add-½ smoothed), shape (Σ r_i,), the centre of the 'data' start.
  * Computed once per prepared dataset and shared: callers must not modify the array.
  */
-export function pooledFrequencies(data: MixtureData): Float64Array {
+export function pooledFrequencies(data: PreparedData): Float64Array {
   const known = pooledCache.get(data);
   if (known) return known;
   requireEveryLocus(data, 'Pooled frequencies');
@@ -64,7 +64,7 @@ export function pooledFrequencies(data: MixtureData): Float64Array {
  * cluster around one of K individuals chosen far apart (seeded-start.ts). Weights start equal.
  */
 export function randomModel(
-  data: MixtureData,
+  data: PreparedData,
   K: number,
   rng: Rng,
   method: InitMethod = 'data',

@@ -1,6 +1,6 @@
 import { addGenotypeRows, gatherGenotypeRows } from './genotype-rows.ts';
 import { wasmRows } from './wasm-rows.ts';
-import type { MixtureData } from './mixture-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 
 type Codes = Uint8Array | Uint16Array | Int32Array;
 
@@ -18,7 +18,7 @@ export interface RowLoops {
   gather(codes: Codes, start: number): void;
 }
 
-export function rowLoops(data: MixtureData, K: number, tableRows: number): RowLoops {
+export function rowLoops(data: PreparedData, K: number, tableRows: number): RowLoops {
   const w = wasmRows({ N: data.N, K, tableRows, resident: [data.genotypeOf, data.groups.codes] });
   if (w) return { rows: w.rows, table: w.table, add: (c, s) => w.add(c, s), gather: (c, s) => w.gather(c, s) };
   const rows = new Float64Array(data.N * K);

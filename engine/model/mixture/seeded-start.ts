@@ -1,5 +1,5 @@
 import type { Rng } from '../../util/rng.ts';
-import { maxGenotypes, requireEveryLocus, type MixtureData } from './mixture-data.ts';
+import { maxGenotypes, requireEveryLocus, type PreparedData } from '../prepared/prepared-data.ts';
 
 /** How far a seeded cluster's frequencies start from the pooled ones toward its seed's genotype. */
 export const SEED_WEIGHT = 0.5;
@@ -9,7 +9,7 @@ export const SEED_WEIGHT = 0.5;
  * 1 − (copies shared, as multisets) / min(observed copies of the two); NaN where either genotype
  * has no observed copy. Genotypes' copies are sorted, missing (−1) first.
  */
-function locusDistances(data: MixtureData, i: number, s: number, out: Float64Array): void {
+function locusDistances(data: PreparedData, i: number, s: number, out: Float64Array): void {
   const { P, genotypeOffsets, genotypeAlleles } = data;
   const g0 = genotypeOffsets[i]!;
   const G = genotypeOffsets[i + 1]! - g0;
@@ -53,7 +53,7 @@ interface NearestScratch {
   readonly groupCount: Float64Array[];
 }
 
-function nearestScratch(data: MixtureData): NearestScratch {
+function nearestScratch(data: PreparedData): NearestScratch {
   const combined = Math.max(1, data.groups.maxCombined);
   return {
     sum: new Float64Array(data.N),
@@ -70,7 +70,7 @@ function nearestScratch(data: MixtureData): NearestScratch {
  * Loci taken together in a group (locus-groups.ts) are summed per combined code first, so each
  * individual is visited once per group.
  */
-function updateNearest(data: MixtureData, seed: number, nearest: Float64Array, scratch: NearestScratch): void {
+function updateNearest(data: PreparedData, seed: number, nearest: Float64Array, scratch: NearestScratch): void {
   const { N, genotypeOf, genotypeOffsets, groups } = data;
   const { sum, count, table, groupSum, groupCount } = scratch;
   sum.fill(0);
@@ -128,7 +128,7 @@ function updateNearest(data: MixtureData, seed: number, nearest: Float64Array, s
 }
 
 /** The individuals with at least one observed copy at some locus (everyone when no one has one). */
-function typedIndividuals(data: MixtureData): number[] {
+function typedIndividuals(data: PreparedData): number[] {
   const { N, L, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
   const typed = new Uint8Array(N);
   // Most individuals are typed at the first loci: only those not yet seen typed are checked on.
@@ -161,7 +161,7 @@ function typedIndividuals(data: MixtureData): number[] {
  * (written out: mixture-model.ts imports this module).
  */
 export function seededModel(
-  data: MixtureData,
+  data: PreparedData,
   K: number,
   rng: Rng,
   pooled: Float64Array,

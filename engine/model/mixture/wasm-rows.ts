@@ -43,7 +43,7 @@ export interface WasmRowsShape {
   readonly tableRows: number;
   /** code arrays to keep in the instance (those up to 16 MiB; others are copied per locus) */
   readonly resident?: readonly Codes[];
-  /** the genotypes' allele copies (MixtureData.genotypeAlleles, P per genotype, missing < 0) */
+  /** the genotypes' allele copies (PreparedData.genotypeAlleles, P per genotype, missing < 0) */
   readonly copies?: { readonly P: number; readonly alleles: Int16Array; readonly totalAlleles: number };
 }
 

@@ -9,7 +9,7 @@ import { alleleOffsets, type AlleleCalls, type GenotypeData } from '../../data/g
  *   alleles: shape (L,), r_i = number of alleles of locus i (at least 1)
  *   offsets: shape (L + 1,), offsets[i] = Σ_{i' < i} r_i'; a (locus, allele) pair is row offsets[i] + a
  */
-export interface MixtureData {
+export interface PreparedData {
   readonly N: number;
   readonly L: number;
   readonly P: number;
@@ -41,13 +41,13 @@ export interface MixtureData {
 }
 
 /** Throws where `data` is an individual subset whose grouped loci's codes were not copied. */
-export function requireEveryLocus(data: MixtureData, what: string): void {
+export function requireEveryLocus(data: PreparedData, what: string): void {
   if (data.groupedLociOmitted)
     throw new Error(`${what} reads every locus's genotype codes; this subset holds only ungrouped loci`);
 }
 
 /** The most distinct genotypes at any locus (the size of per-locus genotype scratch). */
-export function maxGenotypes(data: MixtureData): number {
+export function maxGenotypes(data: PreparedData): number {
   let m = 0;
   for (let i = 0; i < data.L; i++) m = Math.max(m, data.genotypeOffsets[i + 1]! - data.genotypeOffsets[i]!);
   return m;
@@ -73,17 +73,17 @@ function allocate<T extends Codes | AlleleCalls>(Type: ArrayType<T>, length: num
   return shared ? new Type(new SharedArrayBuffer(length * Type.BYTES_PER_ELEMENT)) : new Type(length);
 }
 
-const preparedCache = new WeakMap<GenotypeData, MixtureData>();
+const preparedCache = new WeakMap<GenotypeData, PreparedData>();
 
 /**
  * The dataset prepared for clustering once (cached per dataset), its genotype codes in shared
  * memory where the platform has it, so that every worker thread reads the same copy
  * (engine/runtime/pool.ts posts it with {@link sharedCalls}).
  */
-export function preparedData(data: GenotypeData): MixtureData {
+export function preparedData(data: GenotypeData): PreparedData {
   let md = preparedCache.get(data);
   if (!md) {
-    md = mixtureData(data, sharedMemory());
+    md = buildPreparedData(data, sharedMemory());
     preparedCache.set(data, md);
   }
   return md;
@@ -93,7 +93,7 @@ export function preparedData(data: GenotypeData): MixtureData {
  * Prepares a dataset for clustering: allele offsets and the distinct genotypes of each locus.
  * With `shared`, the genotype codes are built in a SharedArrayBuffer.
  */
-export function mixtureData(data: GenotypeData, shared = false): MixtureData {
+export function buildPreparedData(data: GenotypeData, shared = false): PreparedData {
   const L = data.loci.length;
   const N = data.individuals.length;
   const P = data.ploidy;
@@ -264,10 +264,10 @@ export function sharedCalls(data: GenotypeData): AlleleCalls | undefined {
  * grouped in fours, that copies about a fifth of the bytes (five folds of a 2,000 × 100,000 set
  * gathered 1.2 G codes) and leaves the rest of genotypeOf as untouched zero pages.
  */
-export function individualSubset(md: MixtureData, rows: readonly number[], blocks?: LocusBlocks): MixtureData {
+export function individualSubset(md: PreparedData, rows: readonly number[], blocks?: LocusBlocks): PreparedData {
   const { L, N, groups } = md;
   const n = rows.length;
-  const genotypeOf = new (md.genotypeOf.constructor as new (length: number) => MixtureData['genotypeOf'])(L * n);
+  const genotypeOf = new (md.genotypeOf.constructor as new (length: number) => PreparedData['genotypeOf'])(L * n);
   const take = Int32Array.from(rows);
   for (let q = 0; q + 1 < groups.first.length; q++) {
     if (groups.row[q]! >= 0 && !(blocks && groupSpansBlocks(groups, q, blocks.of))) continue;
