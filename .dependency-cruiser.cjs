@@ -3,6 +3,8 @@
 // violation fails it.
 //
 //   util → io, data → formats, model → analysis → classify → service → runtime → node, cli
+//   The front ends' layers (runtime, node, cli) reach the models, analyses and classifiers only
+//   through service/, the use cases, so that what lies below can change without them.
 //   electron: its own files, the engine runtime and Node adapters (the utility process)
 //   renderer: the engine protocol, its client and the shared value lists only; its engine/
 //   folder (the Web Worker entry) may also use the runtime.
@@ -17,9 +19,9 @@ const LAYERS = {
   analysis: ['util', 'data', 'model'],
   classify: ['util', 'io', 'data', 'model', 'analysis'],
   service: ['util', 'io', 'data', 'formats', 'model', 'analysis', 'classify'],
-  runtime: ['util', 'io', 'data', 'formats', 'model', 'analysis', 'classify', 'service'],
-  node: ['util', 'io', 'data', 'formats', 'model', 'analysis', 'classify', 'service', 'runtime'],
-  cli: ['util', 'io', 'data', 'formats', 'model', 'analysis', 'classify', 'service', 'runtime', 'node'],
+  runtime: ['util', 'io', 'data', 'formats', 'service'],
+  node: ['util', 'io', 'data', 'formats', 'service', 'runtime'],
+  cli: ['util', 'io', 'data', 'formats', 'service', 'runtime', 'node'],
 };
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({

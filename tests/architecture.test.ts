@@ -35,6 +35,8 @@ test('a deliberate violation of each kind fails the layer check and names the ru
       'engine/model/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
       'engine/formats/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
       'renderer/src/view.ts': "import { fit } from '../../engine/model/fit.ts';\nexport const view = fit;\n",
+      // A front end past the service layer, straight into a model.
+      'engine/cli/command.ts': "import { fit } from '../model/fit.ts';\nexport const command = fit;\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(dir, dirname(path)), { recursive: true });
@@ -55,7 +57,13 @@ test('a deliberate violation of each kind fails the layer check and names the ru
     const r = cruise(dir, 'engine', 'renderer/src');
     const out = r.stdout + r.stderr;
     assert.notEqual(r.status, 0, out);
-    for (const rule of ['layer-data', 'no-circular', 'engine-without-node', 'renderer-through-the-protocol'])
+    for (const rule of [
+      'layer-data',
+      'layer-cli',
+      'no-circular',
+      'engine-without-node',
+      'renderer-through-the-protocol',
+    ])
       assert.match(out, new RegExp(rule), `${rule} not reported:\n${out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

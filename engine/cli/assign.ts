@@ -5,11 +5,10 @@ import type { Command } from 'commander';
 import { appendIndividuals } from '../data/merge.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
-import type { ClassifierOptions } from '../classify/evaluate.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
 import { assignIndividuals, DEFAULT_ALLELE_PRIOR, DEFAULT_EXCLUSION_DRAWS } from '../service/assign.ts';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
-import type { AllelePrior } from '../classify/allele-nb.ts';
+import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
 import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles } from '../node/file-source.ts';
-import { PCA_DEFAULTS } from '../analysis/pca.ts';
+import { PCA_DEFAULTS } from '../service/principal-components.ts';
 import { eigenvalText, eigenvecText, principalComponents } from '../service/principal-components.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';

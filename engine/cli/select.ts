@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { toText } from '../formats/writers.ts';
-import { preparedData } from '../model/prepared/prepared-data.ts';
+import { preparedData } from '../service/dataset.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { chooseModel, type FittedRun } from '../service/analyze-sweep.ts';
 import type { Model } from '../util/choices.ts';

@@ -4,15 +4,15 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { preparedData } from '../model/prepared/prepared-data.ts';
+import { preparedData } from '../service/dataset.ts';
 import { sweepJson } from '../service/result-json.ts';
-import type { SweepSummary } from '../analysis/k-choice.ts';
+import type { SweepSummary } from '../service/analyze-sweep.ts';
 import { analyzeSweep } from '../service/analyze-sweep.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { setting } from './parse-args.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { SweepOptions, SweepRun } from '../model/sweep.ts';
+import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { addClusterOptions, runSweepCli, sweepOptionsFrom, withSupervision } from './run.ts';
 

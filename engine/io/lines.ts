@@ -153,7 +153,7 @@ function splitDelimited(line: string, delimiter: string): Token[] {
 
 /** The index of the quote that closes a field opened before `from` ("" is an escaped quote), or −1. */
 function closingQuote(line: string, from: number): number {
-  for (let k = from; ; ) {
+  for (let k = from; ;) {
     const q = line.indexOf('"', k);
     if (q < 0) return -1;
     if (line[q + 1] !== '"') return q;

@@ -1,10 +1,8 @@
-import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
 import type { Model } from '../util/choices.ts';
 import type { FilterOptions, Removed } from '../data/filters.ts';
 import type { Location } from '../data/genotype-data.ts';
 import type { DatasetSummary } from '../data/summary.ts';
-import type { SweepOptions } from '../model/sweep.ts';
-import type { FitOptions } from '../model/fit-options.ts';
+import type { AlgorithmChoice, FitOptions, SweepOptions } from '../service/cluster-sweep.ts';
 import type { KAnalysis } from '../service/analyze-sweep.ts';
 import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';

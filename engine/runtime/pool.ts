@@ -1,11 +1,15 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { FitOptions } from '../model/fit-options.ts';
-import { preparedData, sharedCalls } from '../model/prepared/prepared-data.ts';
-import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
-import type { StartResult } from '../model/multi-start.ts';
+import {
+  preparedData,
+  sharedCalls,
+  type CvFold,
+  type CvFoldTask,
+  type FitOptions,
+  type StartResult,
+} from '../service/start-work.ts';
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
-import type { StartTask } from '../model/sweep.ts';
+import type { StartTask } from '../service/start-work.ts';
 import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';

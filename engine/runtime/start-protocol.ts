@@ -1,11 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { FitOptions } from '../model/fit-options.ts';
-import type { PreparedData } from '../model/prepared/prepared-data.ts';
-import type { StartResult } from '../model/multi-start.ts';
-import type { StartTask } from '../model/sweep.ts';
-import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
+import type { CvFold, CvFoldTask, FitOptions, PreparedData, StartResult, StartTask } from '../service/start-work.ts';
 
-export type { StartTask } from '../model/sweep.ts';
+export type { StartTask } from '../service/start-work.ts';
 
 /** Messages from the pool to a start worker. */
 export type ToStartWorker =

@@ -1,7 +1,12 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { startContext, startSteps, type StartContext, type StartResult } from '../model/multi-start.ts';
-import { cvEntryOrder, cvFoldSteps, type CvFold } from '../model/admixture/cross-validation.ts';
-import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
+import {
+  cvFoldWork,
+  startWork,
+  workerDataset,
+  type CvFold,
+  type StartContext,
+  type StartResult,
+} from '../service/start-work.ts';
 import { yieldToEventLoop, type Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 
@@ -28,23 +33,13 @@ export function serveStarts(port: Port): void {
     msg: Extract<ToStartWorker, { op: 'start' | 'cv-fold' }>,
   ): { steps: Generator<{ iteration: number; logLik: number }, unknown>; finish(value: unknown): void } {
     if (msg.op === 'cv-fold') {
-      const t = msg.task;
-      const order = cvEntryOrder(data.md, t.seed);
       return {
-        steps: cvFoldSteps(
-          data.md,
-          { K: t.K, Q: t.Q, F: t.F },
-          t.folds,
-          t.fold,
-          order,
-          admixtureFitOptions(msg.options),
-        ),
+        steps: cvFoldWork(data, msg.task, msg.options),
         finish: (value) => send({ op: 'cv-done', taskId: msg.taskId, result: value as CvFold }),
       };
     }
-    const { K, index, seed } = msg.task;
     return {
-      steps: startSteps(data, K, msg.options, index, seed),
+      steps: startWork(data, msg.task, msg.options),
       finish: (value) => {
         const res = value as StartResult;
         send({ op: 'done', taskId: msg.taskId, result: res }, [
@@ -107,7 +102,7 @@ export function serveStarts(port: Port): void {
     const msg = raw as ToStartWorker;
     switch (msg.op) {
       case 'dataset':
-        datasets.set(msg.datasetId, startContext(msg.data as GenotypeData, msg.prepared));
+        datasets.set(msg.datasetId, workerDataset(msg.data as GenotypeData, msg.prepared));
         break;
       case 'start':
       case 'cv-fold':

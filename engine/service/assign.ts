@@ -28,6 +28,9 @@ import {
 import { PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 
+export type { ClassifierOptions } from '../classify/evaluate.ts';
+export type { AllelePrior } from '../classify/allele-nb.ts';
+
 export interface AssignOptions {
   /** Classes: populations or their groups. */
   readonly by: AssignBy;

@@ -24,6 +24,10 @@ export type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
 import type { SweepProgress } from './sweep-progress.ts';
 
+export { DEFAULT_FIT, type FitOptions } from '../model/fit-options.ts';
+export type { AlgorithmChoice } from '../model/algorithm-choice.ts';
+export type { ParentWeights } from '../model/tan/tan-fit.ts';
+
 export type { SweepProgress } from './sweep-progress.ts';
 
 export interface SweepResult {

@@ -7,6 +7,9 @@ import type { StructureOptions } from '../formats/structure-file.ts';
 import { writeGenepop, writeStructure, writeVcf, type WrittenFile } from '../formats/writers.ts';
 import type { ExportFormat, FormatName } from '../util/choices.ts';
 
+/** The data as the models read it, prepared once per dataset (cached). */
+export { preparedData } from '../model/prepared/prepared-data.ts';
+
 /** The read options a front end sets (functions and streams stay in the engine). */
 export interface OpenOptions {
   readonly format?: FormatName;

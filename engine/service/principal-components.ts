@@ -2,6 +2,8 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { pca, type PcaOptions, type PcaResult } from '../analysis/pca.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
 
+export { PCA_DEFAULTS } from '../analysis/pca.ts';
+
 /** A PCA of a dataset, with the individuals it describes, as every front end shows and writes it. */
 export interface PrincipalComponents extends PcaResult {
   readonly ids: readonly string[];
