@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { runStart, startSeed } from '../engine/model/multi-start.ts';
+import { runStart, startSeed } from '../engine/model/start.ts';
 import { createRng, gammaDraw } from '../engine/util/rng.ts';
 import { ALGORITHM, INIT_METHOD } from '../engine/util/choices.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';

@@ -11,7 +11,7 @@ import { readDataset } from '../engine/index.ts';
 import { datasetFiles } from '../engine/node/file-source.ts';
 import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { runStart, startSeed } from '../engine/model/multi-start.ts';
+import { runStart, startSeed } from '../engine/model/start.ts';
 import { writePlinkFileset } from './plink-fileset.ts';
 import { scriptArg, scriptNumber } from './args.ts';
 

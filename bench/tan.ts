@@ -2,7 +2,7 @@
 // Data: phased SNPs in haplotype blocks (500 individuals, 3 populations, 400 blocks × 5 SNPs).
 // Usage: node --import tsx bench/tan.ts
 import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { startContext, runStart } from '../engine/model/multi-start.ts';
+import { startContext, runStart } from '../engine/model/start.ts';
 import { haplotypeBlocks } from '../tests/model/synthetic.ts';
 
 const { data } = haplotypeBlocks(1, { pops: 3, perPop: 167, blocks: 400, size: 5, flip: 0.03, fst: 0.05 });

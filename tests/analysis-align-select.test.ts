@@ -6,7 +6,8 @@ import { permuteColumns } from '../engine/model/align.ts';
 import { createRng } from '../engine/util/rng.ts';
 import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { combineStarts, runStart, startSeed } from '../engine/model/multi-start.ts';
+import { combineStarts } from '../engine/model/combine-starts.ts';
+import { runStart, startSeed } from '../engine/model/start.ts';
 import { selectMarkers } from '../engine/analysis/marker-selection.ts';
 import {
   conditionalMutualInformation,

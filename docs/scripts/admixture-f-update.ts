@@ -8,12 +8,9 @@
 // Usage: node --import tsx docs/scripts/admixture-f-update.ts [--threads 2] > docs/admixture-f-update.md
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
-import {
-  admixtureFitSteps,
-  admixtureStart,
-  resolvedFUpdate,
-  resolvedQUpdate,
-} from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureStart } from '../../engine/model/admixture/admixture-start.ts';
+import { resolvedFUpdate, resolvedQUpdate } from '../../engine/model/admixture/admixture-step.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';

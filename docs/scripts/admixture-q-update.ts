@@ -5,7 +5,9 @@
 // Usage: node --import tsx docs/scripts/admixture-q-update.ts > docs/admixture-q-update.md
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
-import { admixtureFitSteps, admixtureStart, resolvedQUpdate } from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureStart } from '../../engine/model/admixture/admixture-start.ts';
+import { resolvedQUpdate } from '../../engine/model/admixture/admixture-step.ts';
 import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';

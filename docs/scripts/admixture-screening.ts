@@ -9,7 +9,7 @@
 import { cpus } from 'node:os';
 import type { PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
-import { startSeed, startSteps } from '../../engine/model/multi-start.ts';
+import { startSeed, startSteps } from '../../engine/model/start.ts';
 import { CLUSTER_DEFAULTS } from '../../engine/util/choices.ts';
 import { shardedResults } from '../../bench/shards.ts';
 import { ADMIXTURE_CASES } from '../../bench/admixture-cases.ts';

@@ -5,12 +5,9 @@
 // Usage: node --import tsx docs/scripts/admixture.ts [--threads 2] [--cv-k 2..6] > docs/admixture.md
 import { cpus } from 'node:os';
 import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
-import {
-  admixtureFitSteps,
-  admixtureStart,
-  resolvedAdmixtureInit,
-  resolvedQUpdate,
-} from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureStart, resolvedAdmixtureInit } from '../../engine/model/admixture/admixture-start.ts';
+import { resolvedQUpdate } from '../../engine/model/admixture/admixture-step.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';

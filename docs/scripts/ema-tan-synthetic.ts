@@ -4,7 +4,8 @@
 // (mEM-BNET); wins/draws/losses of mEMA-TAN by best-matching accuracy against the true partition.
 // Usage: node --import tsx docs/scripts/ema-tan-synthetic.ts [--models 10] [--starts 10] > docs/ema-tan-synthetic.md
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
-import { combineStarts, runStart, startContext, startSeed } from '../../engine/model/multi-start.ts';
+import { combineStarts } from '../../engine/model/combine-starts.ts';
+import { runStart, startContext, startSeed } from '../../engine/model/start.ts';
 import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
 import { createRng, deriveSeed, type Rng } from '../../engine/util/rng.ts';
 import { normalizeLogRow } from '../../engine/util/log-math.ts';

@@ -8,7 +8,9 @@
 // Usage: node --import tsx docs/scripts/ema-vs-em.ts [--models 30] [--starts 10] > docs/ema-vs-em.md
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
-import { combineStarts, runStart, startSeed, type RankBy } from '../../engine/model/multi-start.ts';
+import { combineStarts } from '../../engine/model/combine-starts.ts';
+import { runStart, startSeed } from '../../engine/model/start.ts';
+import { type RankBy } from '../../engine/model/start-ranking.ts';
 import { coMembershipDistance, hardAssignments } from '../../engine/analysis/partition-scores.ts';
 import { createRng, deriveSeed } from '../../engine/util/rng.ts';
 import { makeData, dirichlet, draw } from '../../tests/model/synthetic.ts';

@@ -1,6 +1,8 @@
 import type { FitOptions } from './fit-options.ts';
 import { LIMITS, POLICY, RANK_BY, runSettingProblem, type Model, type RunSetting } from '../util/choices.ts';
-import { startSeed, type Clustering, type Policy, type RankBy } from './multi-start.ts';
+import { startSeed } from './start.ts';
+import { type Clustering } from './combine-starts.ts';
+import { type Policy, type RankBy } from './start-ranking.ts';
 
 /** One start of a multi-start: which K, replicate and start index, and its seed. */
 export interface StartTask {

@@ -6,7 +6,8 @@ import { modelFromMemberships } from '../model/mixture/fit.ts';
 import { independenceMeasure } from '../model/mixture/independence.ts';
 import { preparedData, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
-import { combineStarts, continueStart, type Clustering, type StartResult } from '../model/multi-start.ts';
+import { combineStarts, type Clustering } from '../model/combine-starts.ts';
+import { continueStart, type StartResult } from '../model/start.ts';
 import {
   runModel,
   startRanking,

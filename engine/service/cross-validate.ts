@@ -4,7 +4,7 @@ import type { StartRunner } from './start-runner.ts';
 import type { SweepProgress } from './sweep-progress.ts';
 import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import { likeliestRun, type SweepOptions, type SweepRun } from '../model/sweep.ts';
-import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
+import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import { deriveSeed } from '../util/rng.ts';
 
 /** Seed stream of the CV folds, apart from the starts' (seed, K, replicate, start). */

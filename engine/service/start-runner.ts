@@ -1,6 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/fit-options.ts';
-import type { StartResult } from '../model/multi-start.ts';
+import type { StartResult } from '../model/start.ts';
 import type { StartTask } from '../model/sweep.ts';
 import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 

@@ -1,9 +1,9 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/fit-options.ts';
 import { preparedData, sharedCalls, type PreparedData } from '../model/prepared/prepared-data.ts';
-import { startContext, startSteps, type StartContext, type StartResult } from '../model/multi-start.ts';
+import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
-import { admixtureFitOptions } from '../model/admixture/admixture-fit.ts';
+import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import type { StartTask } from '../model/sweep.ts';
 
 // What the runtime's start workers and pools handle, named here so that the runtime reaches the

@@ -3,14 +3,9 @@ import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts'
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
-import {
-  bestPerAlgorithm,
-  combineStarts,
-  startSummary,
-  type Clustering,
-  type StartResult,
-  type StartSummary,
-} from '../model/multi-start.ts';
+import { bestPerAlgorithm } from '../model/start-ranking.ts';
+import { combineStarts, type Clustering } from '../model/combine-starts.ts';
+import { startSummary, type StartResult, type StartSummary } from '../model/start.ts';
 import { runModel, startRanking, sweepTasks, validateSweep, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { VERSION } from '../util/version.ts';

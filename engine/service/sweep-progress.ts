@@ -1,4 +1,4 @@
-import type { StartResult } from '../model/multi-start.ts';
+import type { StartResult } from '../model/start.ts';
 import type { StartTask, SweepRun } from '../model/sweep.ts';
 import type { StartHooks } from './start-runner.ts';
 

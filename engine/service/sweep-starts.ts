@@ -1,5 +1,5 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { StartResult } from '../model/multi-start.ts';
+import type { StartResult } from '../model/start.ts';
 import { keptTasks, screenPlan } from '../model/screening.ts';
 import type { StartTask, SweepOptions } from '../model/sweep.ts';
 import { progressHooks, type SweepProgress } from './sweep-progress.ts';

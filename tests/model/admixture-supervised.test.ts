@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
-import { runStart, startSeed } from '../../engine/model/multi-start.ts';
+import { runStart, startSeed } from '../../engine/model/start.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixedData } from './synthetic.ts';
 

@@ -13,21 +13,22 @@ import {
   markerAveraging,
   type AdmixtureParams,
 } from '../../engine/model/admixture/admixture.ts';
+import { admixtureFitSteps, squaremFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
 import {
-  admixtureFitSteps,
   admixtureStart,
-  admixtureStep,
-  squaremFitSteps,
-  type AdmixtureMap,
   randomAdmixture,
   resolvedAdmixtureInit,
+} from '../../engine/model/admixture/admixture-start.ts';
+import {
+  admixtureStep,
+  type AdmixtureMap,
   resolvedQUpdate,
   resolvedFUpdate,
-} from '../../engine/model/admixture/admixture-fit.ts';
+} from '../../engine/model/admixture/admixture-step.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixtureCvError, heldOutDeviance } from '../../engine/model/admixture/cross-validation.ts';
 import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
-import { runStart, startSeed } from '../../engine/model/multi-start.ts';
+import { runStart, startSeed } from '../../engine/model/start.ts';
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import type { Acceleration, AdmixtureInit, FUpdate, QUpdate } from '../../engine/util/choices.ts';

@@ -8,15 +8,9 @@ import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts'
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
-import {
-  combineStarts,
-  emaFromBestEm,
-  algorithmByGain,
-  pairedGain,
-  runStart,
-  startSeed,
-  type StartResult,
-} from '../../engine/model/multi-start.ts';
+import { combineStarts, emaFromBestEm } from '../../engine/model/combine-starts.ts';
+import { algorithmByGain, pairedGain } from '../../engine/model/algorithm-choice.ts';
+import { runStart, startSeed, type StartResult } from '../../engine/model/start.ts';
 import { adjustedRandIndex, hardAssignments } from '../../engine/analysis/partition-scores.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { multiAllelicPopulations } from './synthetic.ts';

@@ -6,7 +6,8 @@ import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { logEvidence } from '../../engine/model/mixture/evidence.ts';
 import { liveClusters, usedClusters } from '../../engine/model/cluster-use.ts';
-import { combineStarts, type StartResult } from '../../engine/model/multi-start.ts';
+import { combineStarts } from '../../engine/model/combine-starts.ts';
+import { type StartResult } from '../../engine/model/start.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 

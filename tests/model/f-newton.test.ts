@@ -13,7 +13,7 @@ import {
   emStep,
   PARAMETER_FLOOR,
 } from '../../engine/model/admixture/admixture.ts';
-import { randomAdmixture } from '../../engine/model/admixture/admixture-fit.ts';
+import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
 import { fNewtonStep, fNewtonWork } from '../../engine/model/admixture/f-newton.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { admixedData } from './synthetic.ts';

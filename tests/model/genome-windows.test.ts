@@ -7,14 +7,9 @@ import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts'
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { genomeWindows } from '../../engine/model/prepared/genome-windows.ts';
 import { addBlockDeletedLogLiks, jackknifeError } from '../../engine/model/mixture/block-deletion.ts';
-import {
-  combineStarts,
-  pairedGain,
-  runStart,
-  startSeed,
-  windowedGain,
-  type StartResult,
-} from '../../engine/model/multi-start.ts';
+import { combineStarts } from '../../engine/model/combine-starts.ts';
+import { pairedGain, windowedGain } from '../../engine/model/algorithm-choice.ts';
+import { runStart, startSeed, type StartResult } from '../../engine/model/start.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import type { GenotypeData, Locus } from '../../engine/data/genotype-data.ts';
 import { haplotypeFrequencyBlocks, multiAllelicPopulations, SNP_BLOCKS_3 } from './synthetic.ts';

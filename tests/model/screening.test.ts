@@ -7,7 +7,7 @@ import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { CLUSTER_DEFAULTS } from '../../engine/util/choices.ts';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
-import { runStart, startSeed } from '../../engine/model/multi-start.ts';
+import { runStart, startSeed } from '../../engine/model/start.ts';
 import { keptStarts, keptTasks, screenPlan, screens } from '../../engine/model/screening.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixedData, selectiveNaiveBayesData } from './synthetic.ts';

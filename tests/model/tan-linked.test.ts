@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combineStarts, runStart, startContext, startSeed } from '../../engine/model/multi-start.ts';
+import { combineStarts } from '../../engine/model/combine-starts.ts';
+import { runStart, startContext, startSeed } from '../../engine/model/start.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { hardAssignments, matchingAccuracy } from '../../engine/analysis/partition-scores.ts';
 import { tanData } from '../../engine/model/tan/tan-data.ts';

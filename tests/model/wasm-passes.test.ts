@@ -7,10 +7,10 @@ import { buildPreparedData, type PreparedData } from '../../engine/model/prepare
 import { admixtureWork, emStep, emptyParams } from '../../engine/model/admixture/admixture.ts';
 import {
   admixtureFitSteps,
-  randomAdmixture,
   type AdmixtureFitOptions,
   type AdmixtureFitResult,
 } from '../../engine/model/admixture/admixture-fit.ts';
+import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
 import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
