@@ -13,6 +13,7 @@ import { registerAssign } from './assign.ts';
 import { registerMerge } from './merge.ts';
 import { registerWorkflow } from './workflow.ts';
 import { registerPca } from './pca.ts';
+import { registerProject } from './project.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerMerge(program);
   registerWorkflow(program);
   registerPca(program);
+  registerProject(program);
   return program;
 }
 

@@ -1,0 +1,90 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { readDataset } from '../formats/read-dataset.ts';
+import { writeQ } from '../formats/q-files.ts';
+import { toText } from '../formats/writers.ts';
+import { datasetFiles } from '../node/file-source.ts';
+import { projectOnto, readReference, type MarkerMatchCounts } from '../service/project.ts';
+import { VERSION } from '../util/version.ts';
+import { ensureWritableDir } from './output-dir.ts';
+import { positiveInt } from './parse-args.ts';
+import { addReadOptions, readOptionsFrom } from './read-options.ts';
+
+/** The matching of markers in one paragraph. */
+export function matchSummary(c: MarkerMatchCounts): string {
+  const dropped = [
+    c.ambiguousDropped > 0 ? `${c.ambiguousDropped} A/T or C/G SNPs (strand unknown: others needed a flip)` : '',
+    c.mismatched > 0 ? `${c.mismatched} with other alleles` : '',
+  ].filter(Boolean);
+  return (
+    `${c.matched} of the reference's ${c.reference} markers used (matched by ${c.by}` +
+    `${c.swapped > 0 ? `; ${c.swapped} with alleles in the other order` : ''}` +
+    `${c.strandFlipped > 0 ? `; ${c.strandFlipped} read on the other strand` : ''})` +
+    `${dropped.length > 0 ? `; dropped: ${dropped.join(', ')}` : ''}` +
+    `${c.unseenAlleleCopies > 0 ? `; ${c.unseenAlleleCopies} allele copies unknown to the reference read as missing` : ''}`
+  );
+}
+
+export function registerProject(program: Command): void {
+  addReadOptions(
+    program
+      .command('project')
+      .argument('<file>', 'genotype file of the new individuals')
+      .description(
+        "ancestry of new individuals on a fitted reference without refitting it (ADMIXTURE's -P): .Q, projection.tsv and projection.json",
+      )
+      .requiredOption('--reference <file>', 'stratify.json of run or sweep (or a Stratify .P file)')
+      .option('--k <K>', 'which K of the reference (needed when it holds several)')
+      .option('--out <dir>', 'output directory', 'stratify-projection'),
+  ).action(async (file: string, o: Record<string, unknown>) => {
+    const K = o['k'] === undefined ? undefined : positiveInt(o['k'], '--k');
+    const referenceFile = String(o['reference']);
+    const reference = readReference(referenceFile, readFileSync(referenceFile, 'utf8'), K);
+    const out = String(o['out']);
+    ensureWritableDir(out);
+    const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+    const p = projectOnto(data, reference);
+    const N = data.individuals.length;
+    const stem = `stratify.projected.K${reference.K}`;
+    writeFileSync(join(out, `${stem}.Q`), toText(writeQ(p.Q, N, reference.K)));
+    const clusters = Array.from({ length: reference.K }, (_, k) => `cluster${k + 1}`);
+    const rows = data.individuals.map((ind, d) =>
+      [
+        ind.id,
+        ind.population ?? '',
+        p.copies[d],
+        ...(p.logLik ? [p.logLik[d]!.toFixed(4)] : []),
+        ...Array.from(p.Q.subarray(d * reference.K, (d + 1) * reference.K), (x) => x.toFixed(6)),
+      ].join('\t'),
+    );
+    writeFileSync(
+      join(out, 'projection.tsv'),
+      [['id', 'population', 'copies', ...(p.logLik ? ['ln_L'] : []), ...clusters].join('\t'), ...rows].join('\n') +
+        '\n',
+    );
+    const json = {
+      program: 'stratify',
+      version: VERSION,
+      dataset: { file, individuals: N, loci: data.loci.length },
+      reference: p.reference,
+      markers: p.counts,
+      what: reference.model === 'admixture' ? 'ancestry proportions' : 'cluster memberships',
+      individuals: data.individuals.map((ind, d) => ({
+        id: ind.id,
+        ...(ind.population !== undefined ? { population: ind.population } : {}),
+        copies: p.copies[d],
+        ...(p.logLik ? { logLik: p.logLik[d] } : {}),
+        Q: Array.from(p.Q.subarray(d * reference.K, (d + 1) * reference.K)),
+      })),
+    };
+    writeFileSync(join(out, 'projection.json'), JSON.stringify(json));
+    const none = Array.from(p.copies).filter((c) => c === 0).length;
+    process.stdout.write(
+      `${matchSummary(p.counts)}.\n` +
+        `${reference.model === 'admixture' ? 'Ancestry' : 'Cluster memberships'} of ${N} individuals on ${referenceFile} (${reference.run})` +
+        `${none > 0 ? `; ${none} without a call on the reference's markers (uniform)` : ''}\n` +
+        `wrote ${stem}.Q, projection.tsv, projection.json to ${out}\n`,
+    );
+  });
+}

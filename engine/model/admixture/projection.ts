@@ -1,0 +1,207 @@
+import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
+
+/** Options of {@link projectAncestry}. */
+export interface ProjectionOptions {
+  /** Stop when no proportion moves by more than this in an iteration (default 1e-7). */
+  readonly tolerance?: number;
+  /** Iterations per individual at most (default 2,000; each a SQUAREM cycle of three EM steps). */
+  readonly maxIterations?: number;
+}
+
+/** Ancestry proportions of individuals estimated with the ancestral frequencies held fixed. */
+export interface Projection {
+  readonly K: number;
+  /** shape (N, K). */
+  readonly Q: Float64Array;
+  /** ln L of each individual's genotypes at its Q. */
+  readonly logLik: Float64Array;
+  /** Allele copies each individual's estimate rests on (0: no call on a reference marker; Q uniform). */
+  readonly copies: Int32Array;
+  readonly iterations: Int32Array;
+  readonly converged: Uint8Array;
+}
+
+/** Smallest frequency a copy is scored with (a reference estimate of exactly 0 would make ln L −∞). */
+const FLOOR = 1e-9;
+
+/**
+ * ADMIXTURE's projection (its -P mode): each individual's ancestry proportions q maximise
+ * Σ_copies ln Σ_k q_k f_k(allele) with the frequencies F fixed — no individual affects another or
+ * F, so a new sample cannot shift the reference. `data` holds the individuals on F's markers and
+ * allele indices (onReferenceMarkers); F has one row per (locus, allele) in `offsets` order, K
+ * columns. Maximised by EM (Alexander et al. 2009's update of q alone) accelerated by SQUAREM
+ * (Varadhan & Roland 2008, scheme S3) on the simplex: the likelihood is concave in q, so the
+ * maximum is global and the start (uniform) does not matter.
+ */
+export function projectAncestry(
+  data: GenotypeData,
+  F: Float64Array,
+  K: number,
+  offsets: Int32Array,
+  options: ProjectionOptions = {},
+): Projection {
+  const tol = options.tolerance ?? 1e-7;
+  const maxIt = options.maxIterations ?? 2000;
+  const N = data.individuals.length;
+  const L = data.loci.length;
+  const P = data.ploidy;
+  const Q = new Float64Array(N * K);
+  const logLik = new Float64Array(N);
+  const copies = new Int32Array(N);
+  const iterations = new Int32Array(N);
+  const converged = new Uint8Array(N);
+  // One individual at a time: its distinct (locus, allele) rows with their copy counts.
+  const rowCount = new Map<number, number>();
+  for (let i = 0; i < N; i++) {
+    rowCount.clear();
+    for (let l = 0; l < L; l++)
+      for (let p = 0; p < P; p++) {
+        const a = data.calls[(l * N + i) * P + p]!;
+        if (a === MISSING) continue;
+        const row = offsets[l]! + a;
+        rowCount.set(row, (rowCount.get(row) ?? 0) + 1);
+      }
+    const R = rowCount.size;
+    const f = new Float64Array(R * K);
+    const w = new Float64Array(R);
+    let r = 0;
+    let total = 0;
+    for (const [row, count] of rowCount) {
+      for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[row * K + k]!);
+      w[r] = count;
+      total += count;
+      r++;
+    }
+    copies[i] = total;
+    const fit = fitOne(f, w, R, K, total, tol, maxIt);
+    Q.set(fit.q, i * K);
+    logLik[i] = fit.logLik;
+    iterations[i] = fit.iterations;
+    converged[i] = fit.converged ? 1 : 0;
+  }
+  return { K, Q, logLik, copies, iterations, converged };
+}
+
+/** ln L(q) = Σ_r w_r ln Σ_k q_k f_rk, and the EM update of q into `out` when given. */
+function emStep(
+  f: Float64Array,
+  w: Float64Array,
+  R: number,
+  K: number,
+  total: number,
+  q: Float64Array,
+  out?: Float64Array,
+): number {
+  let ll = 0;
+  if (out) out.fill(0);
+  for (let r = 0; r < R; r++) {
+    let p = 0;
+    for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
+    ll += w[r]! * Math.log(p);
+    if (out) {
+      const s = w[r]! / p;
+      for (let k = 0; k < K; k++) out[k]! += s * q[k]! * f[r * K + k]!;
+    }
+  }
+  if (out) for (let k = 0; k < K; k++) out[k]! /= total;
+  return ll;
+}
+
+/**
+ * An extrapolated q back on the simplex: no entry below a tenth of where it was (an extrapolation
+ * that empties a component in one jump strands EM there, which multiplies it by a bounded factor
+ * per step), then rescaled.
+ */
+function toSimplex(q: Float64Array, from: Float64Array): void {
+  let s = 0;
+  for (let k = 0; k < q.length; k++) {
+    const floor = Math.max(from[k]! * 0.1, 1e-300);
+    if (!(q[k]! > floor)) q[k] = floor;
+    s += q[k]!;
+  }
+  for (let k = 0; k < q.length; k++) q[k]! /= s;
+}
+
+/**
+ * Whether q is the maximum: at a fixed point of EM every component with mass has gradient ratio
+ * g_k = (1/n) Σ_r w_r f_rk / p_r equal to 1; one near 0 with g_k > 1 would gain from mass, and is
+ * given some (so EM, which scales q_k by g_k, is not stuck at a boundary it should leave).
+ */
+function reviveStranded(
+  f: Float64Array,
+  w: Float64Array,
+  R: number,
+  K: number,
+  total: number,
+  q: Float64Array,
+): boolean {
+  const g = new Float64Array(K);
+  for (let r = 0; r < R; r++) {
+    let p = 0;
+    for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
+    const s = w[r]! / p;
+    for (let k = 0; k < K; k++) g[k]! += s * f[r * K + k]!;
+  }
+  let revived = false;
+  for (let k = 0; k < K; k++)
+    if (q[k]! < 1e-4 && g[k]! / total > 1 + 1e-6) {
+      q[k] = 1e-3;
+      revived = true;
+    }
+  if (revived) {
+    const s = q.reduce((a, b) => a + b, 0);
+    for (let k = 0; k < K; k++) q[k]! /= s;
+  }
+  return revived;
+}
+
+function fitOne(
+  f: Float64Array,
+  w: Float64Array,
+  R: number,
+  K: number,
+  total: number,
+  tol: number,
+  maxIt: number,
+): { q: Float64Array; logLik: number; iterations: number; converged: boolean } {
+  let q = new Float64Array(K).fill(1 / K);
+  if (total === 0) return { q, logLik: 0, iterations: 0, converged: true };
+  const q1 = new Float64Array(K);
+  const q2 = new Float64Array(K);
+  const qx = new Float64Array(K);
+  const next = new Float64Array(K);
+  let ll = emStep(f, w, R, K, total, q);
+  for (let it = 1; it <= maxIt; it++) {
+    emStep(f, w, R, K, total, q, q1);
+    const ll1 = emStep(f, w, R, K, total, q1, q2);
+    // SQUAREM S3: α = −‖r‖/‖v‖ with r = q1 − q, v = q2 − 2q1 + q; a step of at least one EM step.
+    let rr = 0;
+    let vv = 0;
+    for (let k = 0; k < K; k++) {
+      const d = q1[k]! - q[k]!;
+      const v = q2[k]! - 2 * q1[k]! + q[k]!;
+      rr += d * d;
+      vv += v * v;
+    }
+    let candidate = q2;
+    if (vv > 0) {
+      const alpha = Math.min(-1, -Math.sqrt(rr / vv));
+      for (let k = 0; k < K; k++) {
+        const d = q1[k]! - q[k]!;
+        const v = q2[k]! - 2 * q1[k]! + q[k]!;
+        qx[k] = q[k]! - 2 * alpha * d + alpha * alpha * v;
+      }
+      toSimplex(qx, q);
+      // One EM step from the extrapolated point keeps it a proper update; kept when it does not lose ln L.
+      emStep(f, w, R, K, total, qx, next);
+      if (emStep(f, w, R, K, total, next) >= ll1) candidate = next;
+    }
+    let change = 0;
+    for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(candidate[k]! - q[k]!));
+    q = Float64Array.from(candidate);
+    if (change < tol && !reviveStranded(f, w, R, K, total, q))
+      return { q, logLik: emStep(f, w, R, K, total, q), iterations: it, converged: true };
+    ll = emStep(f, w, R, K, total, q);
+  }
+  return { q, logLik: ll, iterations: maxIt, converged: false };
+}

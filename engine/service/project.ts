@@ -1,0 +1,144 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
+import { FormatError } from '../io/format-error.ts';
+import { projectAncestry } from '../model/admixture/projection.ts';
+import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
+import { buildPreparedData } from '../model/prepared/prepared-data.ts';
+import type { Model } from '../util/choices.ts';
+
+export type { MarkerMatchCounts } from '../data/marker-match.ts';
+
+/** A fitted model to project onto: its markers and its frequencies per (marker, allele) and cluster. */
+export interface Reference {
+  readonly file: string;
+  readonly K: number;
+  /** What the frequencies came from: ancestry (admixture) or clusters of the mixture model. */
+  readonly model: Model;
+  readonly loci: readonly ReferenceLocus[];
+  /** shape (Σ alleles, K). */
+  readonly F: Float64Array;
+  /** The mixture model's cluster weights (absent for the admixture model and .P files). */
+  readonly weights?: Float64Array;
+  /** Which run of the result file, in words. */
+  readonly run: string;
+}
+
+interface ResultJson {
+  program?: string;
+  dataset?: { loci?: { name: string; alleles: string[]; chrom?: string | null; pos?: number | null }[] };
+  runs?: { K: number; replicate: number; logLik: number; model?: string; weights: number[]; frequencies: number[][] }[];
+}
+
+/**
+ * Reads a reference: a `stratify.json` of run or sweep (the run at K with the highest ln L over
+ * replicates; K may be left out when the file holds one K) or a Stratify `.P` file (columns locus,
+ * allele, cluster1..K; read as ancestral frequencies).
+ */
+export function readReference(file: string, text: string, K?: number): Reference {
+  return text.trimStart().startsWith('{') ? resultReference(file, text, K) : pFileReference(file, text, K);
+}
+
+function resultReference(file: string, text: string, K?: number): Reference {
+  let json: ResultJson;
+  try {
+    json = JSON.parse(text) as ResultJson;
+  } catch {
+    throw new RangeError(`${file}: not JSON`);
+  }
+  const loci = json.dataset?.loci;
+  if (json.program !== 'stratify' || !Array.isArray(json.runs) || json.runs.length === 0 || !Array.isArray(loci))
+    throw new RangeError(`${file}: not a Stratify result with runs (stratify.json of run, sweep or merge)`);
+  const ks = [...new Set(json.runs.map((r) => r.K))].sort((a, b) => a - b);
+  if (K === undefined && ks.length > 1) throw new RangeError(`${file}: holds K = ${ks.join(', ')}; choose one (--k)`);
+  const k = K ?? ks[0]!;
+  const runs = json.runs.filter((r) => r.K === k);
+  if (runs.length === 0) throw new RangeError(`${file}: no run at K = ${k} (it holds K = ${ks.join(', ')})`);
+  const best = runs.reduce((a, b) => (b.logLik > a.logLik ? b : a));
+  const rows = loci.reduce((s, l) => s + Math.max(1, l.alleles.length), 0);
+  if (best.frequencies.length !== rows || best.frequencies.some((r) => r.length !== k))
+    throw new RangeError(`${file}: the frequencies of K = ${k} do not fit its ${loci.length} loci`);
+  const model: Model = best.model === 'admixture' ? 'admixture' : 'mixture';
+  return {
+    file,
+    K: k,
+    model,
+    loci,
+    F: Float64Array.from(best.frequencies.flat()),
+    ...(model === 'mixture' ? { weights: Float64Array.from(best.weights) } : {}),
+    run: `K = ${k}, replicate ${best.replicate + 1} of ${runs.length} (highest ln L, ${best.logLik.toFixed(2)})`,
+  };
+}
+
+function pFileReference(file: string, text: string, K?: number): Reference {
+  const lines = text.split(/\r?\n/);
+  const header = lines[0]?.split('\t') ?? [];
+  if (header[0] !== 'locus' || header[1] !== 'allele' || header.length < 4)
+    throw new FormatError(file, 1, 1, 'not a Stratify .P file', 'a header: locus, allele, cluster1, cluster2, …');
+  const k = header.length - 2;
+  if (K !== undefined && K !== k) throw new RangeError(`${file}: has K = ${k}, not ${K}`);
+  const loci: { name: string; alleles: string[] }[] = [];
+  const F: number[] = [];
+  for (let n = 1; n < lines.length; n++) {
+    if (lines[n]!.trim() === '') continue;
+    const cells = lines[n]!.split('\t');
+    if (cells.length !== k + 2)
+      throw new FormatError(file, n + 1, 1, `${cells.length} columns`, `${k + 2} as in the header`);
+    const [name, allele] = cells as [string, string];
+    const last = loci.at(-1);
+    if (last?.name === name) last.alleles.push(allele);
+    else loci.push({ name, alleles: [allele] });
+    let column = name.length + allele.length + 3;
+    for (let c = 0; c < k; c++) {
+      const v = Number(cells[c + 2]);
+      if (!(v >= 0 && v <= 1))
+        throw new FormatError(file, n + 1, column, `frequency "${cells[c + 2]}"`, 'a number from 0 to 1');
+      F.push(v);
+      column += cells[c + 2]!.length + 1;
+    }
+  }
+  if (loci.length === 0) throw new FormatError(file, 2, 1, 'no frequencies', 'one row per locus and allele');
+  return { file, K: k, model: 'admixture', loci, F: Float64Array.from(F), run: `K = ${k}` };
+}
+
+/** The new individuals' ancestry (or cluster memberships) on a reference, with how markers matched. */
+export interface ProjectionResult {
+  readonly reference: { readonly file: string; readonly K: number; readonly model: Model; readonly run: string };
+  readonly counts: MarkerMatchCounts;
+  /** shape (N, K): ancestry proportions (admixture) or memberships p(cluster | genotypes) (mixture). */
+  readonly Q: Float64Array;
+  /** Allele copies on matched markers per individual. */
+  readonly copies: Int32Array;
+  /** ln L per individual at its Q (admixture only). */
+  readonly logLik?: Float64Array;
+}
+
+/**
+ * Use case "project": the individuals of `data` placed on a fitted reference without refitting it.
+ * For an admixture reference, each individual's ancestry proportions with the frequencies fixed
+ * (ADMIXTURE's -P); for a mixture reference, each individual's cluster memberships under the
+ * fitted model (its E step). Markers are matched by name, else chromosome and position, with the
+ * allele checks of onReferenceMarkers; a reference sharing no marker with the data is refused with
+ * the counts.
+ */
+export function projectOnto(data: GenotypeData, reference: Reference): ProjectionResult {
+  const { data: onRef, counts } = onReferenceMarkers(data, reference.loci);
+  if (counts.matched === 0)
+    throw new RangeError(
+      `${reference.file}: none of its ${counts.reference} markers is usable in the data (${counts.data} markers matched by ${counts.by}; ` +
+        `${counts.ambiguousDropped} A/T or C/G dropped, ${counts.mismatched} with other alleles dropped)`,
+    );
+  const prepared = buildPreparedData(onRef);
+  const { K } = reference;
+  const ref = { file: reference.file, K, model: reference.model, run: reference.run };
+  const copies = new Int32Array(onRef.individuals.length);
+  const N = onRef.individuals.length;
+  const P = onRef.ploidy;
+  for (let x = 0; x < onRef.calls.length; x++) if (onRef.calls[x]! >= 0) copies[Math.floor(x / P) % N]!++;
+  if (reference.model === 'mixture') {
+    const buf = eStepBuffers(prepared, K);
+    eStep(prepared, { K, weights: reference.weights!, theta: reference.F }, buf);
+    return { reference: ref, counts, Q: buf.posterior, copies };
+  }
+  const p = projectAncestry(onRef, reference.F, K, prepared.offsets);
+  return { reference: ref, counts, Q: p.Q, copies, logLik: p.logLik };
+}

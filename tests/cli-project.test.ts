@@ -1,0 +1,44 @@
+// `stratify project`: individuals projected onto the admixture fit they were part of get the fit's
+// own proportions back (at the maximum, each row of Q maximises the likelihood given F), markers
+// are reported, and a reference of several K asks which.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './helpers.ts';
+
+const stratify = (...args: string[]) =>
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
+const VCF = join(ROOT, 'resources', 'examples', 'snp-three-populations.vcf');
+const rowsOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(/\s+/).map(Number));
+
+test('stratify project: the fitted individuals projected onto their own fit get its Q back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-project-'));
+  const fit = stratify('run', VCF, '--model', 'admixture', '--k', '2..3', '--starts', '3', '--out', join(dir, 'fit'));
+  assert.equal(fit.status, 0, fit.stderr);
+  const reference = join(dir, 'fit', 'stratify.json');
+  const ask = stratify('project', VCF, '--reference', reference, '--out', join(dir, 'p'));
+  assert.notEqual(ask.status, 0);
+  assert.match(ask.stderr, /holds K = 2, 3; choose one \(--k\)/);
+  const r = stratify('project', VCF, '--reference', reference, '--k', '3', '--out', join(dir, 'p'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /400 of the reference's 400 markers used \(matched by name\)/);
+  const fitted = rowsOf(join(dir, 'fit', 'stratify.K3.r1.Q'));
+  const projected = rowsOf(join(dir, 'p', 'stratify.projected.K3.Q'));
+  assert.equal(projected.length, 90);
+  let worst = 0;
+  projected.forEach((row, d) => row.forEach((q, k) => (worst = Math.max(worst, Math.abs(q - fitted[d]![k]!)))));
+  assert.ok(worst < 2e-3, `largest difference ${worst}`);
+  const json = JSON.parse(readFileSync(join(dir, 'p', 'projection.json'), 'utf8')) as {
+    markers: { matched: number };
+    what: string;
+  };
+  assert.equal(json.markers.matched, 400);
+  assert.equal(json.what, 'ancestry proportions');
+});

@@ -1,0 +1,174 @@
+// Projection (ADMIXTURE's -P): ancestry proportions of new individuals with the ancestral
+// frequencies fixed. Checked against a grid search of the likelihood over the simplex (tiny case),
+// against the true proportions of simulated SNP data, and marker matching against hand-made panels.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRng } from '../../engine/util/rng.ts';
+import { alleleOffsets, MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
+import { onReferenceMarkers } from '../../engine/data/marker-match.ts';
+import { projectAncestry } from '../../engine/model/admixture/projection.ts';
+import { projectOnto, readReference } from '../../engine/service/project.ts';
+import { admixedData, makeData } from './synthetic.ts';
+
+test('projected proportions maximise the likelihood: equal to a grid search over the simplex (K = 3)', () => {
+  const rng = createRng(11);
+  const K = 3;
+  const L = 12;
+  const alleles = [2, 3, 2, 4, 2, 2, 3, 2, 2, 5, 2, 2];
+  const data = makeData(4, L, 2, alleles, (l, i, p) =>
+    i === 3 && l % 3 === 0 ? MISSING : Math.floor(rng.uniform() * alleles[l]!) + 0 * p,
+  );
+  const offsets = alleleOffsets(data);
+  const F = new Float64Array(offsets[L]! * K);
+  for (let l = 0; l < L; l++)
+    for (let k = 0; k < K; k++) {
+      const draws = Array.from({ length: alleles[l]! }, () => rng.uniform() + 0.05);
+      const s = draws.reduce((a, b) => a + b, 0);
+      draws.forEach((d, a) => (F[(offsets[l]! + a) * K + k] = d / s));
+    }
+  const proj = projectAncestry(data, F, K, offsets);
+  const logLik = (i: number, q: number[]) => {
+    let ll = 0;
+    for (let l = 0; l < L; l++)
+      for (let p = 0; p < 2; p++) {
+        const a = data.calls[(l * 4 + i) * 2 + p]!;
+        if (a === MISSING) continue;
+        let x = 0;
+        for (let k = 0; k < K; k++) x += q[k]! * F[(offsets[l]! + a) * K + k]!;
+        ll += Math.log(x);
+      }
+    return ll;
+  };
+  const step = 1 / 400;
+  for (let i = 0; i < 4; i++) {
+    let best = { ll: -Infinity, q: [0, 0, 0] };
+    for (let a = 0; a <= 400; a++)
+      for (let b = 0; a + b <= 400; b++) {
+        const q = [a * step, b * step, 1 - (a + b) * step];
+        const ll = logLik(i, q);
+        if (ll > best.ll) best = { ll, q };
+      }
+    const q = Array.from(proj.Q.subarray(i * K, i * K + K));
+    assert.ok(proj.logLik[i]! >= best.ll - 1e-9, `individual ${i}: ${proj.logLik[i]} < grid ${best.ll}`);
+    assert.ok(Math.abs(proj.logLik[i]! - logLik(i, q)) < 1e-9, 'reported ln L is that of Q');
+    for (let k = 0; k < K; k++) assert.ok(Math.abs(q[k]! - best.q[k]!) <= 2 * step, `${q} vs grid ${best.q}`);
+  }
+});
+
+test('new individuals of simulated SNP data (10,000 SNPs, K = 3) are projected within RMSE 0.02 of their true Q', () => {
+  const sim = admixedData(5, { N: 60, L: 10_000, K: 3, alpha: 0.5, fst: 0.1 });
+  const proj = projectAncestry(sim.data, sim.F, 3, alleleOffsets(sim.data));
+  let ss = 0;
+  for (let x = 0; x < sim.Q.length; x++) ss += (proj.Q[x]! - sim.Q[x]!) ** 2;
+  const rmse = Math.sqrt(ss / sim.Q.length);
+  assert.ok(rmse <= 0.02, `RMSE ${rmse}`);
+  assert.ok(proj.converged.every((c) => c === 1));
+});
+
+function snps(names: string[], alleles: string[][], chrom?: string[], pos?: number[]): GenotypeData {
+  const data = makeData(
+    2,
+    names.length,
+    2,
+    alleles.map((a) => a.length),
+    (l, i, p) => (i + p + l) % 2,
+  );
+  return {
+    ...data,
+    loci: names.map((name, l) => ({
+      name,
+      alleles: alleles[l]!,
+      ...(chrom ? { chrom: chrom[l]!, pos: pos![l]! } : {}),
+    })),
+  };
+}
+
+test('markers match by name with swapped, strand-flipped, ambiguous and mismatched SNPs counted', () => {
+  const reference = [
+    { name: 'rs1', alleles: ['A', 'G'] },
+    { name: 'rs2', alleles: ['A', 'G'] },
+    { name: 'rs3', alleles: ['A', 'G'] },
+    { name: 'rs4', alleles: ['A', 'T'] },
+    { name: 'rs5', alleles: ['A', 'G'] },
+    { name: 'rs6', alleles: ['C', 'T'] },
+  ];
+  // rs1 as is; rs2 swapped; rs3 on the other strand (T/C); rs4 ambiguous; rs5 other alleles; rs7 not in the panel.
+  const data = snps(
+    ['rs1', 'rs2', 'rs3', 'rs4', 'rs5', 'rs7'],
+    [
+      ['A', 'G'],
+      ['G', 'A'],
+      ['T', 'C'],
+      ['A', 'T'],
+      ['A', 'C'],
+      ['C', 'T'],
+    ],
+  );
+  const { data: on, counts } = onReferenceMarkers(data, reference);
+  assert.deepEqual(
+    { ...counts },
+    {
+      by: 'name',
+      reference: 6,
+      data: 6,
+      matched: 3,
+      strandFlipped: 1,
+      swapped: 1,
+      ambiguous: 1,
+      ambiguousDropped: 1,
+      mismatched: 1,
+      absent: 3,
+      unseenAlleleCopies: 0,
+    },
+  );
+  const call = (l: number, i: number, p: number) => on.calls[(l * 2 + i) * 2 + p]!;
+  const own = (l: number, i: number, p: number) => data.calls[(l * 2 + i) * 2 + p]!;
+  for (let i = 0; i < 2; i++)
+    for (let p = 0; p < 2; p++) {
+      assert.equal(call(0, i, p), own(0, i, p)); // same allele names, same indices
+      assert.equal(call(1, i, p), 1 - own(1, i, p)); // G/A → A/G
+      assert.equal(call(2, i, p), own(2, i, p)); // T/C ≡ A/G: T→A (0), C→G (1)
+      for (const dropped of [3, 4, 5]) assert.equal(call(dropped, i, p), MISSING);
+    }
+  // Without a marker on the other strand, the A/T SNP is kept by name (here with its alleles swapped).
+  const same = snps(['rs1', 'rs4'], [['A', 'G'], ['T', 'A']]);
+  const kept = onReferenceMarkers(same, reference);
+  assert.equal(kept.counts.matched, 2);
+  assert.equal(kept.counts.ambiguous, 1);
+  assert.equal(kept.counts.ambiguousDropped, 0);
+  assert.equal(kept.counts.swapped, 1);
+  for (let i = 0; i < 2; i++)
+    for (let p = 0; p < 2; p++)
+      assert.equal(kept.data.calls[(3 * 2 + i) * 2 + p], 1 - same.calls[(1 * 2 + i) * 2 + p]!);
+});
+
+test('markers match by chromosome and position when names differ; a panel sharing none is refused with the counts', () => {
+  const reference = [
+    { name: 'rsA', alleles: ['C', 'T'], chrom: '1', pos: 100 },
+    { name: 'rsB', alleles: ['A', 'G'], chrom: '2', pos: 200 },
+  ];
+  const data = snps(
+    ['1:100', '2:200', '3:300'],
+    [
+      ['T', 'C'],
+      ['A', 'G'],
+      ['A', 'G'],
+    ],
+    ['1', '2', '3'],
+    [100, 200, 300],
+  );
+  const { counts } = onReferenceMarkers(data, reference);
+  assert.equal(counts.by, 'position');
+  assert.equal(counts.matched, 2);
+  assert.equal(counts.swapped, 1);
+  const P = 'locus\tallele\tcluster1\tcluster2\nrsX\tA\t0.5\t0.2\nrsX\tG\t0.5\t0.8\n';
+  assert.throws(
+    () => projectOnto(data, readReference('panel.P', P)),
+    /panel\.P: none of its 1 markers is usable in the data \(3 markers matched by position/,
+  );
+});
+
+test('a .P reference with a frequency out of range names its line and column', () => {
+  const P = 'locus\tallele\tcluster1\tcluster2\nrs1\tA\t0.5\t1.2\n';
+  assert.throws(() => readReference('panel.P', P), /panel\.P:2:11: frequency "1\.2"/);
+});
