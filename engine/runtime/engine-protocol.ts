@@ -8,6 +8,7 @@ import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
 import type { MarkerSelection } from '../service/select-markers.ts';
+import type { MarkerMatchCounts } from '../service/project.ts';
 import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables } from '../util/choices.ts';
 
 export type { FilterOptions, Removed } from '../data/filters.ts';
@@ -180,6 +181,22 @@ export interface SitesInfo {
   readonly unknown: readonly string[];
 }
 
+/** New individuals projected onto a run of a sweep (engine/service/project.ts). */
+export interface ProjectionInfo {
+  readonly K: number;
+  /** Ancestry proportions (admixture) or cluster memberships (mixture). */
+  readonly model: Model;
+  readonly file: string;
+  readonly individuals: readonly { id: string; population?: string; group?: string }[];
+  /** shape (N, K), columns in the order of the memberships shown (when given). */
+  readonly Q: Float64Array;
+  /** Allele copies on the reference's markers per individual (0: none; Q uniform). */
+  readonly copies: Int32Array;
+  readonly markers: MarkerMatchCounts;
+  /** Which run, in words. */
+  readonly run: string;
+}
+
 /** A PCA of an open dataset (engine/analysis/pca.ts), as the PCA view draws it. */
 export interface PcaInfo {
   readonly pcs: number;
@@ -210,6 +227,17 @@ export interface EngineApi {
   importResult(datasetId: number, name: string, text: string): Promise<{ sweepId: number; runs: RunInfo[] }>;
   selectMarkers(sweepId: number, K: number, pRel: number, pRed: number): Promise<MarkerSelectionInfo>;
   assign(request: AssignRequest): Promise<AssignInfo>;
+  /**
+   * Reads the genotypes of new individuals and projects them onto the sweep's run at K (highest
+   * ln L), without refitting it; `shown` (N, K) orders the clusters as a view draws them.
+   */
+  projectSamples(
+    sweepId: number,
+    K: number,
+    files: readonly FileInput[],
+    options: OpenOptions,
+    shown?: Float64Array,
+  ): Promise<ProjectionInfo>;
   /** Principal components of an open dataset's genotypes. */
   principalComponents(datasetId: number, pcs: number): Promise<PcaInfo>;
   /**
@@ -258,6 +286,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'selectMarkers',
   'assign',
   'principalComponents',
+  'projectSamples',
   'applySites',
   'exportDataset',
   'closeDataset',

@@ -13,6 +13,7 @@ import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
+import { projectOntoSweep } from '../service/project.ts';
 import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
 import { replicatesForMannWhitney, smallestMannWhitneyP } from '../util/rank-tests.ts';
 import type { Port } from './port.ts';
@@ -271,6 +272,33 @@ export class EngineServer {
           method: pc.method,
           iterations: pc.iterations,
           converged: pc.converged,
+        };
+      },
+      projectSamples: async (
+        sweepId: number,
+        K: number,
+        files: readonly FileInput[],
+        options: OpenOptions,
+        shown?: Float64Array,
+      ) => {
+        const { data, runs } = this.sweep(sweepId);
+        if (!Array.isArray(files) || files.length === 0) throw new RangeError('projectSamples: no file given');
+        const { main, companions } = this.datasetFiles(files);
+        const { populationFile, ...open } = options;
+        const populations = populationFile ? this.source(populationFile) : undefined;
+        const samples = await openDataset({ main, companions, populations }, open, (p) =>
+          progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
+        );
+        const p = projectOntoSweep(data, runs, K, samples, shown);
+        return {
+          K,
+          model: p.reference.model,
+          file: main.name,
+          individuals: individualsInfo(samples).map(({ location: _l, ...rest }) => rest),
+          Q: p.Q,
+          copies: p.copies,
+          markers: p.counts,
+          run: p.reference.run,
         };
       },
       applySites: async (datasetId: number, file: FileInput) => {

@@ -5,6 +5,8 @@ import { projectAncestry } from '../model/admixture/projection.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
 import type { Model } from '../util/choices.ts';
+import { alignToReference, permuteColumns } from '../model/align.ts';
+import type { SweepRun } from '../model/sweep.ts';
 
 export type { MarkerMatchCounts } from '../data/marker-match.ts';
 
@@ -141,4 +143,42 @@ export function projectOnto(data: GenotypeData, reference: Reference): Projectio
   }
   const p = projectAncestry(onRef, reference.F, K, prepared.offsets);
   return { reference: ref, counts, Q: p.Q, copies, logLik: p.logLik };
+}
+
+/** A run of an open sweep as a reference (its data's markers, its frequencies and weights). */
+export function referenceFromRun(data: GenotypeData, run: SweepRun, file: string): Reference {
+  const model: Model = run.model ?? 'mixture';
+  const c = run.clustering;
+  return {
+    file,
+    K: run.K,
+    model,
+    loci: data.loci,
+    F: c.model.theta,
+    ...(model === 'mixture' ? { weights: c.model.weights } : {}),
+    run: `K = ${run.K}, replicate ${run.replicate + 1} (ln L ${c.logLik.toFixed(2)})`,
+  };
+}
+
+/**
+ * Use case "project onto a sweep": new individuals on the run at K with the highest ln L, their
+ * clusters in the order of `shown` (the memberships a view draws at K, shape (N, K)) when given,
+ * so the new bars take the colours of the plot they stand beside.
+ */
+export function projectOntoSweep(
+  data: GenotypeData,
+  runs: readonly SweepRun[],
+  K: number,
+  samples: GenotypeData,
+  shown?: Float64Array,
+): ProjectionResult {
+  const atK = runs.filter((r) => r.K === K);
+  if (atK.length === 0) throw new RangeError(`no run at K = ${K}`);
+  const run = atK.reduce((a, b) => (b.clustering.logLik > a.clustering.logLik ? b : a));
+  const result = projectOnto(samples, referenceFromRun(data, run, data.source?.file ?? 'the open dataset'));
+  const N = data.individuals.length;
+  if (!shown) return result;
+  if (shown.length !== N * K) throw new RangeError(`the memberships shown are not (${N}, ${K})`);
+  const perm = alignToReference(shown, run.clustering.Q, N, K);
+  return { ...result, Q: permuteColumns(result.Q, samples.individuals.length, K, perm) };
 }

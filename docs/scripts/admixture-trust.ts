@@ -1,0 +1,225 @@
+// Projection onto a fitted reference, measured as users run it (the CLI with default options):
+// fit the admixture model on a random 80 % of individuals, `stratify project` the other 20 %, and
+// compare with the same individuals' ancestry in a joint fit of everyone (eHGDP, K = 3..5) and
+// with the true ancestry of simulated SNP data.
+// Usage: node --import tsx docs/scripts/admixture-trust.ts [--threads 2] > docs/admixture-trust.md
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readDataset, subsetData, type GenotypeData } from '../../engine/index.ts';
+import { toText, writeStructure, writeVcf } from '../../engine/formats/writers.ts';
+import { datasetFiles, fileSource } from '../../engine/node/file-source.ts';
+import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { admixedData, shuffle } from '../../tests/model/synthetic.ts';
+import { dataPath } from '../../data/datasets.ts';
+import { scriptNumber } from '../../bench/args.ts';
+import { madeAt } from '../../bench/made-at.ts';
+
+const threads = scriptNumber('--threads', 2);
+/** Starts per fit: the default (100) takes minutes per K on eHGDP; ADMIXTURE users run about 10 seeds. */
+const starts = scriptNumber('--starts', 10);
+const ROOT = new URL('../..', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'stratify-trust-'));
+const out: string[] = [];
+const log = (s = '') => out.push(s);
+
+function stratify(...args: string[]): { stdout: string; seconds: number } {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`stratify ${args.join(' ')}: ${r.stderr}`);
+  return { stdout: r.stdout, seconds: (performance.now() - t) / 1000 };
+}
+
+/** The 80 / 20 split of individuals (seeded). */
+function split(N: number, seed: number): { train: number[]; test: number[] } {
+  const order = shuffle(
+    Array.from({ length: N }, (_, i) => i),
+    createRng(seed),
+  );
+  const cut = Math.round(0.8 * N);
+  return { train: order.slice(0, cut).sort((a, b) => a - b), test: order.slice(cut).sort((a, b) => a - b) };
+}
+
+interface RunJson {
+  K: number;
+  logLik: number;
+  Q: number[][];
+}
+
+/** Q of the run at K with the highest ln L in a stratify.json. */
+function bestQ(file: string, K: number): Float64Array {
+  const runs = (JSON.parse(readFileSync(file, 'utf8')) as { runs: RunJson[] }).runs.filter((r) => r.K === K);
+  return Float64Array.from(runs.reduce((a, b) => (b.logLik > a.logLik ? b : a)).Q.flat());
+}
+
+function projectedQ(file: string): Float64Array {
+  const json = JSON.parse(readFileSync(file, 'utf8')) as { individuals: { Q: number[] }[] };
+  return Float64Array.from(json.individuals.flatMap((i) => i.Q));
+}
+
+/** RMSE of Q against a reference after matching clusters by membership overlap. */
+function rmse(reference: Float64Array, q: Float64Array, N: number, K: number): number {
+  const aligned = permuteColumns(q, N, K, alignToReference(reference, q, N, K));
+  let ss = 0;
+  for (let x = 0; x < aligned.length; x++) ss += (aligned[x]! - reference[x]!) ** 2;
+  return Math.sqrt(ss / aligned.length);
+}
+
+function rowsOf(Q: Float64Array, rows: readonly number[], K: number): Float64Array {
+  const out = new Float64Array(rows.length * K);
+  rows.forEach((r, i) => out.set(Q.subarray(r * K, (r + 1) * K), i * K));
+  return out;
+}
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+log('# Ancestry users can trust: projection onto a fitted reference');
+log();
+log(madeAt());
+log();
+log(
+  'Command: `node --import tsx docs/scripts/admixture-trust.ts > docs/admixture-trust.md`. Every fit and ' +
+    `projection is the command line: \`stratify run FILE --model admixture --k K --starts ${starts} --replicates 1\` ` +
+    '(otherwise defaults; the default 100 starts × 10 replicates take minutes per K on eHGDP) and ' +
+    '`stratify project FILE --reference stratify.json --k K` (defaults), reading files and writing results; seconds are wall-clock ' +
+    `of one command, ${threads} threads for the fits.`,
+);
+
+// eHGDP: train on 80 %, project 20 %, against a joint fit of everyone.
+const eh = await readDataset(datasetFiles(dataPath('eHGDP.str.gz')), {
+  populations: fileSource(dataPath('eHGDP.labels.tsv')),
+});
+const ehSplit = split(eh.individuals.length, 2026);
+const all = (d: GenotypeData) => Array.from({ length: d.loci.length }, (_, l) => l);
+const ehAll = write('ehgdp-all.str', toText(writeStructure(eh)));
+const ehTrain = write('ehgdp-train.str', toText(writeStructure(subsetData(eh, all(eh), ehSplit.train))));
+const ehTest = write('ehgdp-test.str', toText(writeStructure(subsetData(eh, all(eh), ehSplit.test))));
+const ks = [3, 4, 5];
+const kArg = `${ks[0]}..${ks.at(-1)}`;
+const joint = stratify(
+  'run',
+  ehAll,
+  '--model',
+  'admixture',
+  '--k',
+  kArg,
+  '--starts',
+  String(starts),
+  '--replicates',
+  '1',
+  '--threads',
+  String(threads),
+  '--out',
+  join(dir, 'eh-joint'),
+);
+const trained = stratify(
+  'run',
+  ehTrain,
+  '--model',
+  'admixture',
+  '--k',
+  kArg,
+  '--starts',
+  String(starts),
+  '--replicates',
+  '1',
+  '--threads',
+  String(threads),
+  '--out',
+  join(dir, 'eh-train'),
+);
+log();
+log(`## eHGDP (${eh.individuals.length} individuals, ${eh.loci.length} microsatellites)`);
+log();
+log(
+  `Fitted on ${ehSplit.train.length} individuals (seeded 80 %: ${trained.seconds.toFixed(1)} s for K = ${kArg}), ` +
+    `${ehSplit.test.length} projected; the joint fit of all ${eh.individuals.length} took ${joint.seconds.toFixed(1)} s. ` +
+    "RMSE of the projected Q against the same individuals' Q in the joint fit, clusters matched by overlap (the bound: ≤ 0.02).",
+);
+log();
+log(
+  '| K | RMSE projected vs joint | the fitted 80 %: train fit vs joint (how far the two fits differ) | `stratify project` (s) | per projected individual (ms) | markers used |',
+);
+log('|---|---|---|---|---|---|');
+for (const K of ks) {
+  const p = stratify(
+    'project',
+    ehTest,
+    '--reference',
+    join(dir, 'eh-train', 'stratify.json'),
+    '--k',
+    String(K),
+    '--out',
+    join(dir, `eh-p${K}`),
+  );
+  const jointQ = rowsOf(bestQ(join(dir, 'eh-joint', 'stratify.json'), K), ehSplit.test, K);
+  const e = rmse(jointQ, projectedQ(join(dir, `eh-p${K}`, 'projection.json')), ehSplit.test.length, K);
+  const jointTrain = rowsOf(bestQ(join(dir, 'eh-joint', 'stratify.json'), K), ehSplit.train, K);
+  const fits = rmse(jointTrain, bestQ(join(dir, 'eh-train', 'stratify.json'), K), ehSplit.train.length, K);
+  const used = /(\d+) of the reference's (\d+) markers used/.exec(p.stdout);
+  log(
+    `| ${K} | ${e.toFixed(4)} | ${fits.toFixed(4)} | ${p.seconds.toFixed(2)} | ${((1000 * p.seconds) / ehSplit.test.length).toFixed(1)} | ${used ? `${used[1]} of ${used[2]}` : '?'} |`,
+  );
+}
+
+// Simulated SNPs: against the truth.
+const K = 3;
+const sim = admixedData(7, { N: 1000, L: 10_000, K, alpha: 0.5, fst: 0.1 });
+const simData: GenotypeData = {
+  ...sim.data,
+  loci: sim.data.loci.map((l, k) => ({ ...l, chrom: '1', pos: 1000 * (k + 1), alleles: ['A', 'G'] })),
+};
+const simSplit = split(simData.individuals.length, 7);
+const simTrain = write('sim-train.vcf', toText(writeVcf(subsetData(simData, all(simData), simSplit.train))));
+const simTest = write('sim-test.vcf', toText(writeVcf(subsetData(simData, all(simData), simSplit.test))));
+const simFit = stratify(
+  'run',
+  simTrain,
+  '--model',
+  'admixture',
+  '--k',
+  String(K),
+  '--starts',
+  String(starts),
+  '--replicates',
+  '1',
+  '--threads',
+  String(threads),
+  '--out',
+  join(dir, 'sim-train'),
+);
+const simP = stratify(
+  'project',
+  simTest,
+  '--reference',
+  join(dir, 'sim-train', 'stratify.json'),
+  '--out',
+  join(dir, 'sim-p'),
+);
+const truth = rowsOf(sim.Q, simSplit.test, K);
+const projected = projectedQ(join(dir, 'sim-p', 'projection.json'));
+const fitted = rowsOf(sim.Q, simSplit.train, K);
+const fittedQ = bestQ(join(dir, 'sim-train', 'stratify.json'), K);
+log();
+log(
+  `## Simulated SNPs (${simData.individuals.length} individuals, 10,000 unlinked SNPs, K = 3, F_ST 0.1, Dirichlet(0.5) ancestry)`,
+);
+log();
+log(
+  `Fitted on ${simSplit.train.length} individuals (${simFit.seconds.toFixed(1)} s), ${simSplit.test.length} projected (${simP.seconds.toFixed(2)} s). ` +
+    'RMSE against the true ancestry, clusters matched by overlap (the bound: ≤ 0.02).',
+);
+log();
+log('| individuals | RMSE against the truth |');
+log('|---|---|');
+log(`| projected (${simSplit.test.length}) | ${rmse(truth, projected, simSplit.test.length, K).toFixed(4)} |`);
+log(
+  `| fitted (${simSplit.train.length}), for comparison | ${rmse(fitted, fittedQ, simSplit.train.length, K).toFixed(4)} |`,
+);
+process.stdout.write(out.join('\n') + '\n');
