@@ -131,7 +131,13 @@ test('markers match by name with swapped, strand-flipped, ambiguous and mismatch
       for (const dropped of [3, 4, 5]) assert.equal(call(dropped, i, p), MISSING);
     }
   // Without a marker on the other strand, the A/T SNP is kept by name (here with its alleles swapped).
-  const same = snps(['rs1', 'rs4'], [['A', 'G'], ['T', 'A']]);
+  const same = snps(
+    ['rs1', 'rs4'],
+    [
+      ['A', 'G'],
+      ['T', 'A'],
+    ],
+  );
   const kept = onReferenceMarkers(same, reference);
   assert.equal(kept.counts.matched, 2);
   assert.equal(kept.counts.ambiguous, 1);
