@@ -12,6 +12,7 @@ import { supervisedLabels } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
+import { bootstrapAncestry, type AncestryBootstrap } from '../service/bootstrap.ts';
 import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import {
@@ -193,6 +194,32 @@ export function writeRunFiles(dir: string, stem: string, data: GenotypeData, run
   return files;
 }
 
+/** A run's bootstrap as .Q_se, .Q_lower and .Q_upper (the .Q layout), and its JSON entry. */
+function writeBootstrapFiles(
+  dir: string,
+  stem: string,
+  data: GenotypeData,
+  run: SweepRun,
+  b: AncestryBootstrap,
+): Record<string, unknown> {
+  const base = join(dir, `${stem}.K${run.K}.r${run.replicate + 1}`);
+  const N = data.individuals.length;
+  writeFileSync(`${base}.Q_se`, toText(writeQ(b.se, N, run.K)));
+  writeFileSync(`${base}.Q_lower`, toText(writeQ(b.lower, N, run.K)));
+  writeFileSync(`${base}.Q_upper`, toText(writeQ(b.upper, N, run.K)));
+  const rows = (a: Float64Array) =>
+    Array.from({ length: N }, (_, d) =>
+      Array.from(a.subarray(d * run.K, (d + 1) * run.K), (x) => Number(x.toPrecision(6))),
+    );
+  return {
+    replicates: b.B,
+    resampled: b.blocks === undefined ? 'markers' : `${b.blocks} genome windows`,
+    se: rows(b.se),
+    lower: rows(b.lower),
+    upper: rows(b.upper),
+  };
+}
+
 /** EMA-TAN's linkage map: per marker, the weight on C and on each candidate parent. */
 export function linkageTsv(data: GenotypeData, linkage: readonly ParentWeights[]): string {
   const rows = ['locus\tchrom\tpos\tdepends_on_cluster\tparent\tparent_weight'];
@@ -265,10 +292,17 @@ export function registerRun(program: Command): void {
       'compute one piece of a sweep: replicate r (1-based) of the one K given; writes a .piece.json for `stratify merge`',
     )
     .option('--start-range <a..b>', 'with --replicate: only starts a to b (1-based) of that replicate (policy best)')
+    .option(
+      '--bootstrap <B>',
+      "admixture model: standard errors and 95 % intervals of Q from B refits on resampled markers (ADMIXTURE's -B): .Q_se, .Q_lower, .Q_upper",
+    )
     .action(async (file: string, o: Record<string, unknown>) => {
       const out = String(o['out']);
       // Options first, then the folder, then the data: a mistake costs neither a folder nor a read.
       const options = sweepOptionsFrom(o);
+      const bootstrap = o['bootstrap'] === undefined ? undefined : positiveInt(o['bootstrap'], '--bootstrap');
+      if (bootstrap !== undefined && (bootstrap < 2 || options.fit.model !== 'admixture'))
+        throw new Error('--bootstrap: 2 or more replicates, with --model admixture');
       ensureWritableDir(out);
       const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
       const stem = 'stratify';
@@ -289,10 +323,26 @@ export function registerRun(program: Command): void {
         result = await runSweepCli(data, sweep, setting(o['threads'], '--threads', 'threads'));
       }
       for (const run of result.runs) writeRunFiles(out, stem, data, run);
-      writeFileSync(
-        join(out, `${stem}.json`),
-        JSON.stringify({ ...sweepJson(data, sweep, result.runs, result.cancelled), readFlags: pickReadFlags(o) }),
-      );
+      const json: Record<string, unknown> = {
+        ...sweepJson(data, sweep, result.runs, result.cancelled),
+        readFlags: pickReadFlags(o),
+      };
+      if (bootstrap !== undefined)
+        (json['runs'] as Record<string, unknown>[]).forEach((entry, k) => {
+          const run = result.runs[k]!;
+          const bar = new ProgressBar(process.stderr);
+          const label = `bootstrap of K=${run.K} replicate ${run.replicate + 1}`;
+          const b = bootstrapAncestry(data, run, bootstrap, sweep.seed, sweep.fit, (done) =>
+            bar.update(done, bootstrap, label),
+          );
+          bar.done();
+          if (!bar.active)
+            process.stdout.write(
+              `${label}: ${bootstrap} refits on resampled ${b.blocks === undefined ? 'markers' : `genome windows (${b.blocks})`}\n`,
+            );
+          entry['bootstrap'] = writeBootstrapFiles(out, stem, data, run, b);
+        });
+      writeFileSync(join(out, `${stem}.json`), JSON.stringify(json));
       process.stdout.write(
         `wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`,
       );
