@@ -6,6 +6,7 @@
 //   The front ends' layers (runtime, node, cli) reach the models, analyses and classifiers only
 //   through service/, the use cases, so that what lies below can change without them.
 //   electron: its own files, the engine runtime and Node adapters (the utility process)
+//   shared: the IPC contract of main, preload and page (imports the engine protocol's types only)
 //   renderer: the engine protocol, its client and the shared value lists only; its engine/
 //   folder (the Web Worker entry) may also use the runtime.
 
@@ -69,6 +70,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^renderer/src/engine/' },
       to: { path: '^engine/', pathNot: '^engine/(runtime|util)/' },
+    },
+    {
+      name: 'renderer-not-into-the-shell',
+      comment: 'the page knows the desktop shell only through the IPC contract in shared/',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: '^electron/' },
+    },
+    {
+      name: 'shared-contract-stands-alone',
+      comment:
+        'the IPC contract (shared/) is imported by main, preload and page, and imports only the engine protocol types',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(electron|renderer|engine)/', pathNot: '^engine/runtime/engine-protocol\\.ts$' },
     },
     {
       name: 'electron-stays-thin',

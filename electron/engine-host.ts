@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { mainFileFirst, type FileGrant } from '../engine/runtime/engine-protocol.ts';
 import { unpackedPath, type FromEngineHost, type ToEngineHost } from './engine-host-protocol.ts';
-import { ENGINE_CHANNELS, EVENT_CHANNELS } from './ipc-schema.ts';
+import { ENGINE_CHANNELS, EVENT_CHANNELS } from '../shared/ipc-contract.ts';
 
 /** The parts of Electron's UtilityProcess the host uses. */
 export interface UtilityProcessLike {

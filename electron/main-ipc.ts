@@ -1,7 +1,7 @@
 // Main's IPC without Electron's modules: the engine handshake and the invoke contract wired to
 // injected dialogs, so tests run main's own wiring over fakes of ipcMain and WebContents.
 import type { EngineHost, WindowContents } from './engine-host.ts';
-import { ENGINE_CHANNELS, registerInvokeHandlers, type MainIpc } from './ipc-schema.ts';
+import { ENGINE_CHANNELS, registerInvokeHandlers, type MainIpc } from '../shared/ipc-contract.ts';
 
 /** ipcMain's parts main uses: invoke handlers and the handshake's one-way message. */
 export interface MainIpcWithEvents<E> extends MainIpc<E> {

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { APP_ORIGIN, APP_SCHEME, appResponse } from './app-protocol.ts';
 import { EngineHost } from './engine-host.ts';
 import { addRecent, genotypePathsIn, readJson, writeFileAtomic } from './files.ts';
-import { EVENT_CHANNELS, isTrustedSender, type EventContract, type MenuCommand } from './ipc-schema.ts';
+import { EVENT_CHANNELS, isTrustedSender, type EventContract, type MenuCommand } from '../shared/ipc-contract.ts';
 import { registerMainIpc } from './main-ipc.ts';
 import { DEFAULT_WINDOW, restoreWindowState, type WindowState } from './window-state.ts';
 

@@ -1,4 +1,4 @@
-// The sandboxed preload: the contract's API (electron/ipc-schema.ts) over ipcRenderer, no logic
+// The sandboxed preload: the contract's API (shared/ipc-contract.ts) over ipcRenderer, no logic
 // of its own (electron/preload-install.ts), no Node in the page.
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { installPreload } from './preload-install.ts';

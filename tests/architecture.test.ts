@@ -35,6 +35,9 @@ test('a deliberate violation of each kind fails the layer check and names the ru
       'engine/model/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
       'engine/formats/read.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
       'renderer/src/view.ts': "import { fit } from '../../engine/model/fit.ts';\nexport const view = fit;\n",
+      // The page reaching into the shell instead of through shared/'s contract.
+      'electron/main.ts': 'export const main = 1;\n',
+      'renderer/src/shell.ts': "import { main } from '../../electron/main.ts';\nexport const shell = main;\n",
       // A front end past the service layer, straight into a model.
       'engine/cli/command.ts': "import { fit } from '../model/fit.ts';\nexport const command = fit;\n",
     };
@@ -58,6 +61,7 @@ test('a deliberate violation of each kind fails the layer check and names the ru
     const out = r.stdout + r.stderr;
     assert.notEqual(r.status, 0, out);
     for (const rule of [
+      'renderer-not-into-the-shell',
       'layer-data',
       'layer-cli',
       'no-circular',

@@ -1,5 +1,7 @@
+import packageJson from '../../package.json' with { type: 'json' };
+
 /**
- * The program version, written into every result (and checked by `merge`): package.json's, which
- * tests/version.test.ts keeps equal (a change of results is at least a minor version, CHANGELOG.md).
+ * The program version, written into every result (and checked by `merge`): package.json's, the
+ * one place it is set (a change of results is at least a minor version, CHANGELOG.md).
  */
-export const VERSION = '0.5.0';
+export const VERSION: string = packageJson.version;

@@ -19,7 +19,7 @@ import { EngineHost } from '../../electron/engine-host.ts';
 import { serveEngineHost, type ParentPortLike } from '../../electron/engine-host-serve.ts';
 import { installPreload } from '../../electron/preload-install.ts';
 import { registerMainIpc } from '../../electron/main-ipc.ts';
-import { EVENT_CHANNELS, ENGINE_PORT_MESSAGE, isTrustedSender, type DesktopApi } from '../../electron/ipc-schema.ts';
+import { EVENT_CHANNELS, ENGINE_PORT_MESSAGE, isTrustedSender, type DesktopApi } from '../../shared/ipc-contract.ts';
 import { desktopEnginePort } from '../../renderer/src/engine/desktop-port.ts';
 import { messagePortPort } from '../../renderer/src/engine/ports.ts';
 import { ROOT } from '../helpers.ts';

@@ -1,4 +1,4 @@
-// The IPC contract (electron/ipc-schema.ts) without Electron: main's handlers and the preload's
+// The IPC contract (shared/ipc-contract.ts) without Electron: main's handlers and the preload's
 // API are built over fakes of ipcMain and ipcRenderer; the renderer's callers are found in its source.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import {
   MENU_COMMANDS,
   registerInvokeHandlers,
   type DesktopApi,
-} from '../../electron/ipc-schema.ts';
+} from '../../shared/ipc-contract.ts';
 import { genotypePathsIn } from '../../electron/files.ts';
 import { unpackedPath } from '../../electron/engine-host-protocol.ts';
 import { mainFileFirst } from '../../engine/runtime/engine-protocol.ts';

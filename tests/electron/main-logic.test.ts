@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IpcValidationError, isTrustedSender, validateFileData, validateFileName } from '../../electron/ipc-schema.ts';
+import { IpcValidationError, isTrustedSender, validateFileData, validateFileName } from '../../shared/ipc-contract.ts';
 import { addRecent, readJson, writeFileAtomic } from '../../electron/files.ts';
 import { DEFAULT_WINDOW, restoreWindowState } from '../../electron/window-state.ts';
 

@@ -1,8 +1,8 @@
-import { ENGINE_PORT_MESSAGE, type DesktopApi } from '../../../electron/ipc-schema.ts';
+import { ENGINE_PORT_MESSAGE, type DesktopApi } from '../../../shared/ipc-contract.ts';
 
 declare global {
   interface Window {
-    /** The Electron preload's API (electron/ipc-schema.ts); absent in a browser. */
+    /** The Electron preload's API (shared/ipc-contract.ts); absent in a browser. */
     stratify?: DesktopApi;
   }
 }

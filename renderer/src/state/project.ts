@@ -12,7 +12,7 @@ import {
 } from '../../../engine/util/choices.ts';
 import type { AssignInfo, FileInput, OpenOptions, PcaInfo, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
 import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
-import type { DesktopApi } from '../../../electron/ipc-schema.ts';
+import type { DesktopApi } from '../../../shared/ipc-contract.ts';
 import type { AssignSettings } from './assign.svelte.ts';
 import type { PcaSettings } from './pca.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
