@@ -1,6 +1,12 @@
 // The preload's logic without Electron's modules, so tests run it against fakes of Electron's
 // documented rules (tests/electron/fake-electron.ts). electron/preload.ts calls it.
-import { desktopApi, ENGINE_CHANNELS, ENGINE_PORT_MESSAGE, type FilePaths, type RendererIpc } from '../shared/ipc-contract.ts';
+import {
+  desktopApi,
+  ENGINE_CHANNELS,
+  ENGINE_PORT_MESSAGE,
+  type FilePaths,
+  type RendererIpc,
+} from '../shared/ipc-contract.ts';
 
 /** The parts of Electron's renderer modules the preload uses. */
 export interface PreloadElectron {
