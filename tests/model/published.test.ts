@@ -72,28 +72,32 @@ test('toy example of 8.3 with the default options (auto, best start by likelihoo
   assert.ok(mean >= 0.93, `mean accuracy ${mean}`);
 });
 
-test('best choice by evidence does not reward noise markers; by likelihood (the text) it can', () => {
-  // Toy seed 10: the start with the highest ln p(D | θ) calls ~10 markers informative and
-  // mis-assigns a third of the individuals; the highest approximate evidence is the true split.
-  const { data, labels, informative } = toyExample(10);
-  const md = buildPreparedData(data);
-  const starts = Array.from({ length: 200 }, (_, k) => runStart(md, 3, EMA_FIT, k, startSeed(10, 3, 0, k)));
-  const byEvidence = combineStarts(md, starts, 'best', 'evidence');
-  const byLikelihood = combineStarts(md, starts, 'best', 'likelihood');
-  const accE = matchingAccuracy(hardAssignments(byEvidence.Q, 60, 3), labels);
-  const accL = matchingAccuracy(hardAssignments(byLikelihood.Q, 60, 3), labels);
-  const noise = (w: Float64Array) => Array.from(w).filter((x, i) => !informative.includes(i) && x > 0.5).length;
+test('best choice by evidence calls no noise marker informative and assigns well (10 seeds)', () => {
+  // Over ten toy data sets: the evidence ranking's choice calls no noise marker informative and
+  // assigns well; the likelihood ranking's choice has the higher ln L by construction (it is the
+  // one that could reward noise markers: their w_i raise ln p(D | θ̂), not the evidence).
+  const accE: number[] = [];
+  let cleanE = 0;
+  let noisyL = 0;
+  for (let seed = 1; seed <= 10; seed++) {
+    const { data, labels, informative } = toyExample(seed);
+    const md = buildPreparedData(data);
+    const starts = Array.from({ length: 200 }, (_, k) => runStart(md, 3, EMA_FIT, k, startSeed(seed, 3, 0, k)));
+    const byEvidence = combineStarts(md, starts, 'best', 'evidence');
+    const byLikelihood = combineStarts(md, starts, 'best', 'likelihood');
+    accE.push(matchingAccuracy(hardAssignments(byEvidence.Q, 60, 3), labels));
+    const noise = (w: Float64Array) => Array.from(w).filter((x, i) => !informative.includes(i) && x > 0.5).length;
+    if (noise(byEvidence.informative) === 0) cleanE++;
+    if (noise(byLikelihood.informative) >= 5) noisyL++;
+    assert.ok(byLikelihood.logLik >= byEvidence.logLik, `seed ${seed}: the likelihood ranking picks the highest ln L`);
+    const scoreOf = (c: typeof byEvidence) => starts.find((s) => s.index === c.bestStart)!.score;
+    assert.ok(scoreOf(byEvidence) >= scoreOf(byLikelihood) - 1e-9, `seed ${seed}: evidence ranking's score`);
+  }
   console.log(
-    `toy seed 10: by evidence ${accE.toFixed(3)} (${noise(byEvidence.informative)} noise markers w > 0.5), by likelihood ${accL.toFixed(3)} (${noise(byLikelihood.informative)})`,
+    `toy, best by evidence: accuracy ${accE.map((a) => a.toFixed(3)).join(' ')}; no noise marker in ${cleanE}/10; likelihood noisy in ${noisyL}/10`,
   );
-  assert.ok(accE >= 0.9, `by evidence ${accE}`);
-  assert.equal(noise(byEvidence.informative), 0);
-  assert.ok(
-    byLikelihood.logLik >= byEvidence.logLik,
-    'the likelihood ranking picks the start with the highest likelihood',
-  );
-  const scoreOf = (c: typeof byEvidence) => starts.find((s) => s.index === c.bestStart)!.score;
-  assert.ok(scoreOf(byEvidence) >= scoreOf(byLikelihood));
+  assert.ok(cleanE >= 9, `evidence's choice free of noise markers in ${cleanE} of 10 seeds`);
+  assert.ok(accE.reduce((x, y) => x + y, 0) / accE.length >= 0.95, `mean accuracy by evidence ${accE.join(' ')}`);
 });
 
 test('toy example with 5% missing copies: both treatments of missing data keep the structure', () => {
