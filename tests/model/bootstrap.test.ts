@@ -47,7 +47,7 @@ test("bootstrap intervals of Q cover the true ancestry at their level, and the e
       starts: [],
     },
   } as unknown as SweepRun;
-  const boot = bootstrapAncestry(data, run, 40, 9, fit);
+  const boot = bootstrapAncestry(data, run, 30, 9, fit);
   assert.equal(boot.blocks, undefined, 'no positions: single markers');
   let covered = 0;
   let n = 0;

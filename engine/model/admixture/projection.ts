@@ -51,26 +51,26 @@ export function projectAncestry(
   const iterations = new Int32Array(N);
   const converged = new Uint8Array(N);
   // One individual at a time: its distinct (locus, allele) rows with their copy counts.
-  const rowCount = new Map<number, number>();
+  const counts = new Int32Array(offsets[L]!);
+  const rows = new Int32Array(L * P);
   for (let i = 0; i < N; i++) {
-    rowCount.clear();
+    let R = 0;
     for (let l = 0; l < L; l++)
       for (let p = 0; p < P; p++) {
         const a = data.calls[(l * N + i) * P + p]!;
         if (a === MISSING) continue;
         const row = offsets[l]! + a;
-        rowCount.set(row, (rowCount.get(row) ?? 0) + 1);
+        if (counts[row]!++ === 0) rows[R++] = row;
       }
-    const R = rowCount.size;
     const f = new Float64Array(R * K);
     const w = new Float64Array(R);
-    let r = 0;
     let total = 0;
-    for (const [row, count] of rowCount) {
+    for (let r = 0; r < R; r++) {
+      const row = rows[r]!;
       for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[row * K + k]!);
-      w[r] = count;
-      total += count;
-      r++;
+      w[r] = counts[row]!;
+      total += counts[row]!;
+      counts[row] = 0;
     }
     copies[i] = total;
     const fit = fitOne(f, w, R, K, total, tol, maxIt);
@@ -91,18 +91,29 @@ function emStep(
   total: number,
   q: Float64Array,
   out?: Float64Array,
+  withLogLik = true,
 ): number {
   let ll = 0;
+  // ln L as the log of running products (one logarithm per many rows; each p ≥ 1e-9, so a
+  // product is taken before it could underflow).
+  let product = 1;
   if (out) out.fill(0);
   for (let r = 0; r < R; r++) {
     let p = 0;
     for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
-    ll += w[r]! * Math.log(p);
+    if (withLogLik) {
+      product *= w[r] === 1 ? p : Math.pow(p, w[r]!);
+      if (product < 1e-150) {
+        ll += Math.log(product);
+        product = 1;
+      }
+    }
     if (out) {
       const s = w[r]! / p;
       for (let k = 0; k < K; k++) out[k]! += s * q[k]! * f[r * K + k]!;
     }
   }
+  ll += Math.log(product);
   if (out) for (let k = 0; k < K; k++) out[k]! /= total;
   return ll;
 }
@@ -170,9 +181,8 @@ function fitOne(
   const q2 = new Float64Array(K);
   const qx = new Float64Array(K);
   const next = new Float64Array(K);
-  let ll = emStep(f, w, R, K, total, q);
   for (let it = 1; it <= maxIt; it++) {
-    emStep(f, w, R, K, total, q, q1);
+    emStep(f, w, R, K, total, q, q1, false);
     const ll1 = emStep(f, w, R, K, total, q1, q2);
     // SQUAREM S3: α = −‖r‖/‖v‖ with r = q1 − q, v = q2 − 2q1 + q; a step of at least one EM step.
     let rr = 0;
@@ -193,7 +203,7 @@ function fitOne(
       }
       toSimplex(qx, q);
       // One EM step from the extrapolated point keeps it a proper update; kept when it does not lose ln L.
-      emStep(f, w, R, K, total, qx, next);
+      emStep(f, w, R, K, total, qx, next, false);
       if (emStep(f, w, R, K, total, next) >= ll1) candidate = next;
     }
     let change = 0;
@@ -201,7 +211,6 @@ function fitOne(
     q = Float64Array.from(candidate);
     if (change < tol && !reviveStranded(f, w, R, K, total, q))
       return { q, logLik: emStep(f, w, R, K, total, q), iterations: it, converged: true };
-    ll = emStep(f, w, R, K, total, q);
   }
-  return { q, logLik: ll, iterations: maxIt, converged: false };
+  return { q, logLik: emStep(f, w, R, K, total, q), iterations: maxIt, converged: false };
 }
