@@ -22,6 +22,7 @@ import type {
   AssignRequest,
   DatasetInfo,
   EngineApi,
+  EngineMethod,
   EngineProgress,
   FileGrant,
   FileInput,
@@ -181,15 +182,20 @@ export class EngineServer {
 
   private api(id: number, signal: AbortSignal): EngineApi {
     const progress = (value: EngineProgress) => this.send({ id, op: 'progress', value });
+    /** A dataset's files read (with a population file) as openDataset reads them, parse progress reported. */
+    const readFiles = async (method: EngineMethod, files: readonly FileInput[], options: OpenOptions) => {
+      if (!Array.isArray(files) || files.length === 0) throw new RangeError(`${method}: no file given`);
+      const { main, companions } = this.datasetFiles(files);
+      const { populationFile, ...open } = options;
+      const populations = populationFile ? this.source(populationFile) : undefined;
+      const data = await openDataset({ main, companions, populations }, open, (p) =>
+        progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
+      );
+      return { data, main };
+    };
     return {
       openDataset: async (files: readonly FileInput[], options: OpenOptions) => {
-        if (!Array.isArray(files) || files.length === 0) throw new RangeError('openDataset: no file given');
-        const { main, companions } = this.datasetFiles(files);
-        const { populationFile, ...open } = options;
-        const populations = populationFile ? this.source(populationFile) : undefined;
-        const data = await openDataset({ main, companions, populations }, open, (p) =>
-          progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
-        );
+        const { data } = await readFiles('openDataset', files, options);
         const datasetId = this.nextDataset++;
         this.datasets.set(datasetId, data);
         return this.info(datasetId, data);
@@ -282,13 +288,7 @@ export class EngineServer {
         shown?: Float64Array,
       ) => {
         const { data, runs } = this.sweep(sweepId);
-        if (!Array.isArray(files) || files.length === 0) throw new RangeError('projectSamples: no file given');
-        const { main, companions } = this.datasetFiles(files);
-        const { populationFile, ...open } = options;
-        const populations = populationFile ? this.source(populationFile) : undefined;
-        const samples = await openDataset({ main, companions, populations }, open, (p) =>
-          progress({ kind: 'parse', bytesRead: p.bytesRead, totalBytes: p.totalBytes }),
-        );
+        const { data: samples, main } = await readFiles('projectSamples', files, options);
         const p = projectOntoSweep(data, runs, K, samples, shown);
         return {
           K,
