@@ -78,7 +78,7 @@ export function onReferenceMarkers(
   const calls = allocateCalls(reference.length * N * P, maxAlleles);
   calls.fill(MISSING);
   const used = new Uint8Array(reference.length);
-  const pairs: { l: number; k: number; map: Int32Array | 'ambiguous' }[] = [];
+  const pairs: { l: number; k: number; map: Int32Array; ambiguous: boolean }[] = [];
   data.loci.forEach((locus, l) => {
     const k =
       by === 'name'
@@ -87,25 +87,21 @@ export function onReferenceMarkers(
           ? byPosition.get(`${locus.chrom}:${locus.pos}`)
           : undefined;
     if (k === undefined || used[k]) return;
-    const map = alleleMap(locus, reference[k]!, counts);
-    if (!map) return;
+    const pair = alleleMap(locus, reference[k]!, counts);
+    if (!pair) return;
     used[k] = 1;
-    pairs.push({ l, k, map });
+    pairs.push({ l, k, ...pair });
   });
   // A/T and C/G SNPs by name when the other SNPs show one strand; else their strand is a guess.
   const sameStrand = counts.strandFlipped === 0;
-  for (const { l, k, map: m } of pairs) {
-    let map: Int32Array;
-    if (m === 'ambiguous') {
+  for (const { l, k, map, ambiguous } of pairs) {
+    if (ambiguous) {
       if (!sameStrand) {
         counts.ambiguousDropped++;
-        used[k] = 0;
         continue;
       }
-      const index = new Map(reference[k]!.alleles.map((a, j) => [a.toUpperCase(), j]));
-      map = Int32Array.from(data.loci[l]!.alleles, (a) => index.get(a.toUpperCase())!);
       if (map[0] !== 0) counts.swapped++;
-    } else map = m;
+    }
     counts.matched++;
     for (let i = 0; i < N; i++)
       for (let p = 0; p < P; p++) {
@@ -127,14 +123,15 @@ export function onReferenceMarkers(
 }
 
 /**
- * The data allele → reference allele map of a pair, 'ambiguous' for an A/T or C/G SNP (decided
- * once every pair is seen), or undefined when the pair is dropped (counted).
+ * The data allele → reference allele map of a pair (for an A/T or C/G SNP the map by name,
+ * marked ambiguous: kept or dropped once every pair is seen), or undefined when the pair is
+ * dropped (counted).
  */
 function alleleMap(
   locus: Locus,
   ref: ReferenceLocus,
   counts: { strandFlipped: number; swapped: number; ambiguous: number; mismatched: number },
-): Int32Array | 'ambiguous' | undefined {
+): { map: Int32Array; ambiguous: boolean } | undefined {
   const own = locus.alleles.map((a) => a.toUpperCase());
   const theirs = ref.alleles.map((a) => a.toUpperCase());
   const snp = (xs: readonly string[]) => xs.length === 2 && xs.every(isBase);
@@ -146,13 +143,13 @@ function alleleMap(
     if (same && other) {
       // A/T or C/G: the bases read the same on both strands.
       counts.ambiguous++;
-      return 'ambiguous';
+      return { map: Int32Array.from(own, (a) => index.get(a)!), ambiguous: true };
     }
     if (same || other) {
       const names = same ? own : flipped;
       if (other) counts.strandFlipped++;
       if (names[0] !== theirs[0]) counts.swapped++;
-      return Int32Array.from(names, (a) => index.get(a)!);
+      return { map: Int32Array.from(names, (a) => index.get(a)!), ambiguous: false };
     }
     counts.mismatched++;
     return undefined;
@@ -161,5 +158,5 @@ function alleleMap(
     counts.mismatched++;
     return undefined;
   }
-  return Int32Array.from(own, (a) => index.get(a) ?? MISSING);
+  return { map: Int32Array.from(own, (a) => index.get(a) ?? MISSING), ambiguous: false };
 }
