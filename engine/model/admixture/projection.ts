@@ -82,22 +82,26 @@ export function projectAncestry(
   return { K, Q, logLik, copies, iterations, converged };
 }
 
-/** ln L(q) = Σ_r w_r ln Σ_k q_k f_rk, and the EM update of q into `out` when given. */
-function emStep(
+/**
+ * ln L(q) = Σ_r w_r ln Σ_k q_k f_rk (when asked), and into `g` when given the gradient ratios
+ * g_k = (1/n) Σ_r w_r f_rk / p_r: EM's update of q is q_k · g_k, and at the maximum g_k = 1
+ * wherever q_k > 0 (and ≤ 1 where q_k = 0).
+ */
+function gradientRatios(
   f: Float64Array,
   w: Float64Array,
   R: number,
   K: number,
   total: number,
   q: Float64Array,
-  out?: Float64Array,
+  g?: Float64Array,
   withLogLik = true,
 ): number {
   let ll = 0;
   // ln L as the log of running products (one logarithm per many rows; each p ≥ 1e-9, so a
   // product is taken before it could underflow).
   let product = 1;
-  if (out) out.fill(0);
+  if (g) g.fill(0);
   for (let r = 0; r < R; r++) {
     let p = 0;
     for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
@@ -108,13 +112,29 @@ function emStep(
         product = 1;
       }
     }
-    if (out) {
+    if (g) {
       const s = w[r]! / p;
-      for (let k = 0; k < K; k++) out[k]! += s * q[k]! * f[r * K + k]!;
+      for (let k = 0; k < K; k++) g[k]! += s * f[r * K + k]!;
     }
   }
   ll += Math.log(product);
-  if (out) for (let k = 0; k < K; k++) out[k]! /= total;
+  if (g) for (let k = 0; k < K; k++) g[k]! /= total;
+  return ll;
+}
+
+/** ln L(q) (when asked) and, into `out` when given, the EM update of q. */
+function emStep(
+  f: Float64Array,
+  w: Float64Array,
+  R: number,
+  K: number,
+  total: number,
+  q: Float64Array,
+  out?: Float64Array,
+  withLogLik = true,
+): number {
+  const ll = gradientRatios(f, w, R, K, total, q, out, withLogLik);
+  if (out) for (let k = 0; k < K; k++) out[k]! *= q[k]!;
   return ll;
 }
 
@@ -134,9 +154,9 @@ function toSimplex(q: Float64Array, from: Float64Array): void {
 }
 
 /**
- * Whether q is the maximum: at a fixed point of EM every component with mass has gradient ratio
- * g_k = (1/n) Σ_r w_r f_rk / p_r equal to 1; one near 0 with g_k > 1 would gain from mass, and is
- * given some (so EM, which scales q_k by g_k, is not stuck at a boundary it should leave).
+ * Whether q is the maximum: a component near 0 whose gradient ratio g_k is above 1 would gain
+ * from mass, and is given some (so EM, which scales q_k by g_k, is not stuck at a boundary it
+ * should leave).
  */
 function reviveStranded(
   f: Float64Array,
@@ -147,15 +167,10 @@ function reviveStranded(
   q: Float64Array,
 ): boolean {
   const g = new Float64Array(K);
-  for (let r = 0; r < R; r++) {
-    let p = 0;
-    for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
-    const s = w[r]! / p;
-    for (let k = 0; k < K; k++) g[k]! += s * f[r * K + k]!;
-  }
+  gradientRatios(f, w, R, K, total, q, g, false);
   let revived = false;
   for (let k = 0; k < K; k++)
-    if (q[k]! < 1e-4 && g[k]! / total > 1 + 1e-6) {
+    if (q[k]! < 1e-4 && g[k]! > 1 + 1e-6) {
       q[k] = 1e-3;
       revived = true;
     }
