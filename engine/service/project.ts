@@ -1,4 +1,4 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
+import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
 import { projectAncestry } from '../model/admixture/projection.ts';
@@ -129,20 +129,20 @@ export function projectOnto(data: GenotypeData, reference: Reference): Projectio
       `${reference.file}: none of its ${counts.reference} markers is usable in the data (${counts.data} markers matched by ${counts.by}; ` +
         `${counts.ambiguousDropped} A/T or C/G dropped, ${counts.mismatched} with other alleles dropped)`,
     );
-  const prepared = buildPreparedData(onRef);
   const { K } = reference;
   const ref = { file: reference.file, K, model: reference.model, run: reference.run };
-  const copies = new Int32Array(onRef.individuals.length);
-  const N = onRef.individuals.length;
-  const P = onRef.ploidy;
-  for (let x = 0; x < onRef.calls.length; x++) if (onRef.calls[x]! >= 0) copies[Math.floor(x / P) % N]!++;
   if (reference.model === 'mixture') {
+    const prepared = buildPreparedData(onRef);
     const buf = eStepBuffers(prepared, K);
     eStep(prepared, { K, weights: reference.weights!, theta: reference.F }, buf);
+    const copies = new Int32Array(onRef.individuals.length);
+    const N = onRef.individuals.length;
+    const P = onRef.ploidy;
+    for (let x = 0; x < onRef.calls.length; x++) if (onRef.calls[x]! >= 0) copies[Math.floor(x / P) % N]!++;
     return { reference: ref, counts, Q: buf.posterior, copies };
   }
-  const p = projectAncestry(onRef, reference.F, K, prepared.offsets);
-  return { reference: ref, counts, Q: p.Q, copies, logLik: p.logLik };
+  const p = projectAncestry(onRef, reference.F, K, alleleOffsets(onRef));
+  return { reference: ref, counts, Q: p.Q, copies: p.copies, logLik: p.logLik };
 }
 
 /** A run of an open sweep as a reference (its data's markers, its frequencies and weights). */

@@ -1,8 +1,7 @@
-import { subsetData, type GenotypeData } from '../../data/genotype-data.ts';
+import { alleleOffsets, subsetData, type GenotypeData } from '../../data/genotype-data.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { FitOptions } from '../fit-options.ts';
 import { genomeWindows } from '../prepared/genome-windows.ts';
-import { alleleOffsets } from '../../data/genotype-data.ts';
 import { buildPreparedData } from '../prepared/prepared-data.ts';
 import { runToEnd } from '../mixture/fit.ts';
 import { admixtureWork, type AdmixtureParams } from './admixture.ts';
