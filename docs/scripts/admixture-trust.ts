@@ -32,6 +32,12 @@ function stratify(...args: string[]): { stdout: string; seconds: number } {
   return { stdout: r.stdout, seconds: (performance.now() - t) / 1000 };
 }
 
+/** `stratify run FILE --model admixture --k K --replicates 1` with the given starts (and options), into `out`. */
+function fitAdmixture(file: string, k: string, out: string, fitStarts = starts, ...more: string[]) {
+  const args = ['--model', 'admixture', '--k', k, '--starts', String(fitStarts), '--replicates', '1'];
+  return stratify('run', file, ...args, ...more, '--threads', String(threads), '--out', out);
+}
+
 /** The 80 / 20 split of individuals (seeded). */
 function split(N: number, seed: number): { train: number[]; test: number[] } {
   const order = shuffle(
@@ -102,38 +108,8 @@ const ehTrain = write('ehgdp-train.str', toText(writeStructure(subsetData(eh, al
 const ehTest = write('ehgdp-test.str', toText(writeStructure(subsetData(eh, all(eh), ehSplit.test))));
 const ks = [3, 4, 5];
 const kArg = `${ks[0]}..${ks.at(-1)}`;
-const joint = stratify(
-  'run',
-  ehAll,
-  '--model',
-  'admixture',
-  '--k',
-  kArg,
-  '--starts',
-  String(starts),
-  '--replicates',
-  '1',
-  '--threads',
-  String(threads),
-  '--out',
-  join(dir, 'eh-joint'),
-);
-const trained = stratify(
-  'run',
-  ehTrain,
-  '--model',
-  'admixture',
-  '--k',
-  kArg,
-  '--starts',
-  String(starts),
-  '--replicates',
-  '1',
-  '--threads',
-  String(threads),
-  '--out',
-  join(dir, 'eh-train'),
-);
+const joint = fitAdmixture(ehAll, kArg, join(dir, 'eh-joint'));
+const trained = fitAdmixture(ehTrain, kArg, join(dir, 'eh-train'));
 log();
 log(`## eHGDP (${eh.individuals.length} individuals, ${eh.loci.length} microsatellites)`);
 log();
@@ -178,22 +154,7 @@ const simData: GenotypeData = {
 const simSplit = split(simData.individuals.length, 7);
 const simTrain = write('sim-train.vcf', toText(writeVcf(subsetData(simData, all(simData), simSplit.train))));
 const simTest = write('sim-test.vcf', toText(writeVcf(subsetData(simData, all(simData), simSplit.test))));
-const simFit = stratify(
-  'run',
-  simTrain,
-  '--model',
-  'admixture',
-  '--k',
-  String(K),
-  '--starts',
-  String(starts),
-  '--replicates',
-  '1',
-  '--threads',
-  String(threads),
-  '--out',
-  join(dir, 'sim-train'),
-);
+const simFit = fitAdmixture(simTrain, String(K), join(dir, 'sim-train'));
 const simP = stratify(
   'project',
   simTest,
@@ -303,24 +264,7 @@ log('| data, resampling | coverage of 95 % intervals | RMS standard error | RMS 
 log('|---|---|---|---|---|');
 for (const c of cases) {
   const dirOut = join(dir, `boot-${cases.indexOf(c)}`);
-  const r = stratify(
-    'run',
-    c.file,
-    '--model',
-    'admixture',
-    '--k',
-    String(K),
-    '--starts',
-    '3',
-    '--replicates',
-    '1',
-    '--bootstrap',
-    String(B),
-    '--threads',
-    String(threads),
-    '--out',
-    dirOut,
-  );
+  const r = fitAdmixture(c.file, String(K), dirOut, 3, '--bootstrap', String(B));
   const cov = coverage(join(dirOut, 'stratify.json'), boot.Q, 30);
   log(
     `| ${c.name} (${cov.resampled}) | ${(100 * cov.covered).toFixed(1)} % | ${cov.se.toFixed(4)} | ${cov.error.toFixed(4)} | ${r.seconds.toFixed(1)} |`,
