@@ -27,7 +27,9 @@ export interface HeldOutCandidate {
  * structure does too. `perIndividual[c]`, when given (length N), receives each individual's
  * held-out ln p(x_d) under candidate c. `deleted.perBlock[c]`, when given (length
  * `deleted.blocks.count`), receives for each block b the held-out total without b's loci (the
- * same refits; a delete-one-block jackknife over markers, block-deletion.ts).
+ * same refits; a delete-one-block jackknife over markers, block-deletion.ts). `enough(f)`, when
+ * given, is asked after each fold but the last with the folds scored so far (individuals d with
+ * d mod folds < f): true ends the comparison there (`scored` then counts those folds).
  */
 export function heldOutLogLiks(
   md: PreparedData,
@@ -36,10 +38,12 @@ export function heldOutLogLiks(
   folds = HELD_OUT_FOLDS,
   perIndividual?: readonly Float64Array[],
   deleted?: { readonly blocks: LocusBlocks; readonly perBlock: readonly Float64Array[] },
-): number[] {
-  if (md.N < folds) return candidates.map(() => NaN);
+  enough?: (scored: number) => boolean,
+): { totals: number[]; scored: number } {
+  if (md.N < folds) return { totals: candidates.map(() => NaN), scored: 0 };
   const totals = candidates.map(() => 0);
   for (let f = 0; f < folds; f++) {
+    if (f > 0 && enough?.(f)) return { totals, scored: f };
     const train: number[] = [];
     const test: number[] = [];
     for (let d = 0; d < md.N; d++) (d % folds === f ? test : train).push(d);
@@ -53,5 +57,5 @@ export function heldOutLogLiks(
       if (rows) test.forEach((d, j) => (perIndividual![c]![d] = rows[j]!));
     });
   }
-  return totals;
+  return { totals, scored: folds };
 }
