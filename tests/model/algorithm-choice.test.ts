@@ -10,6 +10,7 @@ import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.
 import { randomModel } from '../../engine/model/mixture/mixture-model.ts';
 import { combineStarts, emaFromBestEm } from '../../engine/model/combine-starts.ts';
 import { algorithmByGain, pairedGain } from '../../engine/model/algorithm-choice.ts';
+import { HELD_OUT_FOLDS, heldOutLogLiks } from '../../engine/model/mixture/held-out.ts';
 import { runStart, startSeed, type StartResult } from '../../engine/model/start.ts';
 import { adjustedRandIndex, hardAssignments } from '../../engine/analysis/partition-scores.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -188,4 +189,36 @@ test('auto keeps EMA only when its held-out gain over EM is clear against the sp
   assert.equal(by([0.3, 0.35, 0.3, 0.35, 0.4, 0.3]), 'ema');
   // EM clearly better: EM.
   assert.equal(by([-1, -1.2, -0.9, -1, -1.1, -1]), 'em');
+});
+
+test("auto's comparison ends after a fold when the gain is plain, with the choice and held-out totals of the five folds' refits", () => {
+  // Strong structure over many markers: EM's held-out gain over EMA is tens of standard errors.
+  const { data } = multiAllelicPopulations(3, { pops: 3, perPop: 100, loci: 600, minAlleles: 2, maxAlleles: 2, fst: 0.05 });
+  const md = buildPreparedData(data);
+  const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
+  const all = starts(md, 3, o, 4);
+  const best = combineStarts(md, all, 'best', 'likelihood', o);
+  const choice = best.algorithmChoice!;
+  const scored = Number(/decided after (\d) of the 5 folds/.exec(choice.reason)?.[1]);
+  assert.ok(scored >= 1 && scored < HELD_OUT_FOLDS, choice.reason);
+  // All five folds, the same candidates (independently of the stopping rule).
+  const candidates = [
+    { model: emaFromBestEm(md, all, 'likelihood', o).model, algorithm: 'ema' as const },
+    { model: all.reduce((b, s) => (s.logLik > b.logLik ? s : b)).model, algorithm: 'em' as const },
+  ];
+  const rows = [new Float64Array(md.N), new Float64Array(md.N)];
+  const asked: number[] = [];
+  const full = heldOutLogLiks(md, candidates, o, HELD_OUT_FOLDS, rows, undefined, (f) => (asked.push(f), false));
+  assert.deepEqual(asked, [1, 2, 3, 4], 'asked after each fold but the last');
+  assert.equal(full.scored, HELD_OUT_FOLDS);
+  assert.equal(choice.algorithm, algorithmByGain(pairedGain(rows[0]!, rows[1]!)), 'the five folds choose the same');
+  // The totals reported are those of the folds scored (individuals d with d mod 5 < scored).
+  const sum = (r: Float64Array) => r.reduce((t, x, d) => (d % HELD_OUT_FOLDS < scored ? t + x : t), 0);
+  assert.ok(Math.abs(choice.heldOut!.ema - sum(rows[0]!)) < 1e-6 * Math.abs(sum(rows[0]!)));
+  assert.ok(Math.abs(choice.heldOut!.em - sum(rows[1]!)) < 1e-6 * Math.abs(sum(rows[1]!)));
+  // Stopping after the first fold scores the first fold only.
+  const once = heldOutLogLiks(md, candidates, o, HELD_OUT_FOLDS, undefined, undefined, () => true);
+  assert.equal(once.scored, 1);
+  const first = (r: Float64Array) => r.reduce((t, x, d) => (d % HELD_OUT_FOLDS === 0 ? t + x : t), 0);
+  assert.ok(Math.abs(once.totals[1]! - first(rows[1]!)) < 1e-6 * Math.abs(first(rows[1]!)));
 });
