@@ -2,62 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
-import { writeP, writeQ } from '../formats/q-files.ts';
-import { toText } from '../formats/writers.ts';
-import { preparedData } from '../service/dataset.ts';
-import { sweepJson } from '../service/result-json.ts';
-import type { SweepSummary } from '../service/analyze-sweep.ts';
-import { analyzeSweep } from '../service/analyze-sweep.ts';
 import { datasetFiles } from '../node/file-source.ts';
+import { sweepResultFiles } from '../service/sweep-files.ts';
 import { setting } from './parse-args.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { addClusterOptions, runSweepCli, sweepOptionsFrom, withSupervision } from './run.ts';
-
-/** The F_ST-per-K table as TSV. */
-export function kTable(summary: SweepSummary): string {
-  const head = [
-    'K',
-    'replicates',
-    'fst_mean',
-    'fst_sd',
-    'mann_whitney_p_vs_previous',
-    'loglik_mean',
-    'loglik_sd',
-    'evanno_delta_k',
-    'bic_mean',
-    'cv_error',
-    'negligible_clusters',
-    'effective_clusters',
-    'replicate_similarity_H',
-    'modes',
-    'fst_per_replicate',
-    'algorithm',
-  ];
-  const rows = summary.perK.map((k) =>
-    [
-      k.K,
-      k.replicates,
-      k.fstMean.toFixed(5),
-      k.fstSd.toFixed(5),
-      k.versusPrevious ? k.versusPrevious.p.toPrecision(4) : '',
-      k.logLikMean.toFixed(2),
-      k.logLikSd.toFixed(2),
-      k.deltaK !== undefined ? k.deltaK.toPrecision(5) : '',
-      k.bicMean.toFixed(2),
-      k.cvError !== undefined ? k.cvError.toFixed(5) : '',
-      k.negligibleMean.toFixed(2),
-      k.effectiveMean.toFixed(2),
-      k.similarity.toFixed(4),
-      k.modes,
-      k.fst.map((f) => f.toFixed(5)).join(','),
-      k.algorithmChoice?.algorithm ?? '',
-    ].join('\t'),
-  );
-  return [head.join('\t'), ...rows].join('\n') + '\n';
-}
 
 export function registerSweep(program: Command): void {
   addClusterOptions(
@@ -81,9 +33,9 @@ export function registerSweep(program: Command): void {
 }
 
 /**
- * Writes a sweep's result: Q files aligned within each K, .P files, colours consistent across K,
- * fst-by-k.tsv and stratify.json. `stratify sweep` and `stratify merge` write through this, so a
- * merged sweep gives the same files.
+ * Writes a sweep's result (service/sweep-files.ts: Q files aligned within each K, .P files,
+ * colours consistent across K, fst-by-k.tsv and stratify.json). `stratify sweep` and `stratify
+ * merge` write through this, so a merged sweep gives the same files.
  */
 export function writeSweepResult(
   out: string,
@@ -93,34 +45,8 @@ export function writeSweepResult(
   cancelled: boolean,
   readFlags: Record<string, unknown>,
 ): void {
-  const result = { runs, cancelled };
-  const o = readFlags;
-  const md = preparedData(data);
-  const summary = analyzeSweep(md, result.runs).summary;
-  summary.alignment.forEach((a, idx) => {
-    const runs = result.runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
-    runs.forEach((run, r) => {
-      const base = join(out, `stratify.K${a.K}.r${run.replicate + 1}`);
-      writeFileSync(`${base}.Q`, toText(writeQ(a.aligned[r]!, md.N, a.K)));
-      writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
-    });
-    writeFileSync(join(out, `stratify.K${a.K}.colours`), Array.from(summary.colours[idx]!).join(' ') + '\n');
-  });
-  writeFileSync(join(out, 'fst-by-k.tsv'), kTable(summary));
-  const json = {
-    ...sweepJson(data, sweep, result.runs, result.cancelled),
-    readFlags: o,
-    summary: summary.perK.map((k) => ({ ...k })),
-    alignment: summary.alignment.map((a, idx) => ({
-      K: a.K,
-      reference: a.reference,
-      permutations: a.perms.map((p) => Array.from(p)),
-      meanSimilarity: a.meanSimilarity,
-      modes: a.modes.map((m) => m.members),
-      colours: Array.from(summary.colours[idx]!),
-    })),
-  };
-  writeFileSync(join(out, 'stratify.json'), JSON.stringify(json));
-  process.stdout.write(kTable(summary));
-  process.stdout.write(`wrote ${result.runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
+  const { files, table } = sweepResultFiles(data, sweep, runs, cancelled, readFlags);
+  for (const f of files) writeFileSync(join(out, f.name), f.text);
+  process.stdout.write(table);
+  process.stdout.write(`wrote ${runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
 }

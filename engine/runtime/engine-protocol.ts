@@ -8,6 +8,7 @@ import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
 import type { MarkerSelection } from '../service/select-markers.ts';
+import type { ResultFile } from '../service/sweep-files.ts';
 import type { MarkerMatchCounts } from '../service/project.ts';
 import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables } from '../util/choices.ts';
 
@@ -221,6 +222,8 @@ export interface EngineApi {
   filterDataset(datasetId: number, options: FilterOptions): Promise<FilterResultInfo>;
   runSweep(request: SweepRequest): Promise<{ sweepId: number; runs: RunInfo[]; cancelled: boolean }>;
   analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
+  /** The sweep's result as the files `stratify sweep` writes (Q, P, colours, fst-by-k.tsv, stratify.json). */
+  sweepFiles(sweepId: number): Promise<readonly ResultFile[]>;
   /** Restores the runs of a saved project as a sweep on an open dataset. */
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   /** Opens a result file (stratify.json of run, sweep or merge) as a sweep on the open dataset. */
@@ -275,12 +278,15 @@ export type FromEngine =
       readonly column?: number;
     };
 
+export type { ResultFile };
+
 export const ENGINE_METHODS: readonly EngineMethod[] = [
   'openDataset',
   'previewFile',
   'filterDataset',
   'runSweep',
   'analyzeSweep',
+  'sweepFiles',
   'importSweep',
   'importResult',
   'selectMarkers',

@@ -8,7 +8,8 @@ import { isFormatError, type FormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividuals } from '../service/assign.ts';
-import { DEFAULT_FIT, restoreRuns, runSweep, type SweepRun } from '../service/cluster-sweep.ts';
+import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
+import { sweepResultFiles } from '../service/sweep-files.ts';
 import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
@@ -103,7 +104,11 @@ export class EngineServer {
   private readonly datasets = new Map<number, GenotypeData>();
   private nextDataset = 1;
   private readonly aborts = new Map<number, AbortController>();
-  private readonly sweeps = new Map<number, { datasetId: number; runs: readonly SweepRun[] }>();
+  /** Each sweep's runs on its dataset, with the options it ran with (none for runs imported or restored). */
+  private readonly sweeps = new Map<
+    number,
+    { datasetId: number; runs: readonly SweepRun[]; cancelled?: boolean; options?: SweepOptions }
+  >();
   private nextSweep = 1;
 
   private readonly unsubscribe: () => void;
@@ -214,9 +219,10 @@ export class EngineServer {
           const problem = runSettingProblem('threads', req.threads, cores, cores ? "this machine's cores" : undefined);
           if (problem) throw new RangeError(problem);
         }
+        const sweepOptions = { ...req, fit: { ...DEFAULT_FIT, ...req.fit } };
         const res = await runSweep(
           data,
-          { ...req, fit: { ...DEFAULT_FIT, ...req.fit } },
+          sweepOptions,
           this.pool(req.threads),
           (p) => {
             if (p.kind === 'start') {
@@ -229,7 +235,8 @@ export class EngineServer {
           signal,
         );
         const sweepId = this.nextSweep++;
-        this.sweeps.set(sweepId, { datasetId: req.datasetId, runs: res.runs });
+        const { datasetId: _datasetId, threads: _threads, ...options } = sweepOptions;
+        this.sweeps.set(sweepId, { datasetId: req.datasetId, runs: res.runs, cancelled: res.cancelled, options });
         return { sweepId, runs: res.runs.map(runInfo), cancelled: res.cancelled };
       },
       importSweep: async (datasetId: number, runs: readonly RunInfo[]) => {
@@ -243,6 +250,11 @@ export class EngineServer {
         const sweepId = this.nextSweep++;
         this.sweeps.set(sweepId, { datasetId, runs });
         return { sweepId, runs: runs.map(runInfo) };
+      },
+      sweepFiles: async (sweepId: number) => {
+        const sw = this.sweeps.get(sweepId);
+        const { data, runs } = this.sweep(sweepId);
+        return sweepResultFiles(data, sw?.options, runs, sw?.cancelled ?? false, {}).files;
       },
       analyzeSweep: async (sweepId: number) => {
         const { data, runs } = this.sweep(sweepId);

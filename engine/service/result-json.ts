@@ -16,7 +16,7 @@ function rows(a: ArrayLike<number>, width: number): number[][] {
 /** Everything about a sweep as one JSON-serialisable object (the CLI's result file). */
 export function sweepJson(
   data: GenotypeData,
-  options: SweepOptions,
+  options: SweepOptions | undefined,
   runs: readonly SweepRun[],
   cancelled: boolean,
 ): Record<string, unknown> {
@@ -34,7 +34,7 @@ export function sweepJson(
       loci: data.loci.map((l) => ({ name: l.name, alleles: l.alleles, chrom: l.chrom ?? null, pos: l.pos ?? null })),
       ploidy: data.ploidy,
     },
-    options,
+    options: options ?? null,
     cancelled,
     runs: runs.map((run) => {
       const c = run.clustering;

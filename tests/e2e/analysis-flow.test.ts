@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
@@ -250,6 +250,33 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   await csv.saveAs(csvPath);
   assert.equal(readFileSync(csvPath, 'utf8').trim().split('\n').length, 4);
   await page.screenshot({ path: screenshotPath('choose-k-nancycats.png'), fullPage: true });
+  // "Download all": the files `stratify sweep` writes — for the same sweep, byte for byte the CLI's
+  // Q, P, colours and fst-by-k.tsv — with the plotted files and the figure.
+  await page.getByRole('button', { name: 'Structure' }).click();
+  const [all] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-all').click()]);
+  assert.equal(all.suggestedFilename(), 'nancycats-all.zip');
+  const allPath = join(ROOT, 'test-results', 'all.zip');
+  await all.saveAs(allPath);
+  const bundle = unzipSync(readFileSync(allPath));
+  const cliFiles = readdirSync(cliDir).filter((n) => n !== 'stratify.json');
+  assert.equal(cliFiles.length, 3 * 3 * 2 + 3 + 1, cliFiles.join(' '));
+  for (const name of cliFiles)
+    assert.equal(strFromU8(bundle[name] ?? new Uint8Array()), readFileSync(join(cliDir, name), 'utf8'), name);
+  const bundled = JSON.parse(strFromU8(bundle['stratify.json']!)) as {
+    runs: { K: number; replicate: number; logLik: number }[];
+    options: { kValues: number[] };
+  };
+  assert.deepEqual(
+    bundled.runs.map((r) => [r.K, r.replicate, r.logLik]),
+    (saved.runs as { K: number; replicate: number; logLik: number }[]).map((r) => [r.K, r.replicate, r.logLik]),
+  );
+  assert.deepEqual(bundled.options.kValues, [2, 3, 4]);
+  for (const name of ['populations.txt', 'colours.tsv', ...[2, 3, 4].map((K) => `nancycats.K${K}.plotted.tsv`)])
+    assert.equal(strFromU8(bundle[name]!), strFromU8(zip[name]!), name);
+  const bundledSvg = strFromU8(bundle['nancycats-structure.svg']!);
+  assert.equal(bundledSvg.split('<g class="row"').length - 1, 3);
+  assert.ok(strFromU8(bundle['nancycats-structure.pdf']!.subarray(0, 5)) === '%PDF-');
+  assert.match(strFromU8(bundle['README.txt']!), /fst-by-k\.tsv/);
   await page.getByRole('button', { name: 'Markers' }).click();
   await page.getByTestId('marker-table').waitFor();
   await page.waitForFunction(() =>

@@ -193,7 +193,14 @@ test('auto keeps EMA only when its held-out gain over EM is clear against the sp
 
 test("auto's comparison ends after a fold when the gain is plain, with the choice and held-out totals of the five folds' refits", () => {
   // Strong structure over many markers: EM's held-out gain over EMA is tens of standard errors.
-  const { data } = multiAllelicPopulations(3, { pops: 3, perPop: 100, loci: 600, minAlleles: 2, maxAlleles: 2, fst: 0.05 });
+  const { data } = multiAllelicPopulations(3, {
+    pops: 3,
+    perPop: 100,
+    loci: 600,
+    minAlleles: 2,
+    maxAlleles: 2,
+    fst: 0.05,
+  });
   const md = buildPreparedData(data);
   const o = { ...DEFAULT_FIT, algorithm: 'auto' } as const;
   const all = starts(md, 3, o, 4);

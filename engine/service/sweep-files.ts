@@ -1,0 +1,104 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { writeP, writeQ } from '../formats/q-files.ts';
+import { toText } from '../formats/writers.ts';
+import { preparedData } from '../model/prepared/prepared-data.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
+import { analyzeSweep, type SweepSummary } from './analyze-sweep.ts';
+import { sweepJson } from './result-json.ts';
+
+// Use case "a sweep's result as files": what `stratify sweep` and `stratify merge` write into
+// their output folder and what the app's "Download all" bundles, made once here so both give
+// the same files.
+
+/** One file of a result: its name in the output folder and its text. */
+export interface ResultFile {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** The F_ST-per-K table as TSV. */
+export function kTable(summary: SweepSummary): string {
+  const head = [
+    'K',
+    'replicates',
+    'fst_mean',
+    'fst_sd',
+    'mann_whitney_p_vs_previous',
+    'loglik_mean',
+    'loglik_sd',
+    'evanno_delta_k',
+    'bic_mean',
+    'cv_error',
+    'negligible_clusters',
+    'effective_clusters',
+    'replicate_similarity_H',
+    'modes',
+    'fst_per_replicate',
+    'algorithm',
+  ];
+  const rows = summary.perK.map((k) =>
+    [
+      k.K,
+      k.replicates,
+      k.fstMean.toFixed(5),
+      k.fstSd.toFixed(5),
+      k.versusPrevious ? k.versusPrevious.p.toPrecision(4) : '',
+      k.logLikMean.toFixed(2),
+      k.logLikSd.toFixed(2),
+      k.deltaK !== undefined ? k.deltaK.toPrecision(5) : '',
+      k.bicMean.toFixed(2),
+      k.cvError !== undefined ? k.cvError.toFixed(5) : '',
+      k.negligibleMean.toFixed(2),
+      k.effectiveMean.toFixed(2),
+      k.similarity.toFixed(4),
+      k.modes,
+      k.fst.map((f) => f.toFixed(5)).join(','),
+      k.algorithmChoice?.algorithm ?? '',
+    ].join('\t'),
+  );
+  return [head.join('\t'), ...rows].join('\n') + '\n';
+}
+
+/**
+ * A sweep's result as files: per run its Q file (aligned within its K) and .P file, per K the
+ * colours (consistent across K), fst-by-k.tsv (the table above) and stratify.json (everything,
+ * with the summary and the alignment). `options`: the sweep's, when known (a result imported
+ * from a file has none). Returns the files and the table.
+ */
+export function sweepResultFiles(
+  data: GenotypeData,
+  options: SweepOptions | undefined,
+  runs: readonly SweepRun[],
+  cancelled: boolean,
+  readFlags: Record<string, unknown>,
+): { files: ResultFile[]; table: string } {
+  const md = preparedData(data);
+  const summary = analyzeSweep(md, runs).summary;
+  const files: ResultFile[] = [];
+  summary.alignment.forEach((a, idx) => {
+    const ofK = runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
+    ofK.forEach((run, r) => {
+      const base = `stratify.K${a.K}.r${run.replicate + 1}`;
+      files.push({ name: `${base}.Q`, text: toText(writeQ(a.aligned[r]!, md.N, a.K)) });
+      files.push({ name: `${base}.P`, text: toText(writeP(data, run.clustering.model)) });
+    });
+    files.push({ name: `stratify.K${a.K}.colours`, text: Array.from(summary.colours[idx]!).join(' ') + '\n' });
+  });
+  const table = kTable(summary);
+  files.push({ name: 'fst-by-k.tsv', text: table });
+  const json = {
+    ...sweepJson(data, options, runs, cancelled),
+    readFlags,
+    summary: summary.perK.map((k) => ({ ...k })),
+    alignment: summary.alignment.map((a, idx) => ({
+      K: a.K,
+      reference: a.reference,
+      permutations: a.perms.map((p) => Array.from(p)),
+      meanSimilarity: a.meanSimilarity,
+      modes: a.modes.map((m) => m.members),
+      colours: Array.from(summary.colours[idx]!),
+    })),
+  };
+  files.push({ name: 'stratify.json', text: JSON.stringify(json) });
+  return { files, table };
+}
