@@ -160,6 +160,19 @@ function escapeXml(s: string): string {
   return s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 }
 
+/**
+ * Bars at least this wide (px) get their individual's id written under the last row, rotated to
+ * read upwards (7-px text needs about 8 px between baselines): small datasets, or a wide figure.
+ */
+export const NAME_MIN_BAR_PX = 9;
+/** Ids longer than this are shortened with an ellipsis under the bars (the tooltip has them whole). */
+export const NAME_MAX_CHARS = 16;
+
+/** An id as written under its bar. */
+export function barName(id: string): string {
+  return id.length > NAME_MAX_CHARS ? `${id.slice(0, NAME_MAX_CHARS - 1)}…` : id;
+}
+
 export interface SvgOptions {
   readonly width: number;
   readonly barHeight: number;
@@ -210,6 +223,9 @@ export function structureSvg(
   const plotW = o.width - left - 10;
   const n = layout.order.length;
   const w = plotW / Math.max(1, n);
+  // Ids under the bars when each bar is wide enough (7-px text, ≈ 0.55 em a glyph).
+  const named = n > 0 && w >= NAME_MIN_BAR_PX;
+  const nameSpace = named ? Math.ceil(6 + Math.max(...individuals.map((d) => barName(d.id).length)) * 7 * 0.55) : 0;
   // The title wraps at word boundaries to the figure's width (13 px, ≈ 0.55 em per glyph).
   const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (13 * 0.55)))) : [];
   // Region labels above the first row, each over a line spanning its populations; a label that
@@ -217,7 +233,7 @@ export function structureSvg(
   const regionLevels = staggerLevels(layout.groups, layout.order.length, plotW, 9 * 0.6);
   const regionSpace = layout.groups.length ? (regionLevels.includes(1) ? 31 : 20) : 0;
   const top0 = (titleLines.length ? 8 + 16 * titleLines.length : 6) + regionSpace;
-  const height = top0 + rows.length * (o.barHeight + gap) + labelSpace;
+  const height = top0 + rows.length * (o.barHeight + gap) + nameSpace + labelSpace;
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
@@ -273,7 +289,17 @@ export function structureSvg(
     }
     parts.push('</g>');
   });
-  const labelTop = top0 + rows.length * (o.barHeight + gap);
+  const namesTop = top0 + rows.length * (o.barHeight + gap) - gap + 3;
+  if (named) {
+    const order = rowOrder(layout, rows.length - 1);
+    for (let pos = 0; pos < n; pos++) {
+      const cx = left + (pos + 0.5) * w;
+      parts.push(
+        `<text class="individual-name" x="${cx.toFixed(2)}" y="${namesTop}" font-size="7" text-anchor="end" dominant-baseline="middle" transform="rotate(-90 ${cx.toFixed(2)} ${namesTop})">${escapeXml(barName(individuals[order[pos]!]!.id))}</text>`,
+      );
+    }
+  }
+  const labelTop = top0 + rows.length * (o.barHeight + gap) + nameSpace;
   // Rotated 9-px labels need ≈ 9 / sin 60° ≈ 10.4 px between anchors; narrower neighbours are
   // left out (left to right), and a note under the plot says how many.
   const minGap = 9 / Math.sin(Math.PI / 3);

@@ -1,0 +1,71 @@
+// On small data each bar is wide enough to carry its individual's id: the Structure view writes the
+// ids under the last row, in its order, and the exported SVG carries them too; on large data none.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
+import { ROOT } from '../helpers.ts';
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser.close();
+});
+
+test('ids under the bars on a 24-individual dataset (view and SVG), none on nancycats (237)', async () => {
+  // The first 24 cats of nancycats as their own STRUCTURE file.
+  const lines = readFileSync(join(ROOT, 'resources', 'examples', 'nancycats.str'), 'utf8')
+    .trim()
+    .split('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-names-'));
+  const small = join(dir, 'cats24.str');
+  writeFileSync(small, lines.slice(0, 25).join('\n') + '\n');
+  const ids = lines.slice(1, 25).map((l) => l.split(/\s+/)[0]!);
+
+  const { page, errors } = await openApp(browser);
+  await page.getByTestId('file-input').setInputFiles([small]);
+  await page.getByTestId('n-individuals').waitFor();
+  await runClustering(page, 2, 3, 2, 1);
+  await page.getByTestId('run-done').waitFor();
+  await page.getByRole('button', { name: 'Structure', exact: true }).click();
+  const names = page.getByTestId('individual-names').locator('span');
+  await names.first().waitFor();
+  const shown = await names.allTextContents();
+  assert.equal(shown.length, 24);
+  assert.deepEqual([...shown].sort(), [...ids].sort(), 'every id once');
+  // Each id sits under its bar: hovering the last row at an id's x shows that individual.
+  const canvas = page.getByTestId('structure-canvas');
+  const cbox = (await canvas.boundingBox())!;
+  for (const k of [0, 11, 23]) {
+    const box = (await names.nth(k).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, cbox.y + cbox.height - 20);
+    await page.getByTestId('tooltip').waitFor();
+    assert.equal(await page.getByTestId('tooltip').locator('strong').textContent(), shown[k], `id ${k}`);
+  }
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: screenshotPath('structure-names.png'), fullPage: true });
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const svgPath = join(dir, 'names.svg');
+  await svgDownload.saveAs(svgPath);
+  const svg = readFileSync(svgPath, 'utf8');
+  const svgNames = [...svg.matchAll(/<text class="individual-name"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(svgNames, shown, 'the SVG writes the same ids in the same order');
+
+  // 237 cats over the same width: bars too narrow, no ids.
+  // Opening another dataset asks first (the results would go): accepted.
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Data', exact: true }).click();
+  await page.getByTestId('file-input').setInputFiles([join(ROOT, 'resources', 'examples', 'nancycats.str')]);
+  await page.waitForFunction(() => document.querySelector('[data-testid=n-individuals]')?.textContent === '237');
+  await runClustering(page, 2, 2, 1, 1);
+  await page.getByTestId('run-done').waitFor();
+  await page.getByRole('button', { name: 'Structure', exact: true }).click();
+  await page.getByTestId('structure-canvas').waitFor();
+  assert.equal(await page.getByTestId('individual-names').count(), 0);
+  assert.deepEqual(errors, []);
+});
