@@ -3,7 +3,13 @@
 // moment the K's first start finished.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cvEtaSeconds, etaSeconds, formatDuration, sweepEtaSeconds } from '../renderer/src/state/eta.ts';
+import {
+  cvEtaSeconds,
+  earlyEtaSeconds,
+  etaSeconds,
+  formatDuration,
+  sweepEtaSeconds,
+} from '../renderer/src/state/eta.ts';
 
 test('time left: rate × starts left; none before the clock passes the first finished start', () => {
   // 4 of 10 starts in 8 s: 2 s a start, 6 left → 12 s.
@@ -50,4 +56,18 @@ test('time left for the cross-validation: time per fold so far × folds left; no
   assert.equal(cvEtaSeconds({ completed: 3, total: 15, startedAt: 1000 }, 7000), 24);
   assert.equal(cvEtaSeconds({ completed: 0, total: 15, startedAt: 1000 }, 7000), undefined);
   assert.equal(cvEtaSeconds({ completed: 15, total: 15, startedAt: 1000 }, 7000), undefined);
+});
+
+test("before any start finishes: the engine's estimate less the time since it came, never below 0; none once a start has finished", () => {
+  const progress = [
+    { K: 2, done: 0, total: 3 },
+    { K: 3, done: 0, total: 3 },
+  ];
+  assert.equal(earlyEtaSeconds(progress, null, 5000), undefined);
+  assert.equal(earlyEtaSeconds(progress, { seconds: 30, at: 1000 }, 5000), 26);
+  assert.equal(earlyEtaSeconds(progress, { seconds: 3, at: 1000 }, 5000), 0);
+  assert.equal(
+    earlyEtaSeconds([{ K: 2, done: 1, total: 3 }, progress[1]!], { seconds: 30, at: 1000 }, 5000),
+    undefined,
+  );
 });

@@ -9,7 +9,8 @@ export class ProgressBar {
     return this.stream.isTTY === true;
   }
 
-  update(done: number, total: number, label: string): void {
+  /** `eta`: seconds left when known otherwise (an estimate before any start has finished). */
+  update(done: number, total: number, label: string, eta?: number): void {
     if (!this.active) return;
     const now = Date.now();
     if (now - this.last < 100 && done < total) return;
@@ -18,8 +19,8 @@ export class ProgressBar {
     const f = total === 0 ? 1 : done / total;
     const filled = Math.round(f * width);
     const elapsed = (now - this.started) / 1000;
-    const eta = f > 0 ? (elapsed * (1 - f)) / f : NaN;
-    const etaText = Number.isFinite(eta) ? ` ETA ${formatSeconds(eta)}` : '';
+    const left = eta ?? (f > 0 ? (elapsed * (1 - f)) / f : NaN);
+    const etaText = Number.isFinite(left) ? ` ETA ${eta !== undefined ? '~' : ''}${formatSeconds(left)}` : '';
     this.stream.write(
       `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * f).toFixed(0).padStart(3)}% ${label}${etaText}\x1b[K`,
     );

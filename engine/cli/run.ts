@@ -258,6 +258,7 @@ export async function runSweepCli(
           bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
         if (p.kind === 'cv')
           bar.update(p.completed, p.total, `cross-validation (CV error per K): fold ${p.completed} of ${p.total}`);
+        if (p.kind === 'estimate') bar.update(0, 1, 'starts at work (estimated from their convergence)', p.seconds);
         if (p.kind === 'run' && !bar.active) {
           const c = p.run.clustering;
           const chosen = c.algorithmChoice;

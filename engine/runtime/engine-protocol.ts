@@ -111,6 +111,7 @@ export type EngineProgress =
   | Omit<Extract<SweepProgress, { kind: 'start' }>, 'start' | 'logLik'>
   | Extract<SweepProgress, { kind: 'iteration' }>
   | Extract<SweepProgress, { kind: 'cv' }>
+  | Extract<SweepProgress, { kind: 'estimate' }>
   | { readonly kind: 'run'; readonly run: RunInfo };
 
 /** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */

@@ -229,7 +229,7 @@ export class EngineServer {
               // The UI's start event: everything but which start it was and its ln L.
               const { start: _start, logLik: _logLik, ...event } = p;
               progress(event);
-            } else if (p.kind === 'iteration' || p.kind === 'cv') progress(p);
+            } else if (p.kind === 'iteration' || p.kind === 'cv' || p.kind === 'estimate') progress(p);
             else progress({ kind: 'run', run: runInfo(p.run) });
           },
           signal,

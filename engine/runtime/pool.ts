@@ -86,7 +86,7 @@ export class StartPool implements StartRunner {
     tasks: readonly T[],
     message: (taskId: number, datasetId: number, task: T) => ToStartWorker,
     hooks: {
-      onIteration?(task: T, iteration: number, logLik: number): void;
+      onIteration?(task: T, iteration: number, logLik: number, change: number): void;
       onStart?(task: T, result: R): void;
     },
     signal?: AbortSignal,
@@ -147,7 +147,7 @@ export class StartPool implements StartRunner {
             if (!slot) return;
             const task = tasks[slot.position]!;
             if (msg.op === 'iteration') {
-              hooks.onIteration?.(task, msg.iteration, msg.logLik);
+              hooks.onIteration?.(task, msg.iteration, msg.logLik, msg.change);
               return;
             }
             inFlight.delete(msg.taskId);

@@ -35,7 +35,14 @@ export type ToStartWorker =
 
 /** Messages from a start worker to the pool. */
 export type FromStartWorker =
-  | { readonly op: 'iteration'; readonly taskId: number; readonly iteration: number; readonly logLik: number }
+  | {
+      readonly op: 'iteration';
+      readonly taskId: number;
+      readonly iteration: number;
+      readonly logLik: number;
+      /** The fit's convergence measure at this iteration (what it stops on). */
+      readonly change: number;
+    }
   | { readonly op: 'done'; readonly taskId: number; readonly result: StartResult }
   | { readonly op: 'cv-done'; readonly taskId: number; readonly result: CvFold }
   | { readonly op: 'cancelled'; readonly taskId: number }

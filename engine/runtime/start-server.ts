@@ -31,7 +31,10 @@ export function serveStarts(port: Port): void {
   function job(
     data: StartContext,
     msg: Extract<ToStartWorker, { op: 'start' | 'cv-fold' }>,
-  ): { steps: Generator<{ iteration: number; logLik: number }, unknown>; finish(value: unknown): void } {
+  ): {
+    steps: Generator<{ iteration: number; logLik: number; change: number }, unknown>;
+    finish(value: unknown): void;
+  } {
     if (msg.op === 'cv-fold') {
       return {
         steps: cvFoldWork(data, msg.task, msg.options),
@@ -77,7 +80,8 @@ export function serveStarts(port: Port): void {
           const now = Date.now();
           if (now - lastProgress >= PROGRESS_EVERY_MS) {
             lastProgress = now;
-            send({ op: 'iteration', taskId: msg.taskId, iteration: r.value.iteration, logLik: r.value.logLik });
+            const { iteration, logLik, change } = r.value;
+            send({ op: 'iteration', taskId: msg.taskId, iteration, logLik, change });
           }
           if (now - lastYield >= YIELD_EVERY_MS) {
             await yieldToEventLoop();

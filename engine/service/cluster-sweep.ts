@@ -14,6 +14,7 @@ import {
   sweepTasks,
   dispatchOrder,
   validateSweep,
+  type StartTask,
   type SweepOptions,
   type SweepRun,
 } from '../model/sweep.ts';
@@ -24,6 +25,8 @@ import { screenPlan } from '../model/screening.ts';
 export type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
 import type { SweepProgress } from './sweep-progress.ts';
+import { SweepEstimate } from './sweep-estimate.ts';
+import { CLUSTER_DEFAULTS } from '../util/choices.ts';
 
 export { DEFAULT_FIT, type FitOptions } from '../model/fit-options.ts';
 export type { AlgorithmChoice } from '../model/algorithm-choice.ts';
@@ -82,12 +85,13 @@ export async function runSweep(
     g.results.fill(undefined);
     return run;
   };
+  const progress = onProgress && withEstimate(o, tasks, onProgress);
   const outcome = await runSweepStarts(
     pool,
     data,
     tasks,
     o,
-    onProgress,
+    progress,
     (t, result) => {
       const g = groups.get(`${t.K}/${t.replicate}`)!;
       g.results[t.index] = result;
@@ -110,6 +114,36 @@ export async function runSweep(
   if (outcome.cancelled || signal?.aborted) return { runs, cancelled: true };
   const withCv = await withCvErrorsOn(pool, data, md, runs, o, signal, onProgress);
   return withCv ? { runs: withCv, cancelled: false } : { runs, cancelled: true };
+}
+
+/**
+ * The progress with an estimate of the time the starts will take (kind 'estimate') after each
+ * iteration report until the first start finishes (service/sweep-estimate.ts); screened sweeps,
+ * whose first runs stop early on a looser rule, get none.
+ */
+function withEstimate(
+  o: SweepOptions,
+  tasks: readonly StartTask[],
+  onProgress: (p: SweepProgress) => void,
+): (p: SweepProgress) => void {
+  if (screenPlan(o)) return onProgress;
+  const startsAtK = new Map<number, number>();
+  for (const t of tasks) startsAtK.set(t.K, (startsAtK.get(t.K) ?? 0) + 1);
+  const threshold = o.fit.model === 'admixture' ? (o.fit.tolerance ?? CLUSTER_DEFAULTS.tolerance) : o.fit.epsilon;
+  const estimate = new SweepEstimate({ startsAtK, threshold, maxIterations: o.fit.maxIterations });
+  return (p) => {
+    onProgress(p);
+    if (p.kind === 'start') estimate.startDone();
+    if (p.kind !== 'iteration') return;
+    const seconds = estimate.iteration(
+      p.K,
+      `${p.K}/${p.replicate}/${p.start}`,
+      p.iteration,
+      p.change,
+      performance.now(),
+    );
+    if (seconds !== undefined) onProgress({ kind: 'estimate', seconds });
+  };
 }
 
 /** A clustering that holds one start (nothing to rank): a continued fit or a restored result. */

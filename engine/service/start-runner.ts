@@ -6,8 +6,8 @@ import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts'
 
 /** What a runner reports while it works. */
 export interface StartHooks {
-  /** A running start reported an iteration (throttled by the worker). */
-  onIteration?(task: StartTask, iteration: number, logLik: number): void;
+  /** A running start reported an iteration and its convergence measure (throttled by the worker). */
+  onIteration?(task: StartTask, iteration: number, logLik: number, change: number): void;
   /** A start finished. */
   onStart?(task: StartTask, result: StartResult): void;
 }

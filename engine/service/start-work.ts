@@ -21,7 +21,7 @@ export function startWork(
   context: StartContext,
   task: StartTask,
   options: FitOptions,
-): Generator<{ iteration: number; logLik: number }, StartResult> {
+): Generator<{ iteration: number; logLik: number; change: number }, StartResult> {
   return startSteps(context, task.K, options, task.index, task.seed);
 }
 
@@ -30,7 +30,7 @@ export function cvFoldWork(
   context: StartContext,
   task: CvFoldTask,
   options: FitOptions,
-): Generator<{ iteration: number; logLik: number }, CvFold> {
+): Generator<{ iteration: number; logLik: number; change: number }, CvFold> {
   const order = cvEntryOrder(context.md, task.seed);
   return cvFoldSteps(
     context.md,

@@ -11,6 +11,8 @@ export type SweepProgress =
       readonly start: number;
       readonly iteration: number;
       readonly logLik: number;
+      /** The fit's convergence measure (parameter change, or ln L change for the admixture model). */
+      readonly change: number;
     }
   | {
       readonly kind: 'start';
@@ -30,7 +32,12 @@ export type SweepProgress =
    * The admixture model's cross-validation after the starts (CV error per K): `completed` of
    * `total` folds; reported once with 0 as the stage begins.
    */
-  | { readonly kind: 'cv'; readonly completed: number; readonly total: number };
+  | { readonly kind: 'cv'; readonly completed: number; readonly total: number }
+  /**
+   * Before the first start finishes: the seconds the starts will still take, from the starts at
+   * work (service/sweep-estimate.ts); not the combining of starts or cross-validation after them.
+   */
+  | { readonly kind: 'estimate'; readonly seconds: number };
 
 /** Where a runner's finished starts fall in a sweep's progress. */
 export interface ProgressCount {
@@ -55,8 +62,8 @@ export function progressHooks(
   const { total, perRun, screening } = count;
   let completed = count.done;
   return {
-    onIteration: (t, iteration, logLik) =>
-      onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik }),
+    onIteration: (t, iteration, logLik, change) =>
+      onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik, change }),
     onStart: (t, result) => {
       completed++;
       onProgress?.({

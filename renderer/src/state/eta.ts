@@ -37,6 +37,19 @@ export function sweepEtaSeconds(progress: readonly KProgress[], startedAt: numbe
 }
 
 /**
+ * Seconds left before any start has finished: the engine's estimate (from the starts at work),
+ * less the time since it came; undefined once a start has finished (sweepEtaSeconds then).
+ */
+export function earlyEtaSeconds(
+  progress: readonly KProgress[],
+  early: { readonly seconds: number; readonly at: number } | null,
+  now: number,
+): number | undefined {
+  if (!early || progress.some((p) => p.done > 0)) return undefined;
+  return Math.max(0, early.seconds - Math.max(0, now - early.at) / 1000);
+}
+
+/**
  * Seconds left for the cross-validation stage, from its folds so far (folds at all K cost about
  * the same); undefined before the first fold finishes and once all are done.
  */

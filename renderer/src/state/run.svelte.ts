@@ -42,6 +42,11 @@ export class RunState {
    * shows a long start at work before any start has finished and a time left can be measured.
    */
   latest = $state<{ K: number; replicate: number; start: number; iteration: number; logLik: number } | null>(null);
+  /**
+   * Before the first start finishes: the engine's estimate of the seconds the starts still need
+   * (from the starts at work) and when it came (ms since the epoch).
+   */
+  early = $state<{ seconds: number; at: number } | null>(null);
   runs = $state.raw<RunInfo[]>([]);
   analysis = $state.raw<SweepAnalysis | null>(null);
   error = $state<string | null>(null);
@@ -105,6 +110,7 @@ export class RunState {
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     this.cv = null;
     this.latest = null;
+    this.early = null;
     const call = client.call(
       'runSweep',
       [
@@ -134,6 +140,7 @@ export class RunState {
           }
         } else if (p.kind === 'run') this.runs = [...this.runs, p.run];
         else if (p.kind === 'iteration') this.latest = p;
+        else if (p.kind === 'estimate') this.early = { seconds: p.seconds, at: Date.now() };
         else if (p.kind === 'cv')
           this.cv = { completed: p.completed, total: p.total, startedAt: this.cv?.startedAt ?? Date.now() };
       },
