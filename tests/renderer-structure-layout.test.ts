@@ -81,3 +81,27 @@ test("ids under the bars: written in the last row's order when each bar is 9 px 
   const height = (svg: string) => Number(/height="([\d.]+)"/.exec(svg)![1]);
   assert.equal(height(wide) - height(narrow), Math.ceil(6 + 16 * 7 * 0.55));
 });
+
+test('figure font size: labels at the size asked, every other text scaled with them, and the room below the plot grown', () => {
+  // 120 bars over 550 px (4.6 px each: no ids under them at either size).
+  const individuals = Array.from({ length: 120 }, (_, i) => ({ id: `i${i}`, population: `pop${i % 8}` }));
+  const K2: PlotRow = { K: 2, Q: Float64Array.from({ length: 240 }, (_, j) => (j % 2 ? 0.25 : 0.75)), colours: [0, 1] };
+  const l = layoutIndividuals(individuals, [...new Set(individuals.map((d) => d.population))], K2, false);
+  const svgAt = (fontSize?: number) =>
+    structureSvg(individuals, l, [K2], ['#111111', '#222222'], { width: 600, barHeight: 60, title: 'title', fontSize });
+  const sizes = (svg: string, cls: string) =>
+    [...svg.matchAll(new RegExp(`<text class="${cls}"[^>]*font-size="([\\d.]+)"`, 'g'))].map((m) => Number(m[1]));
+  const height = (svg: string) => Number(/height="([\d.]+)"/.exec(svg)![1]);
+  const base = svgAt();
+  const big = svgAt(18);
+  assert.deepEqual(new Set(sizes(base, 'population')), new Set([9]));
+  assert.deepEqual(new Set(sizes(big, 'population')), new Set([18]));
+  assert.deepEqual(sizes(big, 'title'), [26], 'the title twice its 13 px');
+  assert.match(big, /font-size="22" text-anchor="end" dominant-baseline="middle">K=2</);
+  // 8 populations of 15 bars over 550 px: 69 px apart, room for 18-px labels (≥ 20.8 px apart).
+  assert.equal(sizes(big, 'population').length, 8);
+  // Labels of 4 characters at 18 px need 4 × 9 × 0.55 × sin 60° more below the plot, and the gap 22 more.
+  const more =
+    Math.ceil(22 * 2 + 4 * 18 * 0.55 * Math.sin(Math.PI / 3)) - Math.ceil(22 + 4 * 9 * 0.55 * Math.sin(Math.PI / 3));
+  assert.equal(height(big) - height(base), more + 16, 'and the title line 16 px more');
+});

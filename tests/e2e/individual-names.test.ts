@@ -1,10 +1,12 @@
 // On small data each bar is wide enough to carry its individual's id: the Structure view writes the
-// ids under the last row, in its order, and the exported SVG carries them too; on large data none.
+// ids under the last row, in its order, and the exported SVG carries them too (at the figure's
+// font size); on large data none.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
 import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
 import { ROOT } from '../helpers.ts';
@@ -55,6 +57,38 @@ test('ids under the bars on a 24-individual dataset (view and SVG), none on nanc
   const svg = readFileSync(svgPath, 'utf8');
   const svgNames = [...svg.matchAll(/<text class="individual-name"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
   assert.deepEqual(svgNames, shown, 'the SVG writes the same ids in the same order');
+  // Larger labels: the figure's population labels at the size asked, the ids scaled with them.
+  await page.getByTestId('font-px').fill('14');
+  const [bigDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const bigPath = join(dir, 'names-14.svg');
+  await bigDownload.saveAs(bigPath);
+  const big = readFileSync(bigPath, 'utf8');
+  const sizes = (cls: string) =>
+    new Set([...big.matchAll(new RegExp(`<text class="${cls}"[^>]*font-size="([\\d.]+)"`, 'g'))].map((m) => m[1]));
+  assert.deepEqual(sizes('population'), new Set(['14']));
+  assert.deepEqual(sizes('individual-name'), new Set([String(+((7 * 14) / 9).toFixed(2))]));
+  // One figure per K: K = 2 and K = 3 as SVG and PDF, one row each; K = 3's ids in the view's order.
+  const [perK] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-per-k').click()]);
+  const perKPath = join(dir, 'per-k.zip');
+  await perK.saveAs(perKPath);
+  const zip = unzipSync(readFileSync(perKPath));
+  assert.deepEqual(Object.keys(zip).sort(), [
+    'cats24-structure-K2.pdf',
+    'cats24-structure-K2.svg',
+    'cats24-structure-K3.pdf',
+    'cats24-structure-K3.svg',
+  ]);
+  for (const K of [2, 3]) {
+    const one = strFromU8(zip[`cats24-structure-K${K}.svg`]!);
+    assert.equal(one.split('<g class="row"').length - 1, 1, `K = ${K}: one row`);
+    assert.match(one, new RegExp(`data-k="${K}"`));
+    assert.equal((one.match(/<g class="individual"/g) ?? []).length, 24);
+    assert.equal(strFromU8(zip[`cats24-structure-K${K}.pdf`]!.subarray(0, 5)), '%PDF-');
+  }
+  const k3Names = [
+    ...strFromU8(zip['cats24-structure-K3.svg']!).matchAll(/<text class="individual-name"[^>]*>([^<]*)<\/text>/g),
+  ].map((m) => m[1]);
+  assert.deepEqual(k3Names, shown);
 
   // 237 cats over the same width: bars too narrow, no ids.
   // Opening another dataset asks first (the results would go): accepted.

@@ -177,7 +177,15 @@ export interface SvgOptions {
   readonly width: number;
   readonly barHeight: number;
   readonly title?: string;
+  /**
+   * The population labels' size in px (default LABEL_PX); every other text and the room it needs
+   * (title, K and region labels, ids, notes) scale with it.
+   */
+  readonly fontSize?: number;
 }
+
+/** The population labels' default size (px at 96 dpi; 6.75 pt). */
+export const LABEL_PX = 9;
 
 /**
  * The line of each region label over a plot `widthPx` wide (0: just above the plot, 1: a line
@@ -214,25 +222,33 @@ export function structureSvg(
   palette: readonly string[],
   o: SvgOptions,
 ): string {
-  const left = 40;
+  // Every size is LABEL_PX's, scaled by the labels' size asked for.
+  const f = (o.fontSize ?? LABEL_PX) / LABEL_PX;
+  const px = (size: number) => +(size * f).toFixed(2);
+  const left = Math.max(40, Math.ceil(6 + 4 * 0.6 * px(11)));
   const gap = 8;
   // Population labels are rotated by 60°: the space below the plot is what the longest one needs
-  // (Helvetica's mean glyph width ≈ 0.55 em at 9 px), not a fixed margin.
+  // (Helvetica's mean glyph width ≈ 0.55 em), not a fixed margin.
   const longest = Math.max(0, ...layout.segments.map((seg) => seg.label.length));
-  const labelSpace = Math.ceil(22 + longest * 9 * 0.55 * Math.sin(Math.PI / 3));
+  const labelSpace = Math.ceil(22 * f + longest * px(9) * 0.55 * Math.sin(Math.PI / 3));
   const plotW = o.width - left - 10;
   const n = layout.order.length;
   const w = plotW / Math.max(1, n);
   // Ids under the bars when each bar is wide enough (7-px text, ≈ 0.55 em a glyph).
-  const named = n > 0 && w >= NAME_MIN_BAR_PX;
-  const nameSpace = named ? Math.ceil(6 + Math.max(...individuals.map((d) => barName(d.id).length)) * 7 * 0.55) : 0;
-  // The title wraps at word boundaries to the figure's width (13 px, ≈ 0.55 em per glyph).
-  const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (13 * 0.55)))) : [];
+  const named = n > 0 && w >= NAME_MIN_BAR_PX * f;
+  const nameSpace = named
+    ? Math.ceil(6 * f + Math.max(...individuals.map((d) => barName(d.id).length)) * px(7) * 0.55)
+    : 0;
+  // The title wraps at word boundaries to the figure's width (≈ 0.55 em per glyph).
+  const titleLines = o.title
+    ? wrapWords(o.title, Math.max(10, Math.floor((o.width - left - 4) / (px(13) * 0.55))))
+    : [];
   // Region labels above the first row, each over a line spanning its populations; a label that
   // would run into its left neighbour moves up a line (staggered), as distruct does.
-  const regionLevels = staggerLevels(layout.groups, layout.order.length, plotW, 9 * 0.6);
-  const regionSpace = layout.groups.length ? (regionLevels.includes(1) ? 31 : 20) : 0;
-  const top0 = (titleLines.length ? 8 + 16 * titleLines.length : 6) + regionSpace;
+  const regionLevels = staggerLevels(layout.groups, layout.order.length, plotW, px(9) * 0.6);
+  const regionSpace = layout.groups.length ? Math.ceil((regionLevels.includes(1) ? 31 : 20) * f) : 0;
+  const titleLine = Math.ceil(16 * f);
+  const top0 = (titleLines.length ? 8 + titleLine * titleLines.length : 6) + regionSpace;
   const height = top0 + rows.length * (o.barHeight + gap) + nameSpace + labelSpace;
   const parts: string[] = [];
   parts.push(
@@ -240,15 +256,17 @@ export function structureSvg(
   );
   parts.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
   titleLines.forEach((line, k) =>
-    parts.push(`<text class="title" x="${left}" y="${16 + 16 * k}" font-size="13">${escapeXml(line)}</text>`),
+    parts.push(
+      `<text class="title" x="${left}" y="${titleLine * (k + 1)}" font-size="${px(13)}">${escapeXml(line)}</text>`,
+    ),
   );
   layout.groups.forEach((g, k) => {
     const x0 = left + g.start * w + 1;
     const x1 = left + g.end * w - 1;
     const cx = (x0 + x1) / 2;
-    const y = top0 - 9 - 11 * regionLevels[k]!;
+    const y = top0 - px(9) - px(11) * regionLevels[k]!;
     parts.push(
-      `<g class="region"><text x="${cx.toFixed(2)}" y="${y}" font-size="9" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${top0 - 5}" y2="${top0 - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
+      `<g class="region"><text x="${cx.toFixed(2)}" y="${y}" font-size="${px(9)}" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${top0 - 5}" y2="${top0 - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
     );
   });
   const regionStarts = groupStarts(layout);
@@ -256,7 +274,7 @@ export function structureSvg(
     const top = top0 + r * (o.barHeight + gap);
     const K = row.K;
     parts.push(
-      `<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="11" text-anchor="end" dominant-baseline="middle">K=${K}</text>`,
+      `<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="${px(11)}" text-anchor="end" dominant-baseline="middle">K=${K}</text>`,
     );
     const order = rowOrder(layout, r);
     for (let pos = 0; pos < n; pos++) {
@@ -295,14 +313,14 @@ export function structureSvg(
     for (let pos = 0; pos < n; pos++) {
       const cx = left + (pos + 0.5) * w;
       parts.push(
-        `<text class="individual-name" x="${cx.toFixed(2)}" y="${namesTop}" font-size="7" text-anchor="end" dominant-baseline="middle" transform="rotate(-90 ${cx.toFixed(2)} ${namesTop})">${escapeXml(barName(individuals[order[pos]!]!.id))}</text>`,
+        `<text class="individual-name" x="${cx.toFixed(2)}" y="${namesTop}" font-size="${px(7)}" text-anchor="end" dominant-baseline="middle" transform="rotate(-90 ${cx.toFixed(2)} ${namesTop})">${escapeXml(barName(individuals[order[pos]!]!.id))}</text>`,
       );
     }
   }
   const labelTop = top0 + rows.length * (o.barHeight + gap) + nameSpace;
-  // Rotated 9-px labels need ≈ 9 / sin 60° ≈ 10.4 px between anchors; narrower neighbours are
-  // left out (left to right), and a note under the plot says how many.
-  const minGap = 9 / Math.sin(Math.PI / 3);
+  // Rotated labels need ≈ their size / sin 60° between anchors (10.4 px at 9 px); narrower
+  // neighbours are left out (left to right), and a note under the plot says how many.
+  const minGap = px(9) / Math.sin(Math.PI / 3);
   let lastX = -Infinity;
   let omitted = 0;
   for (const s of layout.segments) {
@@ -313,12 +331,12 @@ export function structureSvg(
     }
     lastX = cx;
     parts.push(
-      `<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="9" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`,
+      `<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="${px(9)}" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`,
     );
   }
   if (omitted > 0)
     parts.push(
-      `<text class="label-note" x="${left}" y="${height - 4}" font-size="8" fill="#555555">${omitted} of ${layout.segments.length} population labels omitted: too narrow at this width</text>`,
+      `<text class="label-note" x="${left}" y="${height - 4}" font-size="${px(8)}" fill="#555555">${omitted} of ${layout.segments.length} population labels omitted: too narrow at this width</text>`,
     );
   parts.push('</svg>');
   return parts.join('');
