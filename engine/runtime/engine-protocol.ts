@@ -83,6 +83,11 @@ export type SweepRequest = Omit<SweepOptions, 'fit'> & {
   readonly datasetId: number;
   /** Workers for the starts (default: the engine's choice, all cores). */
   readonly threads?: number;
+  /**
+   * Supervised admixture (ADMIXTURE's --supervised): the populations whose individuals are
+   * references, cluster k = references[k]; K is their number and the model the admixture model.
+   */
+  readonly references?: readonly string[];
 };
 
 /** One combined run as the UI receives it. */

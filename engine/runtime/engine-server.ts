@@ -10,6 +10,7 @@ import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.
 import { assignIndividuals } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
+import { supervisedFromPopulations } from '../service/supervised.ts';
 import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
@@ -219,7 +220,15 @@ export class EngineServer {
           const problem = runSettingProblem('threads', req.threads, cores, cores ? "this machine's cores" : undefined);
           if (problem) throw new RangeError(problem);
         }
-        const sweepOptions = { ...req, fit: { ...DEFAULT_FIT, ...req.fit } };
+        const { references, ...request } = req;
+        const supervised = references ? supervisedFromPopulations(data, references) : undefined;
+        const sweepOptions = supervised
+          ? {
+              ...request,
+              kValues: [supervised.populations.length],
+              fit: { ...DEFAULT_FIT, ...req.fit, model: 'admixture' as const, supervised: supervised.labels },
+            }
+          : { ...request, fit: { ...DEFAULT_FIT, ...req.fit } };
         const res = await runSweep(
           data,
           sweepOptions,

@@ -41,3 +41,22 @@ export function supervisedLabels(data: GenotypeData, file: PopulationMap, fileNa
     );
   return { labels, populations, unknownIds };
 }
+
+/**
+ * Use case "supervised admixture" from the dataset's own populations (the app): the individuals of
+ * the `references` (in that order: cluster k is references[k]) are references, every other
+ * individual is estimated. Throws when fewer than two populations are named or one has no
+ * individual.
+ */
+export function supervisedFromPopulations(data: GenotypeData, references: readonly string[]): SupervisedLabels {
+  if (new Set(references).size < 2)
+    throw new RangeError(
+      `supervised mode needs at least two reference populations, given ${references.length} (${references.join(', ') || 'none'})`,
+    );
+  const index = new Map(references.map((p, k) => [p, k]));
+  const labels = data.individuals.map((ind) => (ind.population === undefined ? -1 : (index.get(ind.population) ?? -1)));
+  const empty = references.filter((_, k) => !labels.includes(k));
+  if (empty.length > 0)
+    throw new RangeError(`supervised mode: no individual of the reference population ${empty.join(', ')} in the data`);
+  return { labels, populations: [...references], unknownIds: [] };
+}

@@ -7,7 +7,8 @@ import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts'
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { runStart, startSeed } from '../../engine/model/start.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
-import { admixedData } from './synthetic.ts';
+import { admixedData, makeData } from './synthetic.ts';
+import { supervisedFromPopulations } from '../../engine/service/supervised.ts';
 
 test('supervised admixture: references stay one-hot, the others match the simulated Q in the references’ cluster order', () => {
   const K = 3;
@@ -44,4 +45,13 @@ test('supervised admixture: K must be the number of reference populations, each 
   // Biobank-sized label lists are checked too (Math.max(...labels) overflowed the stack).
   const many = Array.from({ length: 300_000 }, (_, i) => (i < 2 ? i : -1));
   validateSweep({ ...sweep, fit: { ...fit, supervised: many } }, many.length);
+});
+
+test("supervised references from the data's populations: cluster k = the k-th named, others estimated; fewer than two or an empty one refused", () => {
+  const data = makeData(6, 1, 2, [2], () => 0, ['b', 'a', 'c', 'a', 'b', 'c']);
+  const s = supervisedFromPopulations(data, ['a', 'b']);
+  assert.deepEqual(s.labels, [1, 0, -1, 0, 1, -1]);
+  assert.deepEqual(s.populations, ['a', 'b']);
+  assert.throws(() => supervisedFromPopulations(data, ['a']), /at least two reference populations, given 1 \(a\)/);
+  assert.throws(() => supervisedFromPopulations(data, ['a', 'z']), /no individual of the reference population z/);
 });

@@ -52,7 +52,19 @@ export class RunState {
   error = $state<string | null>(null);
   private call: EngineCall<unknown> | null = null;
 
+  /**
+   * Supervised admixture: the populations whose individuals are references (cluster k =
+   * references[k]); in effect with the admixture model and two or more of them.
+   */
+  references = $state<string[]>([]);
+
+  /** Whether the next run is supervised (the admixture model with two or more reference populations). */
+  get supervised(): boolean {
+    return this.model === 'admixture' && this.references.length >= 2;
+  }
+
   get kValues(): number[] {
+    if (this.supervised) return [this.references.length];
     const a = Math.max(1, Math.min(this.kFrom, this.kTo));
     const b = Math.max(this.kFrom, this.kTo);
     return Array.from({ length: b - a + 1 }, (_, i) => a + i);
@@ -63,10 +75,12 @@ export class RunState {
 
   /** The first setting out of its range, as a message naming it and the range; null when all are fine. */
   validate(nIndividuals: number): string | null {
-    for (const [name, K] of [
-      ['K from', this.kFrom],
-      ['K to', this.kTo],
-    ] as const) {
+    for (const [name, K] of this.supervised
+      ? []
+      : ([
+          ['K from', this.kFrom],
+          ['K to', this.kTo],
+        ] as const)) {
       if (!(Number.isInteger(K) && K >= 1 && K <= nIndividuals))
         return `${name} must be a whole number from 1 to ${nIndividuals} (the number of individuals), got ${K}`;
     }
@@ -128,6 +142,7 @@ export class RunState {
               ? { model: 'admixture', algorithm: 'em', tolerance: this.tolerance }
               : { algorithm: this.algorithm, epsilon: this.epsilon },
           ...(this.model === 'admixture' && this.cvFolds > 0 ? { cvFolds: this.cvFolds } : {}),
+          ...(this.supervised ? { references: [...this.references] } : {}),
         },
       ],
       (p) => {
