@@ -81,11 +81,21 @@ test('a whole project passes; each damaged field is refused by name before anyth
     checkProject({ ...project(), view: 'pca', pca: { settings: pcaSettings, result: pcaResult } }),
   );
   assert.doesNotThrow(() => checkProject({ ...project(), sitesFile: { name: 'sites.csv', base64: 'cG9wLHgseQo=' } }));
+  // A project saved while a sweep ran: the runs it had finished and what it was running.
+  assert.doesNotThrow(() =>
+    checkProject({
+      ...project(),
+      run: { ...project().run, references: ['a', 'b'], interrupted: { kValues: [2, 3], replicates: 2 } },
+    }),
+  );
   const damage: [(d: ReturnType<typeof project>) => void, RegExp][] = [
     [(d) => (d.view = 'nowhere'), /view/],
     [(d) => ((d.run as Record<string, unknown>)['algorithm'] = 'magic'), /run\.algorithm/],
     [(d) => (d.run.kFrom = 0), /run\.kFrom/],
     [(d) => (d.run.epsilon = 2), /run\.epsilon/],
+    [(d) => Object.assign(d.run, { interrupted: { kValues: [2, 'x'], replicates: 1 } }), /run\.interrupted\.kValues/],
+    [(d) => Object.assign(d.run, { interrupted: { kValues: [2], replicates: 0 } }), /run\.interrupted\.replicates/],
+    [(d) => Object.assign(d.run, { references: ['a', 3] }), /run\.references/],
     [(d) => (d.plot.palette = ['red']), /plot\.palette/],
     [(d) => ((d.plot as Record<string, unknown>)['groupByRegion'] = 'yes'), /plot\.groupByRegion/],
     [(d) => (d.runs[0]!.Q = [0.5, 0.5, 1]), /runs\[0\] has tables that do not fit its K/],

@@ -51,6 +51,13 @@ export interface ProjectDoc {
     model?: Model;
     tolerance?: number;
     cvFolds?: number;
+    /** Supervised admixture's reference populations (absent: none). */
+    references?: string[];
+    /**
+     * Saved while a sweep ran: its K values and replicates (`runs` then holds the runs it had
+     * finished), so that a session closed mid-sweep can continue it.
+     */
+    interrupted?: { kValues: number[]; replicates: number };
   };
   readonly plot: {
     palette: string[];
@@ -258,6 +265,14 @@ export function checkProject(doc: unknown): ProjectDoc {
   if (r.tolerance !== undefined && !(isNum(r.tolerance) && (r.tolerance as number) > 0))
     bad('run.tolerance', 'is not positive');
   if (r.cvFolds !== undefined && !isInt(r.cvFolds, 0)) bad('run.cvFolds', 'is not a whole number');
+  if (r.references !== undefined && !(Array.isArray(r.references) && r.references.every((x) => typeof x === 'string')))
+    bad('run.references', 'is not a list of names');
+  if (r.interrupted !== undefined) {
+    const i = r.interrupted as Record<string, unknown>;
+    if (!i || typeof i !== 'object' || !Array.isArray(i.kValues) || !i.kValues.every((k) => isInt(k, 1)))
+      bad('run.interrupted.kValues', 'is not a list of K');
+    if (!isInt(i.replicates, 1)) bad('run.interrupted.replicates', 'is not a positive whole number');
+  }
   const p = d.plot as Record<string, unknown> | undefined;
   if (!p || typeof p !== 'object') bad('plot', 'is missing');
   if (!Array.isArray(p.palette) || !p.palette.every((c) => typeof c === 'string' && /^#[0-9a-fA-F]{6}$/.test(c)))

@@ -64,6 +64,9 @@ export class ProjectState {
         model: run.model,
         tolerance: run.tolerance,
         cvFolds: run.cvFolds,
+        references: [...run.references],
+        // While a sweep runs, the runs it has finished and what it was running.
+        ...(run.running ? { interrupted: { kValues: [...run.sweepK], replicates: run.replicates } } : {}),
       },
       plot: {
         palette: [...plot.palette],
@@ -74,7 +77,7 @@ export class ProjectState {
         barHeight: plot.barHeight,
         mapK: plot.mapK,
       },
-      runs: run.running ? [] : encodeRuns(run.runs),
+      runs: encodeRuns(run.runs),
       ...(this.pca
         ? {
             pca: {

@@ -57,6 +57,13 @@ export class RunState {
    * references[k]); in effect with the admixture model and two or more of them.
    */
   references = $state<string[]>([]);
+  /**
+   * A sweep that stopped before it finished (the page was closed or reloaded while it ran): its K
+   * values and replicates, restored from the autosave with the runs it had finished.
+   */
+  interrupted = $state<{ kValues: number[]; replicates: number } | null>(null);
+  /** The K values of the sweep running (or last run). */
+  sweepK = $state<number[]>([]);
 
   /** Whether the next run is supervised (the admixture model with two or more reference populations). */
   get supervised(): boolean {
@@ -105,7 +112,36 @@ export class RunState {
     return runSettingProblem('threads', this.threads, this.cores, "this machine's cores");
   }
 
-  async start(client: EngineClient, datasetId: number, nIndividuals: number): Promise<void> {
+  /**
+   * The K of an interrupted sweep whose replicates did not all finish, and the runs it finished
+   * at the other K.
+   */
+  get unfinished(): { kValues: number[]; keep: RunInfo[] } | null {
+    const i = this.interrupted;
+    if (!i) return null;
+    const done = (K: number) => this.runs.filter((r) => r.K === K).length >= i.replicates;
+    return { kValues: i.kValues.filter((K) => !done(K)), keep: this.runs.filter((r) => done(r.K)) };
+  }
+
+  /**
+   * Runs the K an interrupted sweep did not finish, with its settings, and shows them with the
+   * runs it had finished as one sweep: every start's seed derives from (seed, K, replicate,
+   * start), so the result is the uninterrupted sweep's.
+   */
+  async continueSweep(client: EngineClient, datasetId: number, nIndividuals: number): Promise<void> {
+    const u = this.unfinished;
+    if (!u) return;
+    this.interrupted = null;
+    if (u.kValues.length === 0) return;
+    await this.start(client, datasetId, nIndividuals, u);
+  }
+
+  async start(
+    client: EngineClient,
+    datasetId: number,
+    nIndividuals: number,
+    continued?: { kValues: number[]; keep: RunInfo[] },
+  ): Promise<void> {
     const problem = this.validate(nIndividuals);
     if (problem) {
       this.error = problem;
@@ -116,11 +152,14 @@ export class RunState {
     this.error = null;
     this.running = true;
     this.cancelled = false;
-    this.runs = [];
+    this.interrupted = null;
+    // A continued sweep keeps the runs finished before (and autosaves them with the new ones).
+    this.runs = continued ? [...continued.keep] : [];
     this.analysis = null;
     this.sweepStartedAt = Date.now();
     this.sweepEndedAt = 0;
-    const ks = this.kValues;
+    const ks = continued ? continued.kValues : this.kValues;
+    this.sweepK = continued ? [...new Set([...continued.keep.map((r) => r.K), ...ks])].sort((a, b) => a - b) : ks;
     this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
     this.cv = null;
     this.latest = null;
@@ -163,9 +202,16 @@ export class RunState {
     this.call = call;
     try {
       const res = await call.result;
-      this.runs = res.runs;
       this.cancelled = res.cancelled;
-      if (res.runs.length > 0) this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
+      if (continued) {
+        // One sweep of the runs kept and the new ones, in (K, replicate) order.
+        this.runs = [...continued.keep, ...res.runs].sort((a, b) => a.K - b.K || a.replicate - b.replicate);
+        const { sweepId } = await client.call('importSweep', [datasetId, this.runs]).result;
+        this.analysis = await client.call('analyzeSweep', [sweepId]).result;
+      } else {
+        this.runs = res.runs;
+        if (res.runs.length > 0) this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
+      }
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
@@ -198,6 +244,7 @@ export class RunState {
   /** Forgets results (a new dataset was opened). */
   reset(): void {
     this.cancel();
+    this.interrupted = null;
     this.runs = [];
     this.analysis = null;
     this.progress = [];
