@@ -105,3 +105,81 @@ test('figure font size: labels at the size asked, every other text scaled with t
     Math.ceil(22 * 2 + 4 * 18 * 0.55 * Math.sin(Math.PI / 3)) - Math.ceil(22 + 4 * 9 * 0.55 * Math.sin(Math.PI / 3));
   assert.equal(height(big) - height(base), more + 16, 'and the title line 16 px more');
 });
+
+test('figure labels on top: above the first row, rising to the right, the regions above them; the height grows only by the bottom margin', () => {
+  const individuals = Array.from({ length: 120 }, (_, i) => ({
+    id: `i${i}`,
+    population: `pop${i % 4}`,
+    group: i % 4 < 2 ? 'north' : 'south',
+  }));
+  const K2: PlotRow = { K: 2, Q: Float64Array.from({ length: 240 }, (_, j) => (j % 2 ? 0.25 : 0.75)), colours: [0, 1] };
+  const l = layoutIndividuals(individuals, ['pop0', 'pop1', 'pop2', 'pop3'], K2, true);
+  const svgAt = (labelsOnTop: boolean) =>
+    structureSvg(individuals, l, [K2], ['#111111', '#222222'], { width: 600, barHeight: 60, labelsOnTop });
+  const labels = (svg: string) =>
+    [...svg.matchAll(/<text class="population" x="[\d.]+" y="([\d.]+)"[^>]*text-anchor="(\w+)"/g)].map((m) => ({
+      y: Number(m[1]),
+      anchor: m[2],
+    }));
+  const firstRect = (svg: string) => Number(/<rect x="[\d.]+" y="([\d.]+)"/.exec(svg.split('<g class="row"')[1]!)![1]);
+  const regionY = (svg: string) => Number(/<g class="region"><text x="[\d.]+" y="([\d.]+)"/.exec(svg)![1]);
+  const top = svgAt(true);
+  const bottom = svgAt(false);
+  assert.equal(labels(top).length, 4);
+  for (const t of labels(top)) {
+    assert.equal(t.anchor, 'start');
+    assert.ok(t.y < firstRect(top), `label at ${t.y} above the first row at ${firstRect(top)}`);
+    assert.ok(regionY(top) < t.y, 'the region label above the population labels');
+  }
+  for (const b of labels(bottom)) assert.ok(b.anchor === 'end' && b.y > firstRect(bottom) + 60);
+  const height = (svg: string) => Number(/height="([\d.]+)"/.exec(svg)![1]);
+  assert.equal(height(top) - height(bottom), 14, 'the labels move; 14 px stay below the plot');
+});
+
+test('vertical figure: one column per K as wide as a row is high, each individual a band down the page, its shares left to right', () => {
+  const individuals = Array.from({ length: 30 }, (_, i) => ({ id: `ind${i}`, population: `p${Math.floor(i / 10)}` }));
+  const Q2 = Float64Array.from({ length: 60 }, (_, j) => (j % 2 ? 0.3 : 0.7));
+  const Q3 = Float64Array.from({ length: 90 }, (_, j) => [0.5, 0.3, 0.2][j % 3]!);
+  const rows: PlotRow[] = [
+    { K: 2, Q: Q2, colours: [0, 1] },
+    { K: 3, Q: Q3, colours: [0, 1, 2] },
+  ];
+  const l = layoutIndividuals(individuals, ['p0', 'p1', 'p2'], rows[1], false);
+  const svg = structureSvg(individuals, l, rows, ['#111111', '#222222', '#333333'], {
+    width: 400,
+    barHeight: 50,
+    vertical: true,
+  });
+  const columns = svg.split('<g class="row"').slice(1);
+  assert.equal(columns.length, 2);
+  const rects = (col: string) =>
+    [...col.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map((m) =>
+      m.slice(1).map(Number),
+    );
+  for (const [r, col] of columns.entries()) {
+    const K = r + 2;
+    assert.equal((col.match(/<g class="individual"/g) ?? []).length, 30);
+    const rs = rects(col);
+    assert.equal(rs.length, 30 * K);
+    // Down the page: 350 px over 30 individuals; the first individual's shares left to right.
+    const h = 350 / 30;
+    assert.ok(Math.abs(rs[K]![1]! - rs[0]![1]! - h) < 1e-3, 'the next individual one band lower');
+    const x0 = rs[0]![0]!;
+    const shares = K === 2 ? [0.7, 0.3] : [0.5, 0.3, 0.2];
+    let x = x0;
+    shares.forEach((q, c) => {
+      assert.ok(Math.abs(rs[c]![0]! - x) < 1e-3, `K = ${K}, cluster ${c} starts at ${x}`);
+      x += q * 50;
+    });
+    assert.ok(Math.abs(x - x0 - 50) < 1e-9, 'a column is as wide as a row is high');
+  }
+  // Population labels on the left of the first column, one per population.
+  const labels = [...svg.matchAll(/<text class="population" x="([\d.]+)"[^>]*>([^<]*)</g)];
+  assert.deepEqual(
+    labels.map((m) => m[2]),
+    ['p0', 'p1', 'p2'],
+  );
+  assert.ok(labels.every((m) => Number(m[1]) < rects(columns[0]!)[0]![0]!));
+  // 11.7 px bands: ids on the right of the last column.
+  assert.equal((svg.match(/class="individual-name"/g) ?? []).length, 30);
+});

@@ -67,6 +67,39 @@ test('ids under the bars on a 24-individual dataset (view and SVG), none on nanc
     new Set([...big.matchAll(new RegExp(`<text class="${cls}"[^>]*font-size="([\\d.]+)"`, 'g'))].map((m) => m[1]));
   assert.deepEqual(sizes('population'), new Set(['14']));
   assert.deepEqual(sizes('individual-name'), new Set([String(+((7 * 14) / 9).toFixed(2))]));
+  // Labels on top: the population labels above the first row, rising to the right.
+  await page.getByTestId('labels-on-top').check();
+  const [topDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const topPath = join(dir, 'names-top.svg');
+  await topDownload.saveAs(topPath);
+  const top = readFileSync(topPath, 'utf8');
+  const firstBar = Number(/<rect x="[\d.]+" y="([\d.]+)"/.exec(top.split('<g class="row"')[1]!)![1]);
+  const tops = [...top.matchAll(/<text class="population" x="[\d.]+" y="([\d.]+)"[^>]*text-anchor="(\w+)"/g)];
+  assert.equal(tops.length, 2);
+  for (const m of tops) assert.ok(Number(m[1]) < firstBar && m[2] === 'start', m[0]);
+  await page.getByTestId('labels-on-top').uncheck();
+  // Vertical: one column per K, each individual a band down the page, ids on the right; the PDF as
+  // wide as the figure (not the horizontal width asked for).
+  await page.getByTestId('vertical').check();
+  const [vDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const vPath = join(dir, 'names-vertical.svg');
+  await vDownload.saveAs(vPath);
+  const vsvg = readFileSync(vPath, 'utf8');
+  const columns = vsvg.split('<g class="row"').slice(1);
+  assert.equal(columns.length, 2);
+  for (const c of columns) assert.equal((c.match(/<g class="individual"/g) ?? []).length, 24);
+  assert.deepEqual(
+    [...vsvg.matchAll(/<text class="individual-name"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]),
+    shown,
+  );
+  const svgWidthMm = (Number(/<svg[^>]* width="([\d.]+)"/.exec(vsvg)![1]) / 96) * 25.4;
+  const [vPdf] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-pdf').click()]);
+  const vPdfPath = join(dir, 'names-vertical.pdf');
+  await vPdf.saveAs(vPdfPath);
+  const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(readFileSync(vPdfPath, 'latin1'))!;
+  assert.ok(Math.abs(Number(box[1]) - (svgWidthMm / 25.4) * 72) < 1, `PDF ${box[1]} pt wide for ${svgWidthMm} mm`);
+  assert.ok(Number(box[2]) > Number(box[1]), 'taller than wide');
+  await page.getByTestId('vertical').uncheck();
   // One figure per K: K = 2 and K = 3 as SVG and PDF, one row each; K = 3's ids in the view's order.
   const [perK] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-per-k').click()]);
   const perKPath = join(dir, 'per-k.zip');

@@ -64,3 +64,28 @@ test('closing the page during a sweep brings up the leave-page dialog', async ()
   await page.getByTestId('cancel').click();
   await page.close();
 });
+
+test('running a new sweep over results asks first; declining keeps them, accepting runs', async () => {
+  const { page, errors } = await openApp(browser);
+  await page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
+  await page.getByTestId('n-individuals').waitFor();
+  await runClustering(page, 2, 2, 2, 1);
+  await page.getByTestId('run-done').waitFor();
+  const asked: string[] = [];
+  page.once('dialog', (d) => {
+    asked.push(d.message());
+    void d.dismiss();
+  });
+  await page.getByTestId('k-to').fill('3');
+  await page.getByTestId('run').click();
+  await page.waitForTimeout(300);
+  assert.deepEqual(asked, [
+    'Running a new sweep starts a new analysis: the clustering results (1 run) will be cleared. Continue?',
+  ]);
+  assert.equal(await page.getByTestId('progress').locator('tbody tr').count(), 1, 'the K = 2 sweep is still shown');
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=progress] tbody tr').length === 2);
+  await page.getByTestId('run-done').waitFor();
+  assert.deepEqual(errors, []);
+});

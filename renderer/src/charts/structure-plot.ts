@@ -182,6 +182,13 @@ export interface SvgOptions {
    * (title, K and region labels, ids, notes) scale with it.
    */
   readonly fontSize?: number;
+  /** Population labels above the first row (rising to the right) instead of under the last. */
+  readonly labelsOnTop?: boolean;
+  /**
+   * The plot turned a quarter: individuals down the page, one column per K (as wide as a row is
+   * high), population and region labels on the left, ids on the right; as tall as it would be wide.
+   */
+  readonly vertical?: boolean;
 }
 
 /** The population labels' default size (px at 96 dpi; 6.75 pt). */
@@ -222,6 +229,7 @@ export function structureSvg(
   palette: readonly string[],
   o: SvgOptions,
 ): string {
+  if (o.vertical) return verticalSvg(individuals, layout, rows, palette, o);
   // Every size is LABEL_PX's, scaled by the labels' size asked for.
   const f = (o.fontSize ?? LABEL_PX) / LABEL_PX;
   const px = (size: number) => +(size * f).toFixed(2);
@@ -248,8 +256,12 @@ export function structureSvg(
   const regionLevels = staggerLevels(layout.groups, layout.order.length, plotW, px(9) * 0.6);
   const regionSpace = layout.groups.length ? Math.ceil((regionLevels.includes(1) ? 31 : 20) * f) : 0;
   const titleLine = Math.ceil(16 * f);
-  const top0 = (titleLines.length ? 8 + titleLine * titleLines.length : 6) + regionSpace;
-  const height = top0 + rows.length * (o.barHeight + gap) + nameSpace + labelSpace;
+  const onTop = o.labelsOnTop === true;
+  // Labels on top: the regions above the population labels, the labels just above the first row.
+  const regionBase = (titleLines.length ? 8 + titleLine * titleLines.length : 6) + regionSpace;
+  const top0 = regionBase + (onTop ? labelSpace : 0);
+  const below = onTop ? Math.ceil(14 * f) : labelSpace;
+  const height = top0 + rows.length * (o.barHeight + gap) + nameSpace + below;
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
@@ -264,9 +276,9 @@ export function structureSvg(
     const x0 = left + g.start * w + 1;
     const x1 = left + g.end * w - 1;
     const cx = (x0 + x1) / 2;
-    const y = top0 - px(9) - px(11) * regionLevels[k]!;
+    const y = regionBase - px(9) - px(11) * regionLevels[k]!;
     parts.push(
-      `<g class="region"><text x="${cx.toFixed(2)}" y="${y}" font-size="${px(9)}" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${top0 - 5}" y2="${top0 - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
+      `<g class="region"><text x="${cx.toFixed(2)}" y="${y}" font-size="${px(9)}" text-anchor="middle">${escapeXml(g.label)}</text><line x1="${x0.toFixed(2)}" x2="${x1.toFixed(2)}" y1="${regionBase - 5}" y2="${regionBase - 5}" stroke="#444444" stroke-width="0.8"/></g>`,
     );
   });
   const regionStarts = groupStarts(layout);
@@ -330,8 +342,9 @@ export function structureSvg(
       continue;
     }
     lastX = cx;
+    const y = onTop ? top0 - 4 : labelTop + 4;
     parts.push(
-      `<text class="population" x="${cx.toFixed(2)}" y="${labelTop + 4}" font-size="${px(9)}" text-anchor="end" transform="rotate(-60 ${cx.toFixed(2)} ${labelTop + 4})">${escapeXml(s.label)}</text>`,
+      `<text class="population" x="${cx.toFixed(2)}" y="${y}" font-size="${px(9)}" text-anchor="${onTop ? 'start' : 'end'}" transform="rotate(-60 ${cx.toFixed(2)} ${y})">${escapeXml(s.label)}</text>`,
     );
   }
   if (omitted > 0)
@@ -354,4 +367,102 @@ export function wrapWords(text: string, max: number): string[] {
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/** structureSvg's vertical layout (SvgOptions.vertical): the same marks turned a quarter. */
+function verticalSvg(
+  individuals: readonly PlotIndividual[],
+  layout: Layout,
+  rows: readonly PlotRow[],
+  palette: readonly string[],
+  o: SvgOptions,
+): string {
+  const f = (o.fontSize ?? LABEL_PX) / LABEL_PX;
+  const px = (size: number) => +(size * f).toFixed(2);
+  const gap = 8;
+  const n = layout.order.length;
+  // Down the page: as long as the horizontal plot is wide.
+  const plotH = o.width - 50;
+  const h = plotH / Math.max(1, n);
+  const labelW = Math.ceil(8 + Math.max(0, ...layout.segments.map((g) => g.label.length)) * px(9) * 0.55);
+  const regionW = layout.groups.length
+    ? Math.ceil(14 + Math.max(0, ...layout.groups.map((g) => g.label.length)) * px(9) * 0.6)
+    : 0;
+  const left = regionW + labelW;
+  const named = n > 0 && h >= NAME_MIN_BAR_PX * f;
+  const nameW = named ? Math.ceil(6 + Math.max(...individuals.map((d) => barName(d.id).length)) * px(7) * 0.55) : 0;
+  const plotW = rows.length * (o.barHeight + gap) - gap;
+  const width = Math.max(o.width / 2, left + plotW + 6 + nameW + 6);
+  const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((width - 8) / (px(13) * 0.55)))) : [];
+  const titleLine = Math.ceil(16 * f);
+  const top0 = (titleLines.length ? 8 + titleLine * titleLines.length : 6) + Math.ceil(18 * f);
+  const height = top0 + plotH + 10;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
+    `<rect width="100%" height="100%" fill="#ffffff"/>`,
+  ];
+  titleLines.forEach((line, k) =>
+    parts.push(`<text class="title" x="6" y="${titleLine * (k + 1)}" font-size="${px(13)}">${escapeXml(line)}</text>`),
+  );
+  layout.groups.forEach((g) => {
+    const y0 = top0 + g.start * h + 1;
+    const y1 = top0 + g.end * h - 1;
+    parts.push(
+      `<g class="region"><text x="${regionW - 8}" y="${((y0 + y1) / 2).toFixed(2)}" font-size="${px(9)}" text-anchor="end" dominant-baseline="middle">${escapeXml(g.label)}</text><line x1="${regionW - 4}" x2="${regionW - 4}" y1="${y0.toFixed(2)}" y2="${y1.toFixed(2)}" stroke="#444444" stroke-width="0.8"/></g>`,
+    );
+  });
+  const regionStarts = groupStarts(layout);
+  rows.forEach((row, r) => {
+    const x0 = left + r * (o.barHeight + gap);
+    const K = row.K;
+    parts.push(
+      `<g class="row" data-k="${K}"><text x="${(x0 + o.barHeight / 2).toFixed(2)}" y="${top0 - 6}" font-size="${px(11)}" text-anchor="middle">K=${K}</text>`,
+    );
+    const order = rowOrder(layout, r);
+    for (let pos = 0; pos < n; pos++) {
+      const i = order[pos]!;
+      const y = top0 + pos * h;
+      // Each rect reaches under the next individual's (drawn later), as the horizontal plot's seams.
+      const hDrawn = pos < n - 1 ? h + Math.min(0.5, h) : h;
+      parts.push(`<g class="individual" data-id="${escapeXml(individuals[i]!.id)}">`);
+      let x = x0;
+      for (let c = 0; c < K; c++) {
+        const wq = row.Q[i * K + c]! * o.barHeight;
+        if (wq > 0)
+          parts.push(
+            `<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${Math.min(wq + 0.5, x0 + o.barHeight - x).toFixed(3)}" height="${hDrawn.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`,
+          );
+        x += wq;
+      }
+      parts.push('</g>');
+    }
+    for (const s of layout.segments.slice(1)) {
+      const region = regionStarts.has(s.start);
+      const y = (top0 + s.start * h).toFixed(3);
+      parts.push(
+        `<line x1="${x0}" x2="${x0 + o.barHeight}" y1="${y}" y2="${y}" stroke="${region ? '#222222' : '#ffffff'}" stroke-width="${region ? 1.6 : 0.8}"/>`,
+      );
+    }
+    parts.push('</g>');
+  });
+  // Population labels on the left, each at its block's middle; too close to the last: left out.
+  let lastY = -Infinity;
+  for (const s of layout.segments) {
+    const cy = top0 + ((s.start + s.end) / 2) * h;
+    if (cy - lastY < px(9) * 1.2) continue;
+    lastY = cy;
+    parts.push(
+      `<text class="population" x="${left - 4}" y="${cy.toFixed(2)}" font-size="${px(9)}" text-anchor="end" dominant-baseline="middle">${escapeXml(s.label)}</text>`,
+    );
+  }
+  if (named) {
+    const order = rowOrder(layout, rows.length - 1);
+    const x = left + plotW + 4;
+    for (let pos = 0; pos < n; pos++)
+      parts.push(
+        `<text class="individual-name" x="${x}" y="${(top0 + (pos + 0.5) * h).toFixed(2)}" font-size="${px(7)}" dominant-baseline="middle">${escapeXml(barName(individuals[order[pos]!]!.id))}</text>`,
+      );
+  }
+  parts.push('</svg>');
+  return parts.join('');
 }
