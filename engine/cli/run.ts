@@ -8,7 +8,7 @@ import { toText } from '../formats/writers.ts';
 import { DEFAULT_FIT, type FitOptions, type ParentWeights } from '../service/cluster-sweep.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
 import { readPopulationFile } from '../formats/population-file.ts';
-import { supervisedLabels } from '../service/supervised.ts';
+import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
@@ -178,7 +178,7 @@ export async function withSupervision(
   process.stderr.write(
     `supervised admixture: K = ${K}, clusters 1..${K} = ${s.populations.join(', ')}; ${known} reference individuals, ${s.labels.length - known} estimated${missing}\n`,
   );
-  return { ...sweep, kValues: [K], fit: { ...sweep.fit, model: 'admixture', supervised: s.labels } };
+  return supervisedSweep(sweep, s);
 }
 
 /** Writes a run's .Q and .P files; returns their paths. */

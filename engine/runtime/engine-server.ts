@@ -10,7 +10,7 @@ import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.
 import { assignIndividuals } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
-import { supervisedFromPopulations } from '../service/supervised.ts';
+import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
 import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
@@ -174,10 +174,15 @@ export class EngineServer {
     return bytesSource(f.name, f.bytes);
   }
 
-  private sweep(id: number): { data: GenotypeData; runs: readonly SweepRun[] } {
+  private sweep(id: number): {
+    data: GenotypeData;
+    runs: readonly SweepRun[];
+    cancelled?: boolean;
+    options?: SweepOptions;
+  } {
     const sw = this.sweeps.get(id);
     if (!sw) throw new RangeError(`no sweep ${id}`);
-    return { data: this.dataset(sw.datasetId), runs: sw.runs };
+    return { ...sw, data: this.dataset(sw.datasetId) };
   }
 
   private dataset(id: number): GenotypeData {
@@ -220,18 +225,12 @@ export class EngineServer {
           const problem = runSettingProblem('threads', req.threads, cores, cores ? "this machine's cores" : undefined);
           if (problem) throw new RangeError(problem);
         }
-        const { references, ...request } = req;
-        const supervised = references ? supervisedFromPopulations(data, references) : undefined;
-        const sweepOptions = supervised
-          ? {
-              ...request,
-              kValues: [supervised.populations.length],
-              fit: { ...DEFAULT_FIT, ...req.fit, model: 'admixture' as const, supervised: supervised.labels },
-            }
-          : { ...request, fit: { ...DEFAULT_FIT, ...req.fit } };
+        const { references, datasetId: _datasetId, threads: _threads, ...request } = req;
+        const asked = { ...request, fit: { ...DEFAULT_FIT, ...req.fit } };
+        const options = references ? supervisedSweep(asked, supervisedFromPopulations(data, references)) : asked;
         const res = await runSweep(
           data,
-          sweepOptions,
+          options,
           this.pool(req.threads),
           (p) => {
             if (p.kind === 'start') {
@@ -244,7 +243,6 @@ export class EngineServer {
           signal,
         );
         const sweepId = this.nextSweep++;
-        const { datasetId: _datasetId, threads: _threads, ...options } = sweepOptions;
         this.sweeps.set(sweepId, { datasetId: req.datasetId, runs: res.runs, cancelled: res.cancelled, options });
         return { sweepId, runs: res.runs.map(runInfo), cancelled: res.cancelled };
       },
@@ -261,9 +259,8 @@ export class EngineServer {
         return { sweepId, runs: runs.map(runInfo) };
       },
       sweepFiles: async (sweepId: number) => {
-        const sw = this.sweeps.get(sweepId);
-        const { data, runs } = this.sweep(sweepId);
-        return sweepResultFiles(data, sw?.options, runs, sw?.cancelled ?? false, {}).files;
+        const { data, runs, options, cancelled } = this.sweep(sweepId);
+        return sweepResultFiles(data, options, runs, cancelled ?? false, {}).files;
       },
       analyzeSweep: async (sweepId: number) => {
         const { data, runs } = this.sweep(sweepId);

@@ -1,5 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { PopulationMap } from '../formats/population-file.ts';
+import type { SweepOptions } from '../model/sweep.ts';
 
 /** Reference populations for supervised admixture: each individual's cluster, or −1 to estimate. */
 export interface SupervisedLabels {
@@ -59,4 +60,16 @@ export function supervisedFromPopulations(data: GenotypeData, references: readon
   if (empty.length > 0)
     throw new RangeError(`supervised mode: no individual of the reference population ${empty.join(', ')} in the data`);
   return { labels, populations: [...references], unknownIds: [] };
+}
+
+/**
+ * The sweep of supervised admixture: the admixture model with the references' labels, at K = the
+ * number of reference populations (the CLI's --supervised and the app's reference populations).
+ */
+export function supervisedSweep(sweep: SweepOptions, s: SupervisedLabels): SweepOptions {
+  return {
+    ...sweep,
+    kValues: [s.populations.length],
+    fit: { ...sweep.fit, model: 'admixture', supervised: s.labels },
+  };
 }
