@@ -13,7 +13,7 @@ import { datasetFiles } from '../../engine/node/file-source.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnWorkerThread } from '../../engine/node/worker-pool.ts';
-import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { buildPreparedData, everyLocus, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { randomModel, type MixtureModel } from '../../engine/model/mixture/mixture-model.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
@@ -53,7 +53,8 @@ function columnLoopEStep(
   lp: Float64Array,
   lg: Float64Array,
 ) {
-  const { N, L, P, offsets, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, L, P, offsets, genotypeOffsets, genotypeAlleles } = data;
+  const genotypeOf = everyLocus(data).genotypeOf;
   const K = model.K;
   for (let k = 0; k < lt.length; k++) lt[k] = detLog(model.theta[k]!);
   for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) lp[d * K + c] = detLog(model.weights[c]!);
@@ -88,7 +89,8 @@ function columnLoopCounts(
   cnt: Float64Array,
   acc: Float64Array,
 ) {
-  const { N, L, P, offsets, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, L, P, offsets, genotypeOffsets, genotypeAlleles } = data;
+  const genotypeOf = everyLocus(data).genotypeOf;
   cnt.fill(0);
   for (let i = 0; i < L; i++) {
     const off = offsets[i]!;
@@ -356,19 +358,32 @@ for (const [n, snps, threads] of [
     );
 }
 out();
-out('Memory model (bytes, diploid biallelic SNPs, N individuals × L SNPs): the calls N·L·2 (one byte per copy), the');
 out(
-  "genotype codes N·L (one byte) and the locus groups' codes about N·L/4, and with worker threads one shared copy of",
-);
-out('the calls N·L·2 more; parameters and');
-out(
-  "per-start buffers are O((N + L)·K) (a fit's WebAssembly memory holds its rows, tables, ln θ and counts, and a copy of",
+  'Memory model (bytes, diploid biallelic SNPs, N individuals × L SNPs). Read from a PLINK .bed, the calls stay packed',
 );
 out(
-  'the genotype codes only when they take at most 16 MiB); reading a file streams it (below), so the text adds nothing. By the',
+  "as the .bed holds them, N·L/4, and are never unpacked for clustering; read from other formats (and simulated here), they",
 );
 out(
-  'model, 10,000 × 200,000 SNPs take 4.0 + 2.0 + 0.5 = 6.5 GB on one thread and 10.5 GB with worker threads, which fits in',
+  "take N·L·2 (one byte per copy). The clustering keeps the locus groups' combined codes, four SNPs to a byte (N·L/4), and",
+);
+out(
+  'one byte per individual only for the loci read one at a time (a group that two genome windows share: about a tenth of',
+);
+out(
+  'the SNPs); the admixture model, PCA aside, adds every locus\'s codes, N·L. Worker threads read one shared copy of all',
+);
+out(
+  "of it. Parameters and per-start buffers are O((N + L)·K) (a fit's WebAssembly memory holds its rows, tables, ln θ and",
+);
+out(
+  'counts, and a copy of the codes only when they take at most 16 MiB); reading a file streams it (below), so the text adds',
+);
+out(
+  'nothing. By the model, a mixture start on 10,000 × 200,000 SNPs from a .bed holds 0.5 + 0.5 + 0.2 = 1.2 GB of genotypes,',
+);
+out(
+  'from a VCF 4.0 + 0.5 + 0.2 = 4.7 GB; the admixture model adds 2.0 GB. This fits in',
 );
 out(
   `16 GB; an iteration there (E step and counts, N·L·K = 10¹⁰ additions each at K = 5) would take about ${((msPerIteration * (1e4 * 2e5 * 5)) / (2e3 * 1e5 * 3) / 1000).toFixed(0)} s at the rate of`,

@@ -1,7 +1,7 @@
 import gammainc from '@stdlib/math-base-special-gammainc';
 import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import { MISSING } from '../data/genotype-data.ts';
-import type { PreparedData } from '../model/prepared/prepared-data.ts';
+import { everyLocus, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mutualInformationWithCluster } from './mutual-information.ts';
 
@@ -32,7 +32,8 @@ export interface Selection {
 
 /** Observed alleles (with a nonzero count) and observed copies per locus. */
 function observed(data: PreparedData): { alleles: Int32Array; copies: Float64Array } {
-  const { N, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, P, genotypeOffsets, genotypeAlleles } = data;
+  const genotypeOf = everyLocus(data).genotypeOf;
   const alleles = new Int32Array(data.L);
   const copies = new Float64Array(data.L);
   for (let i = 0; i < data.L; i++) {
@@ -102,6 +103,7 @@ export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: num
   const panel: number[] = [];
   const redundantGiven = new Map<number, number>();
   const candidate = new Float64Array(N * K);
+  const codes = everyLocus(data).genotypeOf;
   for (const row of rows) {
     if (!row.relevant) continue;
     const i = row.locus;
@@ -112,7 +114,7 @@ export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: num
       let any = false;
       for (let c = 0; c < K; c++) candidate[d * K + c] = logPost[d * K + c]!;
       // The genotype's copies (sorted, missing first).
-      const copiesAt = (data.genotypeOffsets[i]! + data.genotypeOf[i * N + d]!) * P;
+      const copiesAt = (data.genotypeOffsets[i]! + codes[i * N + d]!) * P;
       for (let p = 0; p < P; p++) {
         const a = data.genotypeAlleles[copiesAt + p]!;
         if (a === MISSING) continue;

@@ -1,5 +1,5 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { maxGenotypes, requireEveryLocus, type PreparedData } from '../model/prepared/prepared-data.ts';
+import { genotypeCounts, maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
 import { rowLoops, type RowLoops } from '../model/mixture/row-loops.ts';
 import { extendGroupTable, locusMarginal } from '../model/prepared/locus-groups.ts';
 import { createRng, type Rng } from '../util/rng.ts';
@@ -77,7 +77,8 @@ interface Columns {
 }
 
 function standardisedColumns(md: PreparedData): Columns {
-  const { N, L, P, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = md;
+  const { L, P, alleles, genotypeOffsets, genotypeAlleles } = md;
+  const counts = genotypeCounts(md);
   const seen = new Float64Array(Math.max(1, maxGenotypes(md)));
   const colStart = new Int32Array(L + 1);
   const valueStart: number[] = [];
@@ -89,8 +90,7 @@ function standardisedColumns(md: PreparedData): Columns {
     colStart[i] = valueStart.length;
     const g0 = genotypeOffsets[i]!;
     const G = genotypeOffsets[i + 1]! - g0;
-    seen.fill(0, 0, G);
-    for (let d = 0, base = i * N; d < N; d++) seen[genotypeOf[base + d]!]!++;
+    for (let g = 0; g < G; g++) seen[g] = counts[g0 + g]!;
     let complete = 0;
     for (let g = 0; g < G; g++) if (genotypeAlleles[(g0 + g) * P]! >= 0) complete += seen[g]!;
     const r = alleles[i]!;
@@ -147,7 +147,7 @@ class GramProduct {
   /** z = Xᵀ Q. */
   private transposeTimes(Q: Float64Array): void {
     const { md, l, loops, acc } = this;
-    const { N, groups, genotypeOf, genotypeOffsets } = md;
+    const { N, groups, locusCodes, genotypeOffsets } = md;
     loops.rows.set(Q);
     const table = loops.table;
     for (let q = 0; q + 1 < groups.first.length; q++) {
@@ -156,7 +156,7 @@ class GramProduct {
       if (this.cols.colStart[i1] === this.cols.colStart[i0]) continue;
       const size = groups.size[q]!;
       table.fill(0, 0, size * l);
-      if (groups.row[q]! < 0) loops.gather(genotypeOf, i0 * N);
+      if (groups.row[q]! < 0) loops.gather(locusCodes, i0 * N);
       else loops.gather(groups.codes, groups.row[q]! * N);
       // Sums per genotype of each locus (locus-groups.ts's combined codes).
       let stride = size;
@@ -187,7 +187,7 @@ class GramProduct {
   /** Y = X z. */
   private times(Y: Float64Array): void {
     const { md, l, loops, acc, z } = this;
-    const { N, groups, genotypeOf, genotypeOffsets } = md;
+    const { N, groups, locusCodes, genotypeOffsets } = md;
     const { colStart, valueStart, values } = this.cols;
     const rows = loops.rows;
     rows.fill(0);
@@ -213,7 +213,7 @@ class GramProduct {
         const G = locusTable(i, acc);
         size = extendGroupTable(table, size, acc, G, l);
       }
-      if (groups.row[q]! < 0) loops.add(genotypeOf, i0 * N);
+      if (groups.row[q]! < 0) loops.add(locusCodes, i0 * N);
       else loops.add(groups.codes, groups.row[q]! * N);
     }
     Y.set(rows);
@@ -280,7 +280,6 @@ function blockProduct(A: Float64Array, B: Float64Array, N: number, l: number): F
 }
 
 export function pca(md: PreparedData, options: Partial<PcaOptions> = {}): PcaResult {
-  requireEveryLocus(md, 'PCA');
   const o = { ...PCA_DEFAULTS, ...options };
   const { N } = md;
   const cols = standardisedColumns(md);

@@ -78,11 +78,31 @@ export interface DatasetSource {
   readonly warnings: readonly string[];
 }
 
+/**
+ * Diploid calls of loci with at most two alleles, two bits a genotype as PLINK's .bed holds them
+ * (a quarter of a byte where the calls take two bytes):
+ *   bytes: shape (L, bytesPerLocus), bytesPerLocus = ⌈N / 4⌉; individual d's genotype at locus l
+ *          is bits 2(d mod 4) .. 2(d mod 4) + 1 of byte l · bytesPerLocus + ⌊d / 4⌋, low bits first:
+ *          00 = copies (0, 0), 01 = missing, 10 = (0, 1), 11 = (1, 1) (allele indices into
+ *          loci[l].alleles). Bits past the last individual of a locus are ignored.
+ */
+export interface PackedCalls {
+  readonly bytes: Uint8Array;
+  readonly bytesPerLocus: number;
+}
+
 export interface GenotypeData {
   readonly ploidy: number;
   readonly individuals: readonly Individual[];
   readonly loci: readonly Locus[];
+  /**
+   * Where `packed` is present (diploid biallelic data read from a PLINK .bed), the same calls are
+   * unpacked from it on first read (N · L · 2 bytes): what reads every call in the hot path reads
+   * `packed` instead (packed-calls.ts).
+   */
   readonly calls: AlleleCalls;
+  /** The calls two bits a genotype, when the dataset was read packed (see {@link PackedCalls}). */
+  readonly packed?: PackedCalls;
   /** True when every call came from phased data (VCF '|'), so copies are haplotypes. */
   readonly phased: boolean;
   readonly source?: DatasetSource;

@@ -1,5 +1,6 @@
-import { IndividualMajorBuilder, LocusMajorBuilder } from '../data/builder.ts';
-import { MISSING, type GenotypeData, type Individual } from '../data/genotype-data.ts';
+import { IndividualMajorBuilder } from '../data/builder.ts';
+import { packedGenotypeData } from '../data/packed-calls.ts';
+import type { GenotypeData, Individual } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readAllLines, readLines, tokenize, type Line } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
@@ -153,28 +154,6 @@ function splitCompound(t: { text: string; column: number }, file: string, line: 
 const BED_MAGIC = [0x6c, 0x1b, 0x01];
 
 /**
- * The two calls of each genotype of a .bed byte, for every byte value: entry b · 8 + 2j, + 1 are
- * genotype j's copies (codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2).
- */
-const BED_BYTE_CALLS = (() => {
-  const copies = [
-    [0, 0],
-    [MISSING, MISSING],
-    [0, 1],
-    [1, 1],
-  ] as const;
-  const table = new Int8Array(256 * 8);
-  for (let b = 0; b < 256; b++)
-    for (let j = 0; j < 4; j++) {
-      const [a, c] = copies[(b >> (2 * j)) & 3]!;
-      table[b * 8 + 2 * j] = a;
-      table[b * 8 + 2 * j + 1] = c;
-    }
-  return table;
-})();
-const BED_BYTE_WORDS = new Int32Array(BED_BYTE_CALLS.buffer);
-
-/**
  * Reads binary PLINK files (.bed SNP-major with .bim and .fam), streaming the .bed.
  * Codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
  */
@@ -207,29 +186,12 @@ export async function readPlinkBed(
   const N = individuals.length;
   const L = variants.length;
   const per = Math.ceil(N / 4);
-  const builder = new LocusMajorBuilder(individuals, 2, L);
-  const snp = new Uint8Array(per);
-  const decoded = new Int8Array(per * 8);
-  // Copied as 32-bit words: a byte's eight calls are two words of BED_BYTE_WORDS.
-  const decodedWords = new Int32Array(decoded.buffer);
-  let fill = 0;
+  // The .bed's bytes are kept as they are (packed-calls.ts: the same two-bit codes, allele 0 = A1).
+  const bytes = new Uint8Array(L * per);
+  let stored = 0;
   let header = 0;
-  let l = 0;
   let bytesRead = 0;
   let nextReport = 1 << 20;
-  const decode = () => {
-    const v = variants[l]!;
-    const off = builder.addLocus({ name: v.name, chrom: v.chrom, pos: v.pos, alleles: v.alleles! });
-    // A byte's four genotypes become eight calls at once (BED_BYTE_CALLS); the last byte's
-    // padding is decoded too and left out of the copy.
-    for (let j = 0; j < per; j++) {
-      const b = snp[j]! * 2;
-      decodedWords[2 * j] = BED_BYTE_WORDS[b]!;
-      decodedWords[2 * j + 1] = BED_BYTE_WORDS[b + 1]!;
-    }
-    builder.setCodes(off, decoded.subarray(0, 2 * N));
-    l++;
-  };
   for await (const chunk of bed.chunks()) {
     let k = 0;
     while (header < 3 && k < chunk.length) {
@@ -245,41 +207,37 @@ export async function readPlinkBed(
       header++;
       k++;
     }
-    while (k < chunk.length) {
-      if (l >= L)
-        throw new FormatError(
-          bed.name,
-          1,
-          bytesRead + k + 1,
-          'more data than the .bim lists variants',
-          `${3 + L * per} bytes`,
-        );
-      const take = Math.min(per - fill, chunk.length - k);
-      snp.set(chunk.subarray(k, k + take), fill);
-      fill += take;
-      k += take;
-      if (fill === per) {
-        decode();
-        fill = 0;
-      }
-    }
+    if (k < chunk.length && stored + chunk.length - k > bytes.length)
+      throw new FormatError(
+        bed.name,
+        1,
+        bytesRead + k + bytes.length - stored + 1,
+        'more data than the .bim lists variants',
+        `${3 + L * per} bytes`,
+      );
+    bytes.set(chunk.subarray(k), stored);
+    stored += chunk.length - k;
     bytesRead += chunk.length;
     if (options.onProgress && bytesRead >= nextReport) {
       nextReport = bytesRead + (1 << 20);
-      options.onProgress({ file: bed.name, bytesRead, totalBytes: bed.size, records: l });
+      options.onProgress({ file: bed.name, bytesRead, totalBytes: bed.size, records: Math.floor(stored / per) });
     }
   }
   if (header < 3)
     throw new FormatError(bed.name, 1, 1, 'the file is too short for a .bed header', 'magic bytes 6c 1b 01');
-  if (l !== L || fill !== 0) {
+  if (stored !== bytes.length) {
     throw new FormatError(
       bed.name,
       1,
       bytesRead + 1,
-      `the file ends after ${l} of ${L} variants (truncated?)`,
+      `the file ends after ${Math.floor(stored / per)} of ${L} variants (truncated?)`,
       `${3 + L * per} bytes for ${L} variants × ${N} individuals`,
     );
   }
-  options.onProgress?.({ file: bed.name, bytesRead, totalBytes: bed.size, records: l });
-  return builder.finish({ format: 'plink-bed', file: bed.name, assumptions, warnings: [] }, false);
+  options.onProgress?.({ file: bed.name, bytesRead, totalBytes: bed.size, records: L });
+  const loci = variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos, alleles: v.alleles! }));
+  return packedGenotypeData(
+    { individuals, loci, source: { format: 'plink-bed', file: bed.name, assumptions, warnings: [] } },
+    { bytes, bytesPerLocus: per },
+  );
 }

@@ -1,7 +1,8 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import {
+  everyLocus,
   preparedData,
-  sharedCalls,
+  postedDataset,
   type CvFold,
   type CvFoldTask,
   type FitOptions,
@@ -51,6 +52,7 @@ export class StartPool implements StartRunner {
       data,
       tasks,
       (taskId, datasetId, task) => ({ op: 'start', taskId, datasetId, task, options }),
+      options.model === 'admixture',
       hooks,
       signal,
     );
@@ -72,6 +74,7 @@ export class StartPool implements StartRunner {
       data,
       tasks,
       (taskId, datasetId, task) => ({ op: 'cv-fold', taskId, datasetId, task, options }),
+      true,
       { onStart: () => onFold?.(++completed) },
       signal,
     );
@@ -85,6 +88,7 @@ export class StartPool implements StartRunner {
     data: GenotypeData,
     tasks: readonly T[],
     message: (taskId: number, datasetId: number, task: T) => ToStartWorker,
+    admixture: boolean,
     hooks: {
       onIteration?(task: T, iteration: number, logLik: number, change: number): void;
       onStart?(task: T, result: R): void;
@@ -94,10 +98,10 @@ export class StartPool implements StartRunner {
     this.ensureWorkers();
     const datasetId = this.nextDataset++;
     // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
-    // copy for all of them) where the platform has it, else a copy each.
-    const prepared = preparedData(data);
-    const calls = this.workers.some((w) => !w.sameThread) ? sharedCalls(data) : undefined;
-    const dataset = { data: calls ? { ...data, calls } : data, prepared };
+    // copy for all of them) where the platform has it, else a copy each. The admixture model reads
+    // every locus's codes: decoded here once, not in each worker.
+    const prepared = admixture ? everyLocus(preparedData(data)) : preparedData(data);
+    const dataset = { data: postedDataset(data), prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
     return new Promise((resolve, reject) => {

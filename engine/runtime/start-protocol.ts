@@ -1,5 +1,12 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
-import type { CvFold, CvFoldTask, FitOptions, PreparedData, StartResult, StartTask } from '../service/start-work.ts';
+import type {
+  CvFold,
+  CvFoldTask,
+  FitOptions,
+  PostedDataset,
+  PreparedData,
+  StartResult,
+  StartTask,
+} from '../service/start-work.ts';
 
 export type { StartTask } from '../service/start-work.ts';
 
@@ -8,7 +15,7 @@ export type ToStartWorker =
   | {
       readonly op: 'dataset';
       readonly datasetId: number;
-      readonly data: GenotypeData;
+      readonly data: PostedDataset;
       /** The dataset prepared once by the pool (its large arrays shared where the platform can). */
       readonly prepared?: PreparedData;
     }

@@ -1,4 +1,3 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
 import {
   cvFoldWork,
   startWork,
@@ -106,7 +105,7 @@ export function serveStarts(port: Port): void {
     const msg = raw as ToStartWorker;
     switch (msg.op) {
       case 'dataset':
-        datasets.set(msg.datasetId, workerDataset(msg.data as GenotypeData, msg.prepared));
+        datasets.set(msg.datasetId, workerDataset(msg.data, msg.prepared));
         break;
       case 'start':
       case 'cv-fold':

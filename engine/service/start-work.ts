@@ -1,6 +1,12 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/fit-options.ts';
-import { preparedData, sharedCalls, type PreparedData } from '../model/prepared/prepared-data.ts';
+import {
+  everyLocus,
+  postedDataset,
+  preparedData,
+  receivedDataset,
+  type PostedDataset,
+  type PreparedData,
+} from '../model/prepared/prepared-data.ts';
 import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
@@ -9,11 +15,12 @@ import type { StartTask } from '../model/sweep.ts';
 // What the runtime's start workers and pools handle, named here so that the runtime reaches the
 // models through the service layer only.
 export type { CvFold, CvFoldTask, FitOptions, PreparedData, StartContext, StartResult, StartTask };
-export { preparedData, sharedCalls };
+export { everyLocus, postedDataset, preparedData };
+export type { PostedDataset };
 
 /** What a start worker keeps of a dataset it is sent (the preparation made once by the pool). */
-export function workerDataset(data: GenotypeData, prepared?: PreparedData): StartContext {
-  return startContext(data, prepared);
+export function workerDataset(data: PostedDataset, prepared?: PreparedData): StartContext {
+  return startContext(receivedDataset(data), prepared);
 }
 
 /** Use case "one start" (in a worker): its iterations, returning the start's result. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { buildPreparedData, everyLocus } from '../../engine/model/prepared/prepared-data.ts';
 import { maStep, DEFAULT_PRIORS, type Priors } from '../../engine/model/mixture/ma-step.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { randomModel, type MixtureModel } from '../../engine/model/mixture/mixture-model.ts';
@@ -222,6 +222,7 @@ test('locus groups: the E step and expected counts over combined genotypes of co
   assert.ok(Array.from(g.row).some((x) => x >= 0));
   const single = {
     ...data,
+    locusCodes: everyLocus(data).genotypeOf,
     groups: {
       first: Int32Array.from({ length: L + 1 }, (_, i) => i),
       row: new Int32Array(L).fill(-1),

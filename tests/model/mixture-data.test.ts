@@ -3,7 +3,14 @@
 // first appearance, each the sorted list of its copies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreparedData, preparedData, sharedCalls } from '../../engine/model/prepared/prepared-data.ts';
+import {
+  buildPreparedData,
+  everyLocus,
+  genotypeCode,
+  genotypeCounts,
+  postedDataset,
+  preparedData,
+} from '../../engine/model/prepared/prepared-data.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { makeData } from './synthetic.ts';
 
@@ -42,7 +49,7 @@ test('buildPreparedData: genotype codes and tables equal the plain definition fo
     );
     const md = buildPreparedData(data);
     const ref = reference(data.calls, N, L, P);
-    assert.deepEqual(Array.from(md.genotypeOf), ref.genotypeOf, `P = ${P}, r = ${r}: codes`);
+    assert.deepEqual(Array.from(everyLocus(md).genotypeOf), ref.genotypeOf, `P = ${P}, r = ${r}: codes`);
     assert.deepEqual(Array.from(md.genotypeAlleles), ref.table.flat(), `P = ${P}, r = ${r}: table`);
   }
 });
@@ -58,9 +65,12 @@ test('buildPreparedData: genotype codes widen from one byte to two and four when
       l === 0 ? Math.floor(rng.uniform() * 2) : Math.floor(rng.uniform() * r),
     );
     const md = buildPreparedData(data);
-    assert.ok(md.genotypeOf instanceof type, `N = ${N}, r = ${r}: ${md.genotypeOf.constructor.name}`);
+    assert.ok(
+      everyLocus(md).genotypeOf instanceof type,
+      `N = ${N}, r = ${r}: ${everyLocus(md).genotypeOf.constructor.name}`,
+    );
     const ref = reference(data.calls, N, L, 2);
-    assert.deepEqual(Array.from(md.genotypeOf), ref.genotypeOf, `N = ${N}, r = ${r}: codes`);
+    assert.deepEqual(Array.from(everyLocus(md).genotypeOf), ref.genotypeOf, `N = ${N}, r = ${r}: codes`);
     assert.deepEqual(Array.from(md.genotypeAlleles), ref.table.flat(), `N = ${N}, r = ${r}: table`);
   }
 });
@@ -71,12 +81,71 @@ test('preparedData: one preparation per dataset, equal to buildPreparedData, wit
   const md = preparedData(data);
   assert.equal(preparedData(data), md);
   const plain = buildPreparedData(data);
-  assert.deepEqual(Array.from(md.genotypeOf), Array.from(plain.genotypeOf));
+  assert.deepEqual(Array.from(everyLocus(md).genotypeOf), Array.from(everyLocus(plain).genotypeOf));
   assert.deepEqual(Array.from(md.genotypeAlleles), Array.from(plain.genotypeAlleles));
-  assert.ok(md.genotypeOf.buffer instanceof SharedArrayBuffer);
-  assert.ok(!(plain.genotypeOf.buffer instanceof SharedArrayBuffer));
-  const calls = sharedCalls(data)!;
-  assert.ok(calls.buffer instanceof SharedArrayBuffer);
-  assert.equal(sharedCalls(data), calls);
-  assert.deepEqual(Array.from(calls), Array.from(data.calls));
+  assert.ok(everyLocus(md).genotypeOf.buffer instanceof SharedArrayBuffer);
+  assert.ok(!(everyLocus(plain).genotypeOf.buffer instanceof SharedArrayBuffer));
+  const posted = postedDataset(data);
+  assert.ok(posted.calls!.buffer instanceof SharedArrayBuffer);
+  assert.equal(postedDataset(data), posted);
+  assert.deepEqual(Array.from(posted.calls!), Array.from(data.calls));
+});
+
+test('buildPreparedData: grouped loci live only in their combined codes; everyLocus, genotypeCode and genotypeCounts decode them as the plain definition', () => {
+  const rng = createRng(14);
+  const N = 200;
+  // SNPs (grouped in fours and fives by Π G ≤ min(256, N / 8) = 25), a monomorphic SNP, a
+  // microsatellite between them (a group of its own), and genome positions whose windows split a
+  // group (its loci then keep their rows as well).
+  const r = [2, 2, 2, 2, 1, 2, 2, 12, 2, 2, 2, 2, 2, 2];
+  const L = r.length;
+  const data = makeData(N, L, 2, r, (l) => (rng.uniform() < 0.05 ? -1 : Math.floor(rng.uniform() * r[l]!)));
+  const width = Math.ceil(Math.cbrt(L) - 1e-9);
+  const positioned = { ...data, loci: data.loci.map((locus, i) => ({ ...locus, chrom: '1', pos: 100 * (i + 1) })) };
+  for (const d of [data, positioned]) {
+    const md = buildPreparedData(d);
+    const ref = reference(d.calls, N, L, 2);
+    const G = Array.from({ length: L }, (_, i) => md.genotypeOffsets[i + 1]! - md.genotypeOffsets[i]!);
+    // The grouping as first defined: a group grows while the product of its loci's G stays ≤ 25.
+    const first = [0];
+    let size = 1;
+    for (let i = 0; i < L; i++) {
+      if (i > first.at(-1)! && size * G[i]! > 25) {
+        first.push(i);
+        size = 1;
+      }
+      size *= G[i]!;
+    }
+    first.push(L);
+    assert.deepEqual(Array.from(md.groups.first), first);
+    const window = (i: number) => Math.floor(i / width);
+    for (let q = 0; q + 1 < first.length; q++) {
+      const loci = Array.from({ length: first[q + 1]! - first[q]! }, (_, j) => first[q]! + j);
+      const combined = md.groups.row[q]! >= 0;
+      assert.equal(combined, loci.length > 1, `group ${q}: combined codes only for groups of several loci`);
+      const spans = d === positioned && loci.some((i) => window(i) !== window(loci[0]!));
+      for (let n = 0; n < N; n++) {
+        if (combined) {
+          const code = loci.reduce((c, i) => c * G[i]! + ref.genotypeOf[i * N + n]!, 0);
+          assert.equal(md.groups.codes[md.groups.row[q]! * N + n], code, `group ${q}, individual ${n}`);
+        }
+        for (const i of loci) {
+          const stored = !combined || spans ? ref.genotypeOf[i * N + n]! : 0;
+          assert.equal(
+            md.locusCodes[i * N + n],
+            stored,
+            `locus ${i}, individual ${n}: row ${stored ? 'kept' : 'zero'}`,
+          );
+        }
+      }
+    }
+    assert.ok(Array.from(md.groups.row).filter((x) => x >= 0).length >= 2, 'two groups of several loci');
+    assert.deepEqual(Array.from(everyLocus(md).genotypeOf), ref.genotypeOf);
+    for (let i = 0; i < L; i++)
+      for (let n = 0; n < N; n++) assert.equal(genotypeCode(md, i, n), ref.genotypeOf[i * N + n]);
+    const counts = new Array<number>(md.genotypeOffsets[L]!).fill(0);
+    for (let i = 0; i < L; i++)
+      for (let n = 0; n < N; n++) counts[md.genotypeOffsets[i]! + ref.genotypeOf[i * N + n]!]!++;
+    assert.deepEqual(Array.from(genotypeCounts(md)), counts);
+  }
 });

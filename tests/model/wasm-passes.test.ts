@@ -3,7 +3,7 @@
 // for bit, and whole fits (EM and Newton's Q update) the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { buildPreparedData, everyLocus, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { admixtureWork, emStep, emptyParams } from '../../engine/model/admixture/admixture.ts';
 import {
   admixtureFitSteps,
@@ -107,19 +107,19 @@ test('the WebAssembly passes (EM, derivatives, gains, F derivatives and checks) 
   let checked = 0;
   for (const [c, { P, r, N, skew }] of cases.entries()) {
     const md = dataset(N ?? 310, P, r, 10 + c, skew);
-    assert.equal(md.genotypeOf.constructor.name, c === 3 ? 'Uint16Array' : 'Uint8Array');
+    assert.equal(everyLocus(md).genotypeOf.constructor.name, c === 3 ? 'Uint16Array' : 'Uint8Array');
     for (const held of [false, true]) {
       const work = admixtureWork(md, held ? heldOutOf(md, c) : undefined);
       for (const K of [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 14]) {
         const p = randomAdmixture(md, K, createRng(100 * c + K));
         // 32-bit codes: the same codes widened (real data need over 65,535 genotypes at a locus).
-        for (const genotypeOf of [md.genotypeOf, Int32Array.from(md.genotypeOf)]) {
+        for (const genotypeOf of [everyLocus(md).genotypeOf, Int32Array.from(everyLocus(md).genotypeOf)]) {
           const args = (): PassArguments => ({
             N: md.N,
             L: md.L,
             K,
             genotypeOf,
-            genotypeOffsets: md.genotypeOffsets,
+            genotypeOffsets: everyLocus(md).genotypeOffsets,
             heldOut: work.heldOut,
             start: work.start,
             row: work.row,

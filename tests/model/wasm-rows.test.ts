@@ -53,7 +53,7 @@ test('E step and expected counts: the WebAssembly loops (rows, genotype logs, co
   const data = buildPreparedData(
     makeData(N, r.length, 2, r, (l) => (rng.uniform() < 0.03 ? -1 : Math.floor(rng.uniform() * r[l]!))),
   );
-  assert.ok(data.genotypeOf instanceof Uint16Array, data.genotypeOf.constructor.name);
+  assert.ok(data.locusCodes instanceof Uint16Array, data.locusCodes.constructor.name);
   assert.ok(
     Array.from(data.groups.row).some((x) => x >= 0),
     'some loci are grouped',

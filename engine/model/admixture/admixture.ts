@@ -1,4 +1,4 @@
-import { requireEveryLocus, type PreparedData } from '../prepared/prepared-data.ts';
+import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
@@ -52,8 +52,8 @@ export interface AdmixtureWork {
 
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
 export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
-  requireEveryLocus(md, 'The admixture model');
   const { N, L, P } = md;
+  const codes = everyLocus(md).genotypeOf;
   const G = md.genotypeOffsets[L]!;
   const start = new Int32Array(G + 1);
   const row = new Int32Array(G * P);
@@ -80,7 +80,7 @@ export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Ui
     const gOff = md.genotypeOffsets[l]!;
     for (let i = 0; i < N; i++) {
       if (heldOut && heldOut[i * L + l]) continue;
-      const g = gOff + md.genotypeOf[l * N + i]!;
+      const g = gOff + codes[l * N + i]!;
       for (let j = start[g]!; j < start[g + 1]!; j++) copies[i]! += count[j]!;
     }
   }
@@ -178,13 +178,14 @@ export function admixtureLogLik(md: PreparedData, work: AdmixtureWork, params: A
   const { N, L, P } = md;
   const K = params.K;
   const { Q, F } = params;
+  const codes = everyLocus(md).genotypeOf;
   let ll = 0;
   for (let l = 0; l < L; l++) {
     const off = md.offsets[l]!;
     const gOff = md.genotypeOffsets[l]!;
     for (let i = 0; i < N; i++) {
       if (work.heldOut && work.heldOut[i * L + l]) continue;
-      const row = (gOff + md.genotypeOf[l * N + i]!) * P;
+      const row = (gOff + codes[l * N + i]!) * P;
       for (let p = 0; p < P; p++) {
         const a = md.genotypeAlleles[row + p]!;
         if (a < 0) continue;

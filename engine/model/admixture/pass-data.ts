@@ -1,4 +1,4 @@
-import type { PreparedData } from '../prepared/prepared-data.ts';
+import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import type { PassArguments } from './em-pass.ts';
 
 /** What every pass over the data reads: the data, the work's entries and held-out mask, K, Q and F. */
@@ -26,7 +26,7 @@ export function passData(
     N: md.N,
     L: md.L,
     K,
-    genotypeOf: md.genotypeOf,
+    genotypeOf: everyLocus(md).genotypeOf,
     genotypeOffsets: md.genotypeOffsets,
     offsets: md.offsets,
     heldOut,

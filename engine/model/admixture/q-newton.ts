@@ -1,4 +1,4 @@
-import type { PreparedData } from '../prepared/prepared-data.ts';
+import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
 import { passData } from './pass-data.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
@@ -155,7 +155,8 @@ function individualGain(
   i: number,
   t: number,
 ): number {
-  const { N, L, genotypeOf, genotypeOffsets } = md;
+  const { N, L, genotypeOffsets } = md;
+  const genotypeOf = everyLocus(md).genotypeOf;
   const { start, row, count, heldOut } = work;
   const { step } = s;
   const q = i * K;

@@ -3,7 +3,7 @@ import { detLogInto } from '../../util/det-math-bulk.ts';
 import { genotypeLogs, groupLogTable } from './e-step.ts';
 import { rowLoops, type RowLoops } from './row-loops.ts';
 import { groupSpansBlocks } from '../prepared/locus-groups.ts';
-import { maxGenotypes, type PreparedData } from '../prepared/prepared-data.ts';
+import { maxGenotypes, readByLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { LocusBlocks } from '../prepared/genome-windows.ts';
 
@@ -53,6 +53,8 @@ export function addBlockDeletedLogLiks(
   for (let q = 0; q + 1 < groups.first.length; q++) {
     const i0 = groups.first[q]!;
     if (!groupSpansBlocks(groups, q, blocks.of)) lists[blocks.of[i0]!]!.push(q);
+    else if (!readByLocus(data, q))
+      throw new Error('Block deletion: blocks other than the genome windows split a group of loci stored combined');
     else for (let i = i0; i < groups.first[q + 1]!; i++) lists[blocks.of[i]!]!.push(-(i + 1));
   }
   const members = lists.map((l) => Int32Array.from(l));
@@ -87,12 +89,12 @@ function addMember(data: PreparedData, K: number, m: number, sink: RowLoops, lt:
   if (m < 0) {
     const i = -m - 1;
     genotypeLogs(data, i, K, lt, table);
-    sink.add(data.genotypeOf, i * N);
+    sink.add(data.locusCodes, i * N);
     return;
   }
   const i0 = groups.first[m]!;
   groupLogTable(data, i0, groups.first[m + 1]!, K, lt, table, lg);
   const row = groups.row[m]!;
-  if (row < 0) sink.add(data.genotypeOf, i0 * N);
+  if (row < 0) sink.add(data.locusCodes, i0 * N);
   else sink.add(groups.codes, row * N);
 }

@@ -33,7 +33,7 @@ export function eStepBuffers(data: PreparedData, K: number, opts: { wasm?: boole
           N: data.N,
           K,
           tableRows: Math.max(genotypes, data.groups.maxCombined),
-          resident: [data.genotypeOf, data.groups.codes],
+          resident: [data.locusCodes, data.groups.codes],
           copies: { P: data.P, alleles: data.genotypeAlleles, totalAlleles: data.totalAlleles },
         });
   return {
@@ -91,7 +91,7 @@ export function groupLogTable(
  * of the combined genotypes, whose rows are then added to each individual's row.
  */
 export function eStep(data: PreparedData, model: MixtureModel, buf: EStepBuffers, rowLogLiks?: Float64Array): number {
-  const { N, genotypeOf, groups, offsets, genotypeOffsets } = data;
+  const { N, locusCodes, groups, offsets, genotypeOffsets } = data;
   const K = model.K;
   const w = buf.wasm;
   const wc = w?.copies;
@@ -111,10 +111,10 @@ export function eStep(data: PreparedData, model: MixtureModel, buf: EStepBuffers
         const g0 = genotypeOffsets[i0]!;
         if (wc) wc.genotypeLogs(g0, genotypeOffsets[i0 + 1]! - g0, offsets[i0]!);
         else genotypeLogs(data, i0, K, lt, w.table);
-        w.add(genotypeOf, i0 * N);
+        w.add(locusCodes, i0 * N);
       } else {
         genotypeLogs(data, i0, K, lt, lg);
-        addGenotypeRows(genotypeOf, i0 * N, N, K, lp, lg);
+        addGenotypeRows(locusCodes, i0 * N, N, K, lp, lg);
       }
       continue;
     }
@@ -157,7 +157,7 @@ export function expectedCounts(
   out?: ExpectedCounts,
   scratch?: Pick<EStepBuffers, 'genotype' | 'table' | 'wasm'>,
 ): ExpectedCounts {
-  const { N, genotypeOf, genotypeOffsets, groups } = data;
+  const { N, locusCodes, genotypeOffsets, groups } = data;
   const K = model.K;
   const cnt = out?.alleleCluster ?? new Float64Array(data.totalAlleles * K);
   const cl = out?.cluster ?? new Float64Array(K);
@@ -178,8 +178,8 @@ export function expectedCounts(
     if (groups.row[q]! < 0) {
       const sums = w ? w.table : acc;
       sums.fill(0, 0, (genotypeOffsets[i0 + 1]! - genotypeOffsets[i0]!) * K);
-      if (w) w.gather(genotypeOf, i0 * N);
-      else gatherGenotypeRows(genotypeOf, i0 * N, N, K, posterior, acc);
+      if (w) w.gather(locusCodes, i0 * N);
+      else gatherGenotypeRows(locusCodes, i0 * N, N, K, posterior, acc);
       if (wc && missing === 'skip') {
         const g0 = genotypeOffsets[i0]!;
         wc.spread(g0, genotypeOffsets[i0 + 1]! - g0, data.offsets[i0]!);

@@ -3,7 +3,7 @@
  * (N, K) matrix meets the row of its genotype in a (G, K) table. These are the JavaScript forms,
  * used where WebAssembly is missing; wasm-rows.ts runs the same additions in the same order.
  *
- *   codes: genotype index of individual d at this locus is codes[start + d] (PreparedData.genotypeOf)
+ *   codes: genotype index of individual d at this locus is codes[start + d] (PreparedData.locusCodes)
  */
 type Codes = Uint8Array | Uint16Array | Int32Array;
 

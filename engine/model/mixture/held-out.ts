@@ -48,7 +48,7 @@ export function heldOutLogLiks(
     const test: number[] = [];
     for (let d = 0; d < md.N; d++) (d % folds === f ? test : train).push(d);
     const fitted = individualSubset(md, train);
-    const held = individualSubset(md, test, deleted?.blocks);
+    const held = individualSubset(md, test);
     const rows = perIndividual ? new Float64Array(test.length) : undefined;
     candidates.forEach(({ model, algorithm }, c) => {
       const refit = fit(fitted, model, { ...opts, algorithm, warmup: 0 });

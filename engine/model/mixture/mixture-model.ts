@@ -1,5 +1,5 @@
 import type { InitMethod } from '../../util/choices.ts';
-import { maxGenotypes, requireEveryLocus, type PreparedData } from '../prepared/prepared-data.ts';
+import { genotypeCounts, type PreparedData } from '../prepared/prepared-data.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import { seededModel } from './seeded-start.ts';
 
@@ -28,23 +28,16 @@ const pooledCache = new WeakMap<PreparedData, Float64Array>();
 export function pooledFrequencies(data: PreparedData): Float64Array {
   const known = pooledCache.get(data);
   if (known) return known;
-  requireEveryLocus(data, 'Pooled frequencies');
   const f = new Float64Array(data.totalAlleles);
-  const { N, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
-  // Copies counted per distinct genotype (the genotype codes, one byte per individual for most
-  // data), then spread over the genotype's alleles.
-  const seen = new Int32Array(maxGenotypes(data));
+  const { P, offsets, alleles, genotypeOffsets, genotypeAlleles } = data;
+  // Copies counted per distinct genotype, then spread over the genotype's alleles.
+  const seen = genotypeCounts(data);
   for (let i = 0; i < data.L; i++) {
     const off = offsets[i]!;
-    const g0 = genotypeOffsets[i]!;
-    const G = genotypeOffsets[i + 1]! - g0;
-    seen.fill(0, 0, G);
-    const base = i * N;
-    for (let d = 0; d < N; d++) seen[genotypeOf[base + d]!]!++;
     let total = 0;
-    for (let g = 0; g < G; g++)
+    for (let g = genotypeOffsets[i]!; g < genotypeOffsets[i + 1]!; g++)
       for (let p = 0; p < P; p++) {
-        const a = genotypeAlleles[(g0 + g) * P + p]!;
+        const a = genotypeAlleles[g * P + p]!;
         if (a < 0) continue;
         f[off + a]! += seen[g]!;
         total += seen[g]!;

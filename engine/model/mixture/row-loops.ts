@@ -19,7 +19,7 @@ export interface RowLoops {
 }
 
 export function rowLoops(data: PreparedData, K: number, tableRows: number): RowLoops {
-  const w = wasmRows({ N: data.N, K, tableRows, resident: [data.genotypeOf, data.groups.codes] });
+  const w = wasmRows({ N: data.N, K, tableRows, resident: [data.locusCodes, data.groups.codes] });
   if (w) return { rows: w.rows, table: w.table, add: (c, s) => w.add(c, s), gather: (c, s) => w.gather(c, s) };
   const rows = new Float64Array(data.N * K);
   const table = new Float64Array(tableRows * K);

@@ -1,5 +1,5 @@
 import type { Rng } from '../../util/rng.ts';
-import { maxGenotypes, requireEveryLocus, type PreparedData } from '../prepared/prepared-data.ts';
+import { genotypeCode, maxGenotypes, type PreparedData } from '../prepared/prepared-data.ts';
 
 /** How far a seeded cluster's frequencies start from the pooled ones toward its seed's genotype. */
 export const SEED_WEIGHT = 0.5;
@@ -71,7 +71,7 @@ function nearestScratch(data: PreparedData): NearestScratch {
  * individual is visited once per group.
  */
 function updateNearest(data: PreparedData, seed: number, nearest: Float64Array, scratch: NearestScratch): void {
-  const { N, genotypeOf, genotypeOffsets, groups } = data;
+  const { N, locusCodes, genotypeOffsets, groups } = data;
   const { sum, count, table, groupSum, groupCount } = scratch;
   sum.fill(0);
   count.fill(0);
@@ -81,9 +81,9 @@ function updateNearest(data: PreparedData, seed: number, nearest: Float64Array, 
     if (groups.row[q]! < 0) {
       for (let i = from; i < to; i++) {
         const base = i * N;
-        locusDistances(data, i, genotypeOf[base + seed]!, table);
+        locusDistances(data, i, locusCodes[base + seed]!, table);
         for (let d = 0; d < N; d++) {
-          const x = table[genotypeOf[base + d]!]!;
+          const x = table[locusCodes[base + d]!]!;
           if (x === x) {
             sum[d]! += x;
             count[d]!++;
@@ -99,7 +99,7 @@ function updateNearest(data: PreparedData, seed: number, nearest: Float64Array, 
     groupCount[0]![0] = 0;
     for (let i = from; i < to; i++) {
       const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-      locusDistances(data, i, genotypeOf[i * N + seed]!, table);
+      locusDistances(data, i, genotypeCode(data, i, seed), table);
       const [s0, s1, c0, c1] = [groupSum[cur]!, groupSum[1 - cur]!, groupCount[cur]!, groupCount[1 - cur]!];
       for (let c = 0; c < size; c++)
         for (let g = 0; g < G; g++) {
@@ -129,7 +129,7 @@ function updateNearest(data: PreparedData, seed: number, nearest: Float64Array, 
 
 /** The individuals with at least one observed copy at some locus (everyone when no one has one). */
 function typedIndividuals(data: PreparedData): number[] {
-  const { N, L, P, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, L, P, genotypeOffsets, genotypeAlleles } = data;
   const typed = new Uint8Array(N);
   // Most individuals are typed at the first loci: only those not yet seen typed are checked on.
   let pending = Int32Array.from({ length: N }, (_, d) => d);
@@ -138,7 +138,7 @@ function typedIndividuals(data: PreparedData): number[] {
     let left = 0;
     for (const d of pending) {
       // Copies are sorted with missing (−1) first: the last one is observed unless all are missing.
-      if (genotypeAlleles[(g0 + genotypeOf[i * N + d]!) * P + P - 1]! >= 0) typed[d] = 1;
+      if (genotypeAlleles[(g0 + genotypeCode(data, i, d)) * P + P - 1]! >= 0) typed[d] = 1;
       else pending[left++] = d;
     }
     pending = pending.subarray(0, left);
@@ -166,8 +166,7 @@ export function seededModel(
   rng: Rng,
   pooled: Float64Array,
 ): { K: number; weights: Float64Array; theta: Float64Array } {
-  requireEveryLocus(data, 'A seeded start');
-  const { N, L, P, offsets, alleles, genotypeOf, genotypeOffsets, genotypeAlleles } = data;
+  const { N, L, P, offsets, alleles, genotypeOffsets, genotypeAlleles } = data;
   const nearest = new Float64Array(N).fill(Infinity);
   const scratch = nearestScratch(data);
   // Individuals with at least one observed copy: the first seed (and a seed drawn when no one
@@ -197,7 +196,7 @@ export function seededModel(
     const o = offsets[i]!;
     const g0 = genotypeOffsets[i]!;
     for (let c = 0; c < K; c++) {
-      const g = g0 + genotypeOf[i * N + seeds[c]!]!;
+      const g = g0 + genotypeCode(data, i, seeds[c]!);
       let observed = 0;
       for (let p = 0; p < P; p++) if (genotypeAlleles[g * P + p]! >= 0) observed++;
       const lambda = observed > 0 ? SEED_WEIGHT : 0;

@@ -9,7 +9,7 @@
 export interface LocusGroups {
   /** shape (groups + 1,): group q holds loci first[q] .. first[q + 1] − 1. */
   readonly first: Int32Array;
-  /** shape (groups,): the row of group q in `codes`, or −1 for a group of one locus (its genotypeOf row is used). */
+  /** shape (groups,): the row of group q in `codes`, or −1 for a group of one locus (its locusCodes row is used). */
   readonly row: Int32Array;
   /** shape (groups,): Π G_j over the group's loci, the number of its combined genotypes. */
   readonly size: Int32Array;
@@ -20,49 +20,107 @@ export interface LocusGroups {
 }
 
 /** Largest table of a group: a combined code must fit in a byte. */
-const MAX_COMBINED = 256;
+export const MAX_COMBINED = 256;
 
-/** Groups consecutive loci (see {@link LocusGroups}); `shared` puts the codes in a SharedArrayBuffer. */
-export function locusGroups(
-  N: number,
-  L: number,
-  genotypeOf: ArrayLike<number>,
-  genotypeOffsets: Int32Array,
-  shared: boolean,
-): LocusGroups {
-  const limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
-  const first: number[] = [0];
-  const size: number[] = [1];
-  for (let i = 0; i < L; i++) {
-    const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-    if (i > first[first.length - 1]! && size[size.length - 1]! * G > limit) {
-      first.push(i);
-      size.push(1);
-    }
-    size[size.length - 1]! *= G;
+/** Rows of combined codes per chunk while the number of groups is not yet known. */
+const CHUNK_ROWS = 1024;
+
+/**
+ * Groups consecutive loci as they are coded (see {@link LocusGroups}): each locus's codes are
+ * folded into its group's combined codes, and kept only where the group's loci are read one at a
+ * time (a group of one locus, or one whose loci lie in two genome windows), when `writeRow` gets
+ * them. A group grows while Π G ≤ min(256, N / 8).
+ */
+export class GroupBuilder {
+  private readonly limit: number;
+  private readonly first: number[] = [];
+  private readonly size: number[] = [];
+  private readonly chunks: Uint8Array[] = [];
+  private rows = 0;
+  /** The open group: its first locus, Π G so far, and the loci with G > 1 with their codes. */
+  private start = -1;
+  private product = 1;
+  private end = 0;
+  private readonly pending: { locus: number; codes: Int32Array }[] = [];
+  private readonly combined: Int32Array;
+  private readonly free: Int32Array[] = [];
+
+  constructor(
+    private readonly N: number,
+    private readonly windows: { readonly of: Int32Array } | undefined,
+  ) {
+    this.limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
+    this.combined = new Int32Array(N);
   }
-  first.push(L);
-  const groups = size.length;
-  const row = new Int32Array(groups).fill(-1);
-  let rows = 0;
-  for (let q = 0; q < groups; q++) if (first[q + 1]! - first[q]! > 1) row[q] = rows++;
-  const codes = shared ? new Uint8Array(new SharedArrayBuffer(rows * N)) : new Uint8Array(rows * N);
-  for (let q = 0; q < groups; q++) {
-    if (row[q]! < 0) continue;
-    const out = row[q]! * N;
-    for (let i = first[q]!; i < first[q + 1]!; i++) {
-      const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-      const base = i * N;
-      for (let d = 0; d < N; d++) codes[out + d] = codes[out + d]! * G + genotypeOf[base + d]!;
-    }
+
+  /** A buffer of N codes for the next locus (handed back to {@link add}). */
+  scratch(): Int32Array {
+    return this.free.pop() ?? new Int32Array(this.N);
   }
-  return {
-    first: Int32Array.from(first),
-    row,
-    size: Int32Array.from(size),
-    codes,
-    maxCombined: size.reduce((m, x) => Math.max(m, x), 1),
-  };
+
+  /** Locus i, the next one, with G genotypes and its codes in the last {@link scratch} buffer. */
+  add(i: number, G: number, codes: Int32Array, writeRow: (locus: number, codes: Int32Array) => void): void {
+    if (this.start >= 0 && i > this.start && this.product * G > this.limit) this.close(writeRow);
+    if (this.start < 0) {
+      this.start = i;
+      this.product = 1;
+    }
+    const N = this.N;
+    const combined = this.combined;
+    if (i === this.start) combined.set(codes);
+    else if (G > 1) for (let d = 0; d < N; d++) combined[d] = combined[d]! * G + codes[d]!;
+    this.product *= G;
+    this.end = i + 1;
+    // A locus with one genotype has codes 0: its row stays zero without a write.
+    if (G > 1) this.pending.push({ locus: i, codes });
+    else this.free.push(codes);
+  }
+
+  /** Ends the open group. */
+  close(writeRow: (locus: number, codes: Int32Array) => void): void {
+    if (this.start < 0) return;
+    const { N, start, end } = this;
+    let byLocus = end - start === 1;
+    if (!byLocus) {
+      const at = this.rows % CHUNK_ROWS;
+      if (at === 0) this.chunks.push(new Uint8Array(CHUNK_ROWS * N));
+      this.chunks[this.chunks.length - 1]!.set(this.combined, at * N);
+      this.rows++;
+      const of = this.windows?.of;
+      if (of) for (let i = start + 1; i < end && !byLocus; i++) byLocus = of[i] !== of[start];
+    }
+    for (const p of this.pending) {
+      if (byLocus) writeRow(p.locus, p.codes);
+      this.free.push(p.codes);
+    }
+    this.pending.length = 0;
+    this.first.push(start);
+    this.size.push(this.product);
+    this.start = -1;
+  }
+
+  /** The groups of the loci added so far (all closed); `shared` puts the codes in a SharedArrayBuffer. */
+  groups(shared: boolean): LocusGroups {
+    const N = this.N;
+    const first = Int32Array.from([...this.first, this.end]);
+    const count = this.size.length;
+    const row = new Int32Array(count).fill(-1);
+    let r = 0;
+    for (let q = 0; q < count; q++) if (first[q + 1]! - first[q]! > 1) row[q] = r++;
+    const codes = shared ? new Uint8Array(new SharedArrayBuffer(this.rows * N)) : new Uint8Array(this.rows * N);
+    this.chunks.forEach((chunk, c) => {
+      const rows = Math.min(CHUNK_ROWS, this.rows - c * CHUNK_ROWS);
+      codes.set(chunk.subarray(0, rows * N), c * CHUNK_ROWS * N);
+    });
+    this.chunks.length = 0;
+    return {
+      first,
+      row,
+      size: Int32Array.from(this.size),
+      codes,
+      maxCombined: this.size.reduce((m, x) => Math.max(m, x), 1),
+    };
+  }
 }
 
 /**

@@ -1,6 +1,20 @@
-import { groupSpansBlocks, locusGroups, subsetGroups, subsetRows, type LocusGroups } from './locus-groups.ts';
+import {
+  GroupBuilder,
+  groupSpansBlocks,
+  MAX_COMBINED,
+  subsetGroups,
+  subsetRows,
+  type LocusGroups,
+} from './locus-groups.ts';
 import { genomeWindows, type LocusBlocks } from './genome-windows.ts';
-import { alleleOffsets, type AlleleCalls, type GenotypeData } from '../../data/genotype-data.ts';
+import { packedGenotypeData } from '../../data/packed-calls.ts';
+import {
+  alleleOffsets,
+  MISSING,
+  type AlleleCalls,
+  type GenotypeData,
+  type PackedCalls,
+} from '../../data/genotype-data.ts';
 
 /**
  * What the clustering loops read: each individual's genotype at each locus as a code into the
@@ -20,30 +34,129 @@ export interface PreparedData {
   /**
    * Distinct genotypes per locus, so the hot loops touch each individual once per locus rather
    * than once per copy (half the work for diploids):
-   *   genotypeOf:      shape (L, N), index of individual d's genotype among locus i's genotypes
    *   genotypeOffsets: shape (L + 1,), locus i's genotypes are rows genotypeOffsets[i] ..
    *   genotypeAlleles: shape (Σ G_i, P), the copies of each genotype (sorted, MISSING = -1)
    */
-  readonly genotypeOf: Uint8Array | Uint16Array | Int32Array;
   readonly genotypeOffsets: Int32Array;
   readonly genotypeAlleles: Int16Array;
+  /**
+   * shape (L, N): individual d's genotype code at locus i for the loci the hot loops read one at
+   * a time ({@link readByLocus}: one-locus groups, and the loci of a group that spans two genome
+   * windows). The rows of the other loci are zero and never written, so they take no memory
+   * (untouched pages): those loci live only in groups.codes, four SNPs to a byte, as compact as
+   * PLINK's .bed. {@link everyLocus} decodes every row for what reads loci one by one.
+   */
+  readonly locusCodes: Codes;
   /** Consecutive loci with few genotypes taken together by the hot loops (locus-groups.ts). */
   readonly groups: LocusGroups;
   /** Windows of consecutive markers along the genome when every locus has a position (genome-windows.ts). */
   readonly windows?: LocusBlocks;
-  /**
-   * true in an individual subset (individualSubset): genotypeOf holds only the loci of one-locus
-   * groups, the rows of loci in groups of several are zero (the E step, expected counts and
-   * block deletion read those loci from groups.codes alone). Whatever reads every locus's codes
-   * refuses such data (requireEveryLocus).
-   */
-  readonly groupedLociOmitted?: true;
 }
 
-/** Throws where `data` is an individual subset whose grouped loci's codes were not copied. */
-export function requireEveryLocus(data: PreparedData, what: string): void {
-  if (data.groupedLociOmitted)
-    throw new Error(`${what} reads every locus's genotype codes; this subset holds only ungrouped loci`);
+/** Prepared data with every locus's genotype codes: genotypeOf shape (L, N), as locusCodes for every row. */
+export interface EveryLocusData extends PreparedData {
+  readonly genotypeOf: Codes;
+}
+
+/** Whether group q's loci have their rows in locusCodes (a one-locus group, or one spanning two windows). */
+export function readByLocus(md: Pick<PreparedData, 'groups' | 'windows'>, q: number): boolean {
+  return md.groups.row[q]! < 0 || (md.windows !== undefined && groupSpansBlocks(md.groups, q, md.windows.of));
+}
+
+const everyLocusCache = new WeakMap<PreparedData, EveryLocusData>();
+
+/**
+ * The prepared data with every locus's codes (cached per prepared data): locusCodes itself where
+ * no group of several loci is stored combined only, else a copy with those loci decoded from
+ * groups.codes (in shared memory when locusCodes is). For the loops that read loci one by one
+ * (the admixture model, PCA's frequencies, F_ST, marker selection).
+ */
+export function everyLocus(md: PreparedData): EveryLocusData {
+  if ('genotypeOf' in md) return md as EveryLocusData;
+  const known = everyLocusCache.get(md);
+  if (known) return known;
+  const { N, groups, genotypeOffsets } = md;
+  const shared = md.locusCodes.buffer instanceof SharedArrayBuffer;
+  let genotypeOf = md.locusCodes;
+  let copied = false;
+  const digits = new Uint8Array(MAX_COMBINED);
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    if (readByLocus(md, q)) continue;
+    if (!copied) {
+      genotypeOf = allocate(md.locusCodes.constructor as ArrayType<Codes>, md.locusCodes.length, shared);
+      genotypeOf.set(md.locusCodes);
+      copied = true;
+    }
+    const codes = groups.codes.subarray(groups.row[q]! * N, (groups.row[q]! + 1) * N);
+    let stride = groups.size[q]!;
+    for (let i = groups.first[q]!; i < groups.first[q + 1]!; i++) {
+      const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+      stride /= G;
+      // Locus i's digit of each combined code c = Σ_j g_j · Π_{j' > j} G_j', looked up per code.
+      for (let c = 0; c < groups.size[q]!; c++) digits[c] = Math.floor(c / stride) % G;
+      const out = genotypeOf.subarray(i * N, (i + 1) * N);
+      for (let d = 0; d < N; d++) out[d] = digits[codes[d]!]!;
+    }
+  }
+  const full = { ...md, genotypeOf };
+  everyLocusCache.set(md, full);
+  return full;
+}
+
+/**
+ * How many individuals have each genotype: shape (Σ G_i,), indexed as genotypeAlleles' rows.
+ * A group stored combined is counted once per combined code (a histogram of at most 256 bins
+ * over N codes for its loci together), then each locus's counts are summed from it.
+ */
+export function genotypeCounts(md: PreparedData): Int32Array {
+  const { N, groups, genotypeOffsets } = md;
+  const counts = new Int32Array(genotypeOffsets[md.L]!);
+  const hist = new Int32Array(MAX_COMBINED);
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const i0 = groups.first[q]!;
+    const i1 = groups.first[q + 1]!;
+    if (groups.row[q]! < 0) {
+      const g0 = genotypeOffsets[i0]!;
+      const codes = md.locusCodes;
+      for (let d = 0, at = i0 * N; d < N; d++) counts[g0 + codes[at + d]!]!++;
+      continue;
+    }
+    const size = groups.size[q]!;
+    hist.fill(0, 0, size);
+    const codes = groups.codes.subarray(groups.row[q]! * N, (groups.row[q]! + 1) * N);
+    for (let d = 0; d < N; d++) hist[codes[d]!]!++;
+    let stride = size;
+    for (let i = i0; i < i1; i++) {
+      const g0 = genotypeOffsets[i]!;
+      const G = genotypeOffsets[i + 1]! - g0;
+      stride /= G;
+      for (let c = 0; c < size; c++) counts[g0 + (Math.floor(c / stride) % G)]! += hist[c]!;
+    }
+  }
+  return counts;
+}
+
+/** Individual d's genotype code at locus i (from locusCodes or its group's combined code). */
+export function genotypeCode(md: PreparedData, i: number, d: number): number {
+  const { N, groups, genotypeOffsets } = md;
+  const q = groupOf(groups, i);
+  if (readByLocus(md, q)) return md.locusCodes[i * N + d]!;
+  let stride = 1;
+  for (let j = groups.first[q + 1]! - 1; j > i; j--) stride *= genotypeOffsets[j + 1]! - genotypeOffsets[j]!;
+  const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+  return Math.floor(groups.codes[groups.row[q]! * N + d]! / stride) % G;
+}
+
+/** The group that holds locus i (binary search over groups.first). */
+export function groupOf(groups: LocusGroups, i: number): number {
+  let lo = 0;
+  let hi = groups.first.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (groups.first[mid]! <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** The most distinct genotypes at any locus (the size of per-locus genotype scratch). */
@@ -90,8 +203,10 @@ export function preparedData(data: GenotypeData): PreparedData {
 }
 
 /**
- * Prepares a dataset for clustering: allele offsets and the distinct genotypes of each locus.
- * With `shared`, the genotype codes are built in a SharedArrayBuffer.
+ * Prepares a dataset for clustering: allele offsets, the distinct genotypes of each locus, and
+ * the loci grouped as they are coded (locus-groups.ts), so a group's loci go straight into its
+ * combined codes and only the loci read one at a time get a row of locusCodes. With `shared`, the
+ * codes are built in SharedArrayBuffers.
  */
 export function buildPreparedData(data: GenotypeData, shared = false): PreparedData {
   const L = data.loci.length;
@@ -99,53 +214,97 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
   const P = data.ploidy;
   const offsets = alleleOffsets(data);
   const alleles = Int32Array.from({ length: L }, (_, i) => offsets[i + 1]! - offsets[i]!);
+  const windows = genomeWindows(data.loci);
   // Genotype codes in the narrowest array that holds them, widened when a locus needs more
   // (no L × N Int32 buffer: for 2,000 × 100,000 SNPs it was 800 MB at the peak).
-  let genotypeOf: Codes = allocate(Uint8Array, L * N, shared);
+  let locusCodes: Codes = allocate(Uint8Array, L * N, shared);
   let capacity = 0xff;
   const genotypeOffsets = new Int32Array(L + 1);
   const table: number[] = [];
   const copy = new Int16Array(P);
-  const calls = data.calls;
+  const packed = data.packed;
+  // Packed data are coded from their two-bit codes: the calls are never unpacked.
+  const calls = packed ? undefined : data.calls;
+  const grouping = new GroupBuilder(N, windows);
   // A genotype's key is its sorted copies read as digits in base r + 1 (missing = 0): looked up
   // in a flat array when there are few possible keys (SNPs, most microsatellites), else in a Map.
-  // Each locus is coded into `codes` by a loop that sees one array type, then copied over.
+  // Each locus is coded into `codes` by a loop that sees one array type.
   let direct = new Int32Array(0);
   const touched = new Int32Array(2 * N);
-  const codes = new Int32Array(N);
+  const writeRow = (i: number, codes: Int32Array) => locusCodes.set(codes, i * N);
   for (let i = 0; i < L; i++) {
     const radix = alleles[i]! + 1;
     const keys = Math.pow(radix, P);
     const flat = keys <= DIRECT_KEYS;
     if (flat && direct.length < keys) direct = new Int32Array(keys).fill(-1);
-    const { genotypes: count, keys: set } =
-      flat && P === 2
+    const codes = grouping.scratch();
+    const { genotypes: count, keys: set } = !calls
+      ? packedCodes(packed!, i, N, table, codes)
+      : flat && P === 2
         ? diploidCodes(calls, i * N * 2, N, radix, direct, touched, table, codes)
         : generalCodes(calls, i * N * P, N, P, radix, flat ? direct : undefined, touched, table, copy, codes);
     for (let k = 0; k < set; k++) direct[touched[k]!] = -1;
     while (count - 1 > capacity) {
       const wider = allocate<Codes>((capacity === 0xff ? Uint16Array : Int32Array) as ArrayType<Codes>, L * N, shared);
-      wider.set(genotypeOf.subarray(0, i * N));
-      genotypeOf = wider;
+      wider.set(locusCodes.subarray(0, i * N));
+      locusCodes = wider;
       capacity = capacity === 0xff ? 0xffff : 0x7fffffff;
     }
-    genotypeOf.set(codes, i * N);
+    grouping.add(i, count, codes, writeRow);
     genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
   }
-  const windows = genomeWindows(data.loci);
+  grouping.close(writeRow);
   return {
     ...(windows ? { windows } : {}),
-    groups: locusGroups(N, L, genotypeOf, genotypeOffsets, shared),
+    groups: grouping.groups(shared),
     N,
     L,
     P,
     alleles,
     offsets,
     totalAlleles: offsets[L]!,
-    genotypeOf,
+    locusCodes,
     genotypeOffsets,
     genotypeAlleles: Int16Array.from(table),
   };
+}
+
+/** The sorted copies of each two-bit code of packed calls (packed-calls.ts). */
+const PACKED_COPIES = [
+  [0, 0],
+  [MISSING, MISSING],
+  [0, 1],
+  [1, 1],
+] as const;
+
+/**
+ * Locus codes of packed calls: genotypes numbered in order of first appearance, as
+ * {@link diploidCodes} numbers the same calls unpacked (so both give the same preparation).
+ */
+function packedCodes(
+  packed: PackedCalls,
+  l: number,
+  N: number,
+  table: number[],
+  out: Int32Array,
+): { genotypes: number; keys: number } {
+  const { bytes, bytesPerLocus } = packed;
+  const code = new Int32Array(4).fill(-1);
+  let count = 0;
+  const base = l * bytesPerLocus;
+  for (let j = 0, d = 0; j < bytesPerLocus; j++) {
+    let b = bytes[base + j]!;
+    for (const end = Math.min(N, d + 4); d < end; d++, b >>= 2) {
+      const v = b & 3;
+      let g = code[v]!;
+      if (g < 0) {
+        g = code[v] = count++;
+        table.push(...PACKED_COPIES[v]!);
+      }
+      out[d] = g;
+    }
+  }
+  return { genotypes: count, keys: 0 };
 }
 
 /**
@@ -237,43 +396,69 @@ function generalCodes(
   return { genotypes: count, keys: direct ? count : 0 };
 }
 
-const sharedCallsCache = new WeakMap<GenotypeData, AlleleCalls>();
+const postedCache = new WeakMap<GenotypeData, PostedDataset>();
+
+/** A dataset as posted to a worker: packed data without their unpacked calls. */
+export type PostedDataset = Omit<GenotypeData, 'calls'> & { readonly calls?: AlleleCalls };
 
 /**
- * The dataset's calls copied once into shared memory (cached per dataset), for posting to worker
- * threads without a copy each; undefined where the platform has no shared memory.
+ * The dataset to post to worker threads (cached per dataset): its calls, or its packed calls
+ * (never unpacked for this), copied once into shared memory where the platform has it, so that
+ * every worker reads the same copy; a plain copy each elsewhere. {@link receivedDataset} undoes it.
  */
-export function sharedCalls(data: GenotypeData): AlleleCalls | undefined {
-  if (!sharedMemory()) return undefined;
-  if (data.calls.buffer instanceof SharedArrayBuffer) return data.calls;
-  let calls = sharedCallsCache.get(data);
-  if (!calls) {
-    calls = allocate(data.calls.constructor as ArrayType<AlleleCalls>, data.calls.length, true);
-    calls.set(data.calls);
-    sharedCallsCache.set(data, calls);
-  }
-  return calls;
+export function postedDataset(data: GenotypeData): PostedDataset {
+  let posted = postedCache.get(data);
+  if (posted) return posted;
+  const { individuals, loci, ploidy, phased, source, packed } = data;
+  const fields = { individuals, loci, ploidy, phased, ...(source ? { source } : {}) };
+  const toShared = <T extends AlleleCalls | Uint8Array>(a: T): T => {
+    if (!sharedMemory() || a.buffer instanceof SharedArrayBuffer) return a;
+    const copy = allocate(a.constructor as ArrayType<T>, a.length, true);
+    copy.set(a);
+    return copy;
+  };
+  posted = packed
+    ? { ...fields, packed: { bytes: toShared(packed.bytes), bytesPerLocus: packed.bytesPerLocus } }
+    : { ...fields, calls: toShared(data.calls) };
+  postedCache.set(data, posted);
+  return posted;
+}
+
+/** The dataset a worker was posted ({@link postedDataset}). */
+export function receivedDataset(posted: PostedDataset): GenotypeData {
+  if (posted.calls) return { ...posted, calls: posted.calls };
+  if (!posted.packed) throw new Error('A posted dataset has neither calls nor packed calls');
+  return packedGenotypeData(posted, posted.packed);
 }
 
 /**
  * The individuals `rows` of prepared data (in that order), sharing the allele and genotype
- * tables: for fitting on part of the individuals and scoring the rest (cross-validation). Only
- * the loci the hot loops read from genotypeOf are copied there: those of one-locus groups, and
- * of groups that span two of `blocks` (block deletion takes those locus by locus); the others
- * are read from the groups' combined codes (groupedLociOmitted). On SNP data, where loci are
- * grouped in fours, that copies about a fifth of the bytes (five folds of a 2,000 × 100,000 set
- * gathered 1.2 G codes) and leaves the rest of genotypeOf as untouched zero pages.
+ * tables: for fitting on part of the individuals and scoring the rest (cross-validation). The
+ * rows of locusCodes that are stored ({@link readByLocus}) and the groups' combined codes are
+ * taken over; the other rows stay untouched zero pages, as in the whole data.
  */
-export function individualSubset(md: PreparedData, rows: readonly number[], blocks?: LocusBlocks): PreparedData {
+export function individualSubset(md: PreparedData, rows: readonly number[]): PreparedData {
   const { L, N, groups } = md;
   const n = rows.length;
-  const genotypeOf = new (md.genotypeOf.constructor as new (length: number) => PreparedData['genotypeOf'])(L * n);
+  const locusCodes = new (md.locusCodes.constructor as new (length: number) => Codes)(L * n);
   const take = Int32Array.from(rows);
   for (let q = 0; q + 1 < groups.first.length; q++) {
-    if (groups.row[q]! >= 0 && !(blocks && groupSpansBlocks(groups, q, blocks.of))) continue;
+    if (!readByLocus(md, q)) continue;
     const i0 = groups.first[q]!;
     const i1 = groups.first[q + 1]!;
-    subsetRows(md.genotypeOf.subarray(i0 * N, i1 * N), genotypeOf.subarray(i0 * n, i1 * n), take, i1 - i0, N);
+    subsetRows(md.locusCodes.subarray(i0 * N, i1 * N), locusCodes.subarray(i0 * n, i1 * n), take, i1 - i0, N);
   }
-  return { ...md, N: n, genotypeOf, groups: subsetGroups(groups, N, rows), groupedLociOmitted: true };
+  return {
+    L,
+    P: md.P,
+    alleles: md.alleles,
+    offsets: md.offsets,
+    totalAlleles: md.totalAlleles,
+    genotypeOffsets: md.genotypeOffsets,
+    genotypeAlleles: md.genotypeAlleles,
+    ...(md.windows ? { windows: md.windows } : {}),
+    N: n,
+    locusCodes,
+    groups: subsetGroups(groups, N, rows),
+  };
 }

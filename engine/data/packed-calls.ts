@@ -1,0 +1,94 @@
+import {
+  MISSING,
+  type DatasetSource,
+  type GenotypeData,
+  type Individual,
+  type Locus,
+  type PackedCalls,
+} from './genotype-data.ts';
+
+export type { PackedCalls };
+
+/** The two copies of each 2-bit genotype code. */
+const CODE_COPIES = [
+  [0, 0],
+  [MISSING, MISSING],
+  [0, 1],
+  [1, 1],
+] as const;
+
+/**
+ * The eight calls of each byte (four genotypes), as two 32-bit words: entry 2b, 2b + 1 of the
+ * Int32 view hold byte b's calls in order (little-endian, as every platform Node and browsers run on).
+ */
+const BYTE_CALLS = (() => {
+  const table = new Int8Array(256 * 8);
+  for (let b = 0; b < 256; b++)
+    for (let j = 0; j < 4; j++) {
+      const [x, y] = CODE_COPIES[(b >> (2 * j)) & 3]!;
+      table[b * 8 + 2 * j] = x;
+      table[b * 8 + 2 * j + 1] = y;
+    }
+  return new Int32Array(table.buffer);
+})();
+
+/**
+ * Writes locus l's calls (2N values, individual d's copies at 2d, 2d + 1) into out[0 .. 2N).
+ * `out` must hold 8 · bytesPerLocus values (the padding of the last byte is decoded too).
+ */
+export function unpackLocus(packed: PackedCalls, l: number, out: Int8Array): void {
+  const { bytes, bytesPerLocus } = packed;
+  if (out.length < 8 * bytesPerLocus || out.byteOffset % 4 !== 0)
+    throw new RangeError('unpackLocus: out needs 8 values a byte, aligned to 4 bytes');
+  const words = new Int32Array(out.buffer, out.byteOffset, 2 * bytesPerLocus);
+  const base = l * bytesPerLocus;
+  for (let j = 0; j < bytesPerLocus; j++) {
+    const b = bytes[base + j]! * 2;
+    words[2 * j] = BYTE_CALLS[b]!;
+    words[2 * j + 1] = BYTE_CALLS[b + 1]!;
+  }
+}
+
+/** Every locus's calls in the dense layout of GenotypeData.calls (N · L · 2 bytes). */
+export function unpackCalls(packed: PackedCalls, N: number, L: number): Int8Array {
+  const calls = new Int8Array(N * L * 2);
+  const scratch = new Int8Array(8 * packed.bytesPerLocus);
+  for (let l = 0; l < L; l++) {
+    unpackLocus(packed, l, scratch);
+    calls.set(scratch.subarray(0, 2 * N), l * N * 2);
+  }
+  return calls;
+}
+
+/** What a packed dataset holds beside its calls. */
+export interface DatasetFields {
+  readonly individuals: readonly Individual[];
+  readonly loci: readonly Locus[];
+  readonly source?: DatasetSource;
+}
+
+/**
+ * A diploid, unphased dataset whose calls are held packed: `packed` is what the clustering
+ * path reads (prepared-data.ts codes it without unpacking); `calls`, for everything else that
+ * reads calls, is unpacked on first read and kept. Every locus must have at most two alleles.
+ */
+export function packedGenotypeData(fields: DatasetFields, packed: PackedCalls): GenotypeData {
+  const N = fields.individuals.length;
+  const L = fields.loci.length;
+  if (packed.bytesPerLocus !== Math.ceil(N / 4) || packed.bytes.length !== L * packed.bytesPerLocus)
+    throw new RangeError(`packed calls: ${packed.bytes.length} bytes for ${L} loci × ${N} individuals`);
+  for (const locus of fields.loci)
+    if (locus.alleles.length > 2) throw new RangeError(`packed calls: locus ${locus.name} has more than two alleles`);
+  let calls: Int8Array | undefined;
+  return {
+    ploidy: 2,
+    individuals: fields.individuals,
+    loci: fields.loci,
+    phased: false,
+    ...(fields.source ? { source: fields.source } : {}),
+    packed,
+    get calls(): Int8Array {
+      return (calls ??= unpackCalls(packed, N, L));
+    },
+  };
+}
