@@ -110,3 +110,22 @@ test('packed calls: refused for loci with more than two alleles and for bytes th
     /2 bytes for 1 loci × 2 individuals/,
   );
 });
+
+test('packed calls: prepared, decoded and posted where there is no SharedArrayBuffer (a browser without cross-origin isolation)', () => {
+  const { plain, packed } = genotypes(41, 9, 3);
+  const g = globalThis as { SharedArrayBuffer?: SharedArrayBufferConstructor };
+  const saved = g.SharedArrayBuffer;
+  delete g.SharedArrayBuffer;
+  try {
+    const md = buildPreparedData(packed);
+    assert.deepEqual(
+      Array.from(everyLocus(md).genotypeOf),
+      Array.from(everyLocus(buildPreparedData(plain)).genotypeOf),
+    );
+    const posted = postedDataset(packed);
+    assert.equal(posted.packed!.bytes, packed.packed!.bytes, 'posted as they are, copied by the message');
+    assert.deepEqual(Array.from(receivedDataset(posted).calls), Array.from(plain.calls));
+  } finally {
+    g.SharedArrayBuffer = saved;
+  }
+});

@@ -25,6 +25,14 @@ export const MAX_COMBINED = 256;
 /** Rows of combined codes per chunk while the number of groups is not yet known. */
 const CHUNK_ROWS = 1024;
 
+/** A locus of the open group whose row is written if the group is read locus by locus. */
+interface PendingLocus {
+  readonly locus: number;
+  /** Its codes (the general path), or how to decode them into a buffer (packed calls). */
+  readonly codes?: Int32Array;
+  readonly decode?: (out: Int32Array) => void;
+}
+
 /**
  * Groups consecutive loci as they are coded (see {@link LocusGroups}): each locus's codes are
  * folded into its group's combined codes, and kept only where the group's loci are read one at a
@@ -37,12 +45,14 @@ export class GroupBuilder {
   private readonly size: number[] = [];
   private readonly chunks: Uint8Array[] = [];
   private rows = 0;
-  /** The open group: its first locus, Π G so far, and the loci with G > 1 with their codes. */
+  /** The open group: its first locus, Π G so far, and the loci with G > 1 (see PendingLocus). */
   private start = -1;
   private product = 1;
   private end = 0;
-  private readonly pending: { locus: number; codes: Int32Array }[] = [];
-  private readonly combined: Int32Array;
+  private readonly pending: PendingLocus[] = [];
+  /** The open group's combined codes, one byte per individual (padded to whole words), and as words. */
+  private readonly combined: Uint8Array;
+  private readonly words: Int32Array;
   private readonly free: Int32Array[] = [];
 
   constructor(
@@ -50,7 +60,8 @@ export class GroupBuilder {
     private readonly windows: { readonly of: Int32Array } | undefined,
   ) {
     this.limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
-    this.combined = new Int32Array(N);
+    this.words = new Int32Array(Math.ceil(N / 4));
+    this.combined = new Uint8Array(this.words.buffer);
   }
 
   /** A buffer of N codes for the next locus (handed back to {@link add}). */
@@ -58,22 +69,55 @@ export class GroupBuilder {
     return this.free.pop() ?? new Int32Array(this.N);
   }
 
-  /** Locus i, the next one, with G genotypes and its codes in the last {@link scratch} buffer. */
-  add(i: number, G: number, codes: Int32Array, writeRow: (locus: number, codes: Int32Array) => void): void {
+  /** Opens a group at locus i where its G genotypes do not fit the open one; true when i starts the group. */
+  private join(i: number, G: number, writeRow: (locus: number, codes: Int32Array) => void): boolean {
     if (this.start >= 0 && i > this.start && this.product * G > this.limit) this.close(writeRow);
-    if (this.start < 0) {
+    const first = this.start < 0;
+    if (first) {
       this.start = i;
       this.product = 1;
     }
-    const N = this.N;
-    const combined = this.combined;
-    if (i === this.start) combined.set(codes);
-    else if (G > 1) for (let d = 0; d < N; d++) combined[d] = combined[d]! * G + codes[d]!;
     this.product *= G;
     this.end = i + 1;
+    return first;
+  }
+
+  /**
+   * Locus i, the next one, with G genotypes and its codes in the last {@link scratch} buffer.
+   * (A one-locus group's combined codes may wrap past a byte: they are never stored; a group of
+   * several has Π G ≤ 256, so its codes fit.)
+   */
+  add(i: number, G: number, codes: Int32Array, writeRow: (locus: number, codes: Int32Array) => void): void {
+    const N = this.N;
+    const combined = this.combined;
+    if (this.join(i, G, writeRow)) combined.set(codes.subarray(0, N));
+    else if (G > 1) for (let d = 0; d < N; d++) combined[d] = combined[d]! * G + codes[d]!;
     // A locus with one genotype has codes 0: its row stays zero without a write.
     if (G > 1) this.pending.push({ locus: i, codes });
     else this.free.push(codes);
+  }
+
+  /**
+   * Locus i of packed calls (packed-calls.ts) with G genotypes: `lut[b]` holds, byte t of the
+   * word, the code of the t-th genotype of a packed byte b; the locus's bytes are
+   * bytes[base .. base + ⌈N/4⌉). Four individuals are combined per step: x · G + g stays below 256
+   * in each byte (Π G ≤ 256), so no byte carries into the next; padding bytes past individual N
+   * may, but only upward, out of the word. `decode` writes the locus's codes when its row is needed.
+   */
+  addPacked(
+    i: number,
+    G: number,
+    lut: Int32Array,
+    bytes: Uint8Array,
+    base: number,
+    decode: (out: Int32Array) => void,
+    writeRow: (locus: number, codes: Int32Array) => void,
+  ): void {
+    const words = this.words;
+    const W = words.length;
+    if (this.join(i, G, writeRow)) for (let j = 0; j < W; j++) words[j] = lut[bytes[base + j]!]!;
+    else if (G > 1) for (let j = 0; j < W; j++) words[j] = Math.imul(words[j]!, G) + lut[bytes[base + j]!]!;
+    if (G > 1) this.pending.push({ locus: i, decode });
   }
 
   /** Ends the open group. */
@@ -84,14 +128,18 @@ export class GroupBuilder {
     if (!byLocus) {
       const at = this.rows % CHUNK_ROWS;
       if (at === 0) this.chunks.push(new Uint8Array(CHUNK_ROWS * N));
-      this.chunks[this.chunks.length - 1]!.set(this.combined, at * N);
+      this.chunks[this.chunks.length - 1]!.set(this.combined.subarray(0, N), at * N);
       this.rows++;
       const of = this.windows?.of;
       if (of) for (let i = start + 1; i < end && !byLocus; i++) byLocus = of[i] !== of[start];
     }
     for (const p of this.pending) {
-      if (byLocus) writeRow(p.locus, p.codes);
-      this.free.push(p.codes);
+      if (byLocus) {
+        let codes = p.codes;
+        if (!codes) p.decode!((codes = this.scratch()));
+        writeRow(p.locus, codes);
+        this.free.push(codes);
+      } else if (p.codes) this.free.push(p.codes);
     }
     this.pending.length = 0;
     this.first.push(start);

@@ -76,7 +76,7 @@ export function everyLocus(md: PreparedData): EveryLocusData {
   const known = everyLocusCache.get(md);
   if (known) return known;
   const { N, groups, genotypeOffsets } = md;
-  const shared = md.locusCodes.buffer instanceof SharedArrayBuffer;
+  const shared = sharedMemory() && md.locusCodes.buffer instanceof SharedArrayBuffer;
   let genotypeOf = md.locusCodes;
   let copied = false;
   const digits = new Uint8Array(MAX_COMBINED);
@@ -223,9 +223,10 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
   const table: number[] = [];
   const copy = new Int16Array(P);
   const packed = data.packed;
-  // Packed data are coded from their two-bit codes: the calls are never unpacked.
-  const calls = packed ? undefined : data.calls;
+  // Packed data are coded from their two-bit codes (packedLocus): the calls are never unpacked.
+  const calls = packed ? new Int8Array(0) : data.calls;
   const grouping = new GroupBuilder(N, windows);
+  const packedLocus = packed ? new PackedLocusCoder(packed, N) : undefined;
   // A genotype's key is its sorted copies read as digits in base r + 1 (missing = 0): looked up
   // in a flat array when there are few possible keys (SNPs, most microsatellites), else in a Map.
   // Each locus is coded into `codes` by a loop that sees one array type.
@@ -237,10 +238,15 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
     const keys = Math.pow(radix, P);
     const flat = keys <= DIRECT_KEYS;
     if (flat && direct.length < keys) direct = new Int32Array(keys).fill(-1);
+    if (packedLocus) {
+      const count = packedLocus.code(i, table);
+      packedLocus.add(grouping, i, count, writeRow);
+      genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
+      continue;
+    }
     const codes = grouping.scratch();
-    const { genotypes: count, keys: set } = !calls
-      ? packedCodes(packed!, i, N, table, codes)
-      : flat && P === 2
+    const { genotypes: count, keys: set } =
+      flat && P === 2
         ? diploidCodes(calls, i * N * 2, N, radix, direct, touched, table, codes)
         : generalCodes(calls, i * N * P, N, P, radix, flat ? direct : undefined, touched, table, copy, codes);
     for (let k = 0; k < set; k++) direct[touched[k]!] = -1;
@@ -277,34 +283,88 @@ const PACKED_COPIES = [
   [1, 1],
 ] as const;
 
+/** Which of the four two-bit values occur in each byte (bit v set for value v). */
+const BYTE_VALUES = Uint8Array.from({ length: 256 }, (_, b) => {
+  let mask = 0;
+  for (let t = 0; t < 4; t++) mask |= 1 << ((b >> (2 * t)) & 3);
+  return mask;
+});
+
 /**
- * Locus codes of packed calls: genotypes numbered in order of first appearance, as
- * {@link diploidCodes} numbers the same calls unpacked (so both give the same preparation).
+ * Codes loci of packed calls: genotypes numbered in order of first appearance, as
+ * {@link diploidCodes} numbers the same calls unpacked (so both give the same preparation), and
+ * the per-byte tables GroupBuilder.addPacked combines with (cached per numbering: loci share few).
  */
-function packedCodes(
-  packed: PackedCalls,
-  l: number,
-  N: number,
-  table: number[],
-  out: Int32Array,
-): { genotypes: number; keys: number } {
-  const { bytes, bytesPerLocus } = packed;
-  const code = new Int32Array(4).fill(-1);
-  let count = 0;
-  const base = l * bytesPerLocus;
-  for (let j = 0, d = 0; j < bytesPerLocus; j++) {
-    let b = bytes[base + j]!;
-    for (const end = Math.min(N, d + 4); d < end; d++, b >>= 2) {
-      const v = b & 3;
-      let g = code[v]!;
-      if (g < 0) {
-        g = code[v] = count++;
+class PackedLocusCoder {
+  /** The last locus's genotype per two-bit value (−1: absent). */
+  private readonly codeOf = new Int32Array(4);
+  private readonly luts = new Map<number, Int32Array>();
+
+  constructor(
+    private readonly packed: PackedCalls,
+    private readonly N: number,
+  ) {}
+
+  /** Numbers locus l's genotypes, appending each new one's copies to `table`; returns their count. */
+  code(l: number, table: number[]): number {
+    const { bytes, bytesPerLocus } = this.packed;
+    const N = this.N;
+    const codeOf = this.codeOf.fill(-1);
+    const base = l * bytesPerLocus;
+    const whole = N >> 2;
+    let seen = 0;
+    let count = 0;
+    const visit = (b: number, slots: number) => {
+      for (let t = 0; t < slots; t++) {
+        const v = (b >> (2 * t)) & 3;
+        if (codeOf[v]! >= 0) continue;
+        codeOf[v] = count++;
+        seen |= 1 << v;
         table.push(...PACKED_COPIES[v]!);
       }
-      out[d] = g;
+    };
+    // Whole bytes are skipped while they hold no new value; the last byte's padding is not read.
+    for (let j = 0; j < whole && seen !== 15; j++) {
+      const b = bytes[base + j]!;
+      if ((BYTE_VALUES[b]! & ~seen) !== 0) visit(b, 4);
     }
+    if (N & 3 && seen !== 15) visit(bytes[base + whole]!, N & 3);
+    return count;
   }
-  return { genotypes: count, keys: 0 };
+
+  /** The per-byte table of the last locus coded: byte t of lut[b] = the code of b's t-th genotype. */
+  private lut(): Int32Array {
+    const c = this.codeOf;
+    const key = ((c[0]! + 1) << 12) | ((c[1]! + 1) << 8) | ((c[2]! + 1) << 4) | (c[3]! + 1);
+    let lut = this.luts.get(key);
+    if (!lut) {
+      // Absent values (only in padding) get 0: padding is never stored.
+      const g = Array.from(c, (x) => Math.max(0, x));
+      lut = Int32Array.from({ length: 256 }, (_, b) => {
+        let w = 0;
+        for (let t = 0; t < 4; t++) w |= g[(b >> (2 * t)) & 3]! << (8 * t);
+        return w;
+      });
+      this.luts.set(key, lut);
+    }
+    return lut;
+  }
+
+  /** Adds locus l, the last one coded, with its `count` genotypes to `grouping`. */
+  add(grouping: GroupBuilder, l: number, count: number, writeRow: (locus: number, codes: Int32Array) => void): void {
+    const { bytes, bytesPerLocus } = this.packed;
+    grouping.addPacked(l, count, this.lut(), bytes, l * bytesPerLocus, this.decoder(l), writeRow);
+  }
+
+  /** Writes locus l's codes (under the numbering of the last locus coded, which must be l). */
+  private decoder(l: number): (out: Int32Array) => void {
+    const codeOf = Int32Array.from(this.codeOf);
+    const { bytes, bytesPerLocus } = this.packed;
+    const N = this.N;
+    return (out) => {
+      for (let d = 0; d < N; d++) out[d] = codeOf[(bytes[l * bytesPerLocus + (d >> 2)]! >> (2 * (d & 3))) & 3]!;
+    };
+  }
 }
 
 /**
