@@ -1,6 +1,6 @@
 import { alleleCounts } from '../data/allele-counts.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { everyLocus, maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
+import { locusRow, maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { detLog } from '../util/det-math.ts';
 import type { Model } from '../util/choices.ts';
@@ -113,8 +113,9 @@ export function fstFromMemberships(data: PreparedData, Q: ArrayLike<number>, K: 
   const counts = new Float64Array(data.alleles.reduce((m, r) => Math.max(m, r), 0) * K);
   const sizes = new Float64Array(K);
   const copies = new Float64Array(K);
-  const codes = everyLocus(data).genotypeOf;
+  const scratch = new Int32Array(N);
   for (let i = 0; i < L; i++) {
+    const codes = locusRow(data, i, scratch);
     const g0 = data.genotypeOffsets[i]!;
     const G = data.genotypeOffsets[i + 1]! - g0;
     const r = data.alleles[i]!;
@@ -123,7 +124,7 @@ export function fstFromMemberships(data: PreparedData, Q: ArrayLike<number>, K: 
     sizes.fill(0);
     copies.fill(0);
     for (let d = 0; d < N; d++) {
-      const g = codes[i * N + d]!;
+      const g = codes[d]!;
       for (let j = 0; j < K; j++) W[g * K + j]! += Q[d * K + j]!;
     }
     for (let g = 0; g < G; g++) {

@@ -1,7 +1,7 @@
 import gammainc from '@stdlib/math-base-special-gammainc';
 import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import { MISSING } from '../data/genotype-data.ts';
-import { everyLocus, type PreparedData } from '../model/prepared/prepared-data.ts';
+import { locusRow, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mutualInformationWithCluster } from './mutual-information.ts';
 
@@ -33,15 +33,16 @@ export interface Selection {
 /** Observed alleles (with a nonzero count) and observed copies per locus. */
 function observed(data: PreparedData): { alleles: Int32Array; copies: Float64Array } {
   const { N, P, genotypeOffsets, genotypeAlleles } = data;
-  const genotypeOf = everyLocus(data).genotypeOf;
+  const scratch = new Int32Array(N);
   const alleles = new Int32Array(data.L);
   const copies = new Float64Array(data.L);
   for (let i = 0; i < data.L; i++) {
     const seen = new Uint8Array(data.alleles[i]!);
     const g0 = genotypeOffsets[i]!;
     const present = new Uint8Array(genotypeOffsets[i + 1]! - g0);
+    const genotypeOf = locusRow(data, i, scratch);
     for (let d = 0; d < N; d++) {
-      const g = genotypeOf[i * N + d]!;
+      const g = genotypeOf[d]!;
       present[g] = 1;
       for (let p = 0; p < P; p++) if (genotypeAlleles[(g0 + g) * P + p]! !== MISSING) copies[i]!++;
     }
@@ -103,10 +104,11 @@ export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: num
   const panel: number[] = [];
   const redundantGiven = new Map<number, number>();
   const candidate = new Float64Array(N * K);
-  const codes = everyLocus(data).genotypeOf;
+  const scratch = new Int32Array(N);
   for (const row of rows) {
     if (!row.relevant) continue;
     const i = row.locus;
+    const codes = locusRow(data, i, scratch);
     const off = data.offsets[i]!;
     let gain = 0;
     let typed = 0;
@@ -114,7 +116,7 @@ export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: num
       let any = false;
       for (let c = 0; c < K; c++) candidate[d * K + c] = logPost[d * K + c]!;
       // The genotype's copies (sorted, missing first).
-      const copiesAt = (data.genotypeOffsets[i]! + codes[i * N + d]!) * P;
+      const copiesAt = (data.genotypeOffsets[i]! + codes[d]!) * P;
       for (let p = 0; p < P; p++) {
         const a = data.genotypeAlleles[copiesAt + p]!;
         if (a === MISSING) continue;

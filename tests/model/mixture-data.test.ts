@@ -8,6 +8,7 @@ import {
   everyLocus,
   genotypeCode,
   genotypeCounts,
+  locusRow,
   postedDataset,
   preparedData,
 } from '../../engine/model/prepared/prepared-data.ts';
@@ -91,7 +92,7 @@ test('preparedData: one preparation per dataset, equal to buildPreparedData, wit
   assert.deepEqual(Array.from(posted.calls!), Array.from(data.calls));
 });
 
-test('buildPreparedData: grouped loci live only in their combined codes; everyLocus, genotypeCode and genotypeCounts decode them as the plain definition', () => {
+test('buildPreparedData: grouped loci live only in their combined codes; everyLocus, genotypeCode, locusRow and genotypeCounts decode them as the plain definition', () => {
   const rng = createRng(14);
   const N = 200;
   // SNPs (grouped in fours and fives by Π G ≤ min(256, N / 8) = 25), a monomorphic SNP, a
@@ -143,6 +144,13 @@ test('buildPreparedData: grouped loci live only in their combined codes; everyLo
     assert.deepEqual(Array.from(everyLocus(md).genotypeOf), ref.genotypeOf);
     for (let i = 0; i < L; i++)
       for (let n = 0; n < N; n++) assert.equal(genotypeCode(md, i, n), ref.genotypeOf[i * N + n]);
+    const scratch = new Int32Array(N);
+    for (let i = 0; i < L; i++)
+      assert.deepEqual(
+        Array.from(locusRow(md, i, scratch)),
+        ref.genotypeOf.slice(i * N, (i + 1) * N),
+        `locus ${i}: row`,
+      );
     const counts = new Array<number>(md.genotypeOffsets[L]!).fill(0);
     for (let i = 0; i < L; i++)
       for (let n = 0; n < N; n++) counts[md.genotypeOffsets[i]! + ref.genotypeOf[i * N + n]!]!++;

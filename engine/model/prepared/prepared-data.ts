@@ -136,6 +136,25 @@ export function genotypeCounts(md: PreparedData): Int32Array {
   return counts;
 }
 
+/**
+ * Locus i's codes of every individual (shape (N,)): its row of locusCodes where stored, else
+ * decoded from its group's combined codes into `scratch` (length N). For loops that visit each
+ * locus once and would not keep every row ({@link everyLocus} holds them all: N·L more bytes).
+ */
+export function locusRow(md: PreparedData, i: number, scratch: Int32Array): ArrayLike<number> {
+  const { N, groups, genotypeOffsets } = md;
+  const q = groupOf(groups, i);
+  if (readByLocus(md, q)) return md.locusCodes.subarray(i * N, (i + 1) * N);
+  let stride = 1;
+  for (let j = groups.first[q + 1]! - 1; j > i; j--) stride *= genotypeOffsets[j + 1]! - genotypeOffsets[j]!;
+  const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
+  const digits = new Uint8Array(groups.size[q]!);
+  for (let c = 0; c < digits.length; c++) digits[c] = Math.floor(c / stride) % G;
+  const codes = groups.codes.subarray(groups.row[q]! * N, (groups.row[q]! + 1) * N);
+  for (let d = 0; d < N; d++) scratch[d] = digits[codes[d]!]!;
+  return scratch;
+}
+
 /** Individual d's genotype code at locus i (from locusCodes or its group's combined code). */
 export function genotypeCode(md: PreparedData, i: number, d: number): number {
   const { N, groups, genotypeOffsets } = md;
