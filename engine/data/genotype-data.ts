@@ -154,36 +154,3 @@ export function subsetData(data: GenotypeData, lociIdx: readonly number[], indId
 export function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
 }
-
-/**
- * A fingerprint of a dataset's content (individual ids, locus names, allele names and every call):
- * two reads of the same data agree, and pieces of a sweep computed on other data are told apart.
- * FNV-1a, 32 bits, as 8 hex digits.
- */
-export function datasetFingerprint(data: GenotypeData): string {
-  let h = 0x811c9dc5;
-  const byte = (b: number) => {
-    h ^= b & 0xff;
-    h = Math.imul(h, 0x01000193);
-  };
-  const text = (s: string) => {
-    for (let k = 0; k < s.length; k++) {
-      const c = s.charCodeAt(k);
-      byte(c);
-      byte(c >> 8);
-    }
-    byte(0);
-  };
-  byte(data.ploidy);
-  for (const ind of data.individuals) text(ind.id);
-  for (const locus of data.loci) {
-    text(locus.name);
-    for (const a of locus.alleles) text(a);
-  }
-  for (let k = 0; k < data.calls.length; k++) {
-    const c = data.calls[k]!;
-    byte(c);
-    byte(c >> 8);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
-}

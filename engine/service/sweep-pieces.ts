@@ -1,5 +1,6 @@
 import { withCvErrors } from './cross-validate.ts';
-import { datasetFingerprint, type GenotypeData } from '../data/genotype-data.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
+import { datasetFingerprint } from '../data/fingerprint.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { packedGenotypeData } from '../../engine/data/packed-calls.ts';
+import { datasetFingerprint } from '../../engine/data/fingerprint.ts';
 import {
   buildPreparedData,
   everyLocus,
@@ -128,4 +129,17 @@ test('packed calls: prepared, decoded and posted where there is no SharedArrayBu
   } finally {
     g.SharedArrayBuffer = saved;
   }
+});
+
+test("packed calls: the dataset fingerprint (sweep pieces) equals the plain calls' without unpacking them", () => {
+  const { plain, packed } = genotypes(37, 11, 5);
+  const untouched: GenotypeData = {
+    ...packed,
+    get calls(): Int8Array {
+      throw new Error('unpacked');
+    },
+  };
+  assert.equal(datasetFingerprint(untouched), datasetFingerprint(plain));
+  const other = genotypes(37, 11, 6).plain;
+  assert.notEqual(datasetFingerprint(other), datasetFingerprint(plain));
 });
