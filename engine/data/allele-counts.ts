@@ -1,24 +1,30 @@
 import { MISSING, type GenotypeData } from './genotype-data.ts';
+import { locusCalls } from './packed-calls.ts';
 
 /**
  * Allele counts of locus l over all individuals (or the given ones): shape (nAlleles,).
  * Missing copies are skipped.
  */
-export function alleleCounts(data: GenotypeData, l: number, individuals?: ArrayLike<number>): Float64Array {
+export function alleleCounts(
+  data: GenotypeData,
+  l: number,
+  individuals?: ArrayLike<number>,
+  scratch?: Int8Array,
+): Float64Array {
   const N = data.individuals.length;
   const P = data.ploidy;
   const counts = new Float64Array(data.loci[l]!.alleles.length);
-  const base = l * N * P;
+  const calls = locusCalls(data, l, scratch);
   if (individuals === undefined) {
-    for (let k = base; k < base + N * P; k++) {
-      const a = data.calls[k]!;
+    for (let k = 0; k < N * P; k++) {
+      const a = calls[k]!;
       if (a !== MISSING) counts[a]!++;
     }
   } else {
     for (let j = 0; j < individuals.length; j++) {
-      const o = base + individuals[j]! * P;
+      const o = individuals[j]! * P;
       for (let p = 0; p < P; p++) {
-        const a = data.calls[o + p]!;
+        const a = calls[o + p]!;
         if (a !== MISSING) counts[a]!++;
       }
     }

@@ -4,6 +4,7 @@ import {
   type GenotypeData,
   type Individual,
   type Locus,
+  type AlleleCalls,
   type PackedCalls,
 } from './genotype-data.ts';
 
@@ -91,4 +92,18 @@ export function packedGenotypeData(fields: DatasetFields, packed: PackedCalls): 
       return (calls ??= unpackCalls(packed, N, L));
     },
   };
+}
+
+/**
+ * Locus l's block of calls (N · ploidy values, individual i's copies at i · ploidy ..): a view of
+ * the calls, or for packed data the locus unpacked into `scratch` (8 · bytesPerLocus values; made
+ * when absent), so a pass over the loci never unpacks the whole dataset.
+ */
+export function locusCalls(data: GenotypeData, l: number, scratch?: Int8Array): AlleleCalls {
+  const N = data.individuals.length;
+  const packed = data.packed;
+  if (!packed) return data.calls.subarray(l * N * data.ploidy, (l + 1) * N * data.ploidy);
+  const out = scratch ?? new Int8Array(8 * packed.bytesPerLocus);
+  unpackLocus(packed, l, out);
+  return out.subarray(0, 2 * N);
 }

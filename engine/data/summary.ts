@@ -1,5 +1,6 @@
 import { alleleCounts, minorAlleleFrequency } from './allele-counts.ts';
 import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
+import { locusCalls } from './packed-calls.ts';
 
 /** Summary statistics of a dataset; per-locus arrays have shape (nLoci,), per-individual (nIndividuals,). */
 export interface DatasetSummary {
@@ -72,8 +73,10 @@ export function summarize(data: GenotypeData): DatasetSummary {
   const copiesPerInd = data.loci.reduce((sum, _, l) => sum + locusPloidy(data, l), 0);
   let biallelic = 0;
   let monomorphic = 0;
+  const scratch = data.packed ? new Int8Array(8 * data.packed.bytesPerLocus) : undefined;
   for (let l = 0; l < L; l++) {
-    const counts = alleleCounts(data, l);
+    const calls = locusCalls(data, l, scratch);
+    const counts = alleleCounts(data, l, undefined, scratch);
     let observed = 0;
     let n = 0;
     let sumSq = 0;
@@ -93,12 +96,12 @@ export function summarize(data: GenotypeData): DatasetSummary {
     let miss = 0;
     const Pl = locusPloidy(data, l);
     for (let i = 0; i < N; i++) {
-      const o = (l * N + i) * P;
+      const o = i * P;
       let m = 0;
       let differ = false;
-      const a0 = data.calls[o]!;
+      const a0 = calls[o]!;
       for (let p = 0; p < Pl; p++) {
-        const a = data.calls[o + p]!;
+        const a = calls[o + p]!;
         if (a === MISSING) m++;
         else if (a !== a0) differ = true;
       }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { packedGenotypeData } from '../../engine/data/packed-calls.ts';
 import { datasetFingerprint } from '../../engine/data/fingerprint.ts';
+import { summarize } from '../../engine/data/summary.ts';
 import {
   buildPreparedData,
   everyLocus,
@@ -142,4 +143,15 @@ test("packed calls: the dataset fingerprint (sweep pieces) equals the plain call
   assert.equal(datasetFingerprint(untouched), datasetFingerprint(plain));
   const other = genotypes(37, 11, 6).plain;
   assert.notEqual(datasetFingerprint(other), datasetFingerprint(plain));
+});
+
+test("packed calls: the dataset summary (Data screen, stratify inspect) equals the plain calls' without unpacking them", () => {
+  const { plain, packed } = genotypes(53, 17, 9);
+  const untouched: GenotypeData = {
+    ...packed,
+    get calls(): Int8Array {
+      throw new Error('unpacked');
+    },
+  };
+  assert.deepEqual(summarize(untouched), summarize(plain));
 });
