@@ -133,6 +133,29 @@ test('F_ST from hard memberships equals the hard-assignment estimator on nancyca
   for (let i = 0; i < hard.perLocus.length; i++) assert.ok(Math.abs(soft.perLocus[i]! - hard.perLocus[i]!) < 1e-12);
 });
 
+test('F_ST from hard memberships equals the hard-assignment estimator on SNPs taken in locus groups (complete genotypes, a three-allele locus among them)', () => {
+  const rng = createRng(31);
+  const N = 240;
+  const K = 3;
+  const labels = Array.from({ length: N }, (_, d) => d % K);
+  const r = [2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2];
+  const data = makeData(N, r.length, 2, r, (l, d) =>
+    rng.uniform() < 0.2 + 0.25 * labels[d]! ? 1 : l === 5 && rng.uniform() < 0.3 ? 2 : 0,
+  );
+  const md = buildPreparedData(data);
+  assert.ok(
+    Array.from(md.groups.row).some((x) => x >= 0),
+    'some loci grouped',
+  );
+  const Q = new Float64Array(N * K);
+  labels.forEach((c, d) => (Q[d * K + c] = 1));
+  const soft = fstFromMemberships(md, Q, K);
+  const hard = fstFromAssignments(data, labels);
+  assert.ok(Math.abs(soft.fst - hard.fst) < 1e-12, `${soft.fst} vs ${hard.fst}`);
+  for (let i = 0; i < hard.perLocus.length; i++)
+    assert.ok(Math.abs(soft.perLocus[i]! - hard.perLocus[i]!) < 1e-12, `locus ${i}`);
+});
+
 test('F_ST per K does not collapse on small samples: 5 individuals per population', async () => {
   // Two populations of 5 diploids at 30 microsatellites (6–12 alleles, F_ST 0.1): K = 2 finds
   // them, and F_ST per K must report their differentiation (the model's α-smoothed cluster

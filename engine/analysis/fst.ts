@@ -1,6 +1,8 @@
 import { alleleCounts } from '../data/allele-counts.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { locusRow, maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
+import { maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
+import { locusMarginal } from '../model/prepared/locus-groups.ts';
+import { rowLoops } from '../model/mixture/row-loops.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { detLog } from '../util/det-math.ts';
 import type { Model } from '../util/choices.ts';
@@ -107,38 +109,46 @@ function combineLoci(parts: Float64Array, L: number): FstResult {
  * @param Q shape (N, K): memberships (rows sum to 1)
  */
 export function fstFromMemberships(data: PreparedData, Q: ArrayLike<number>, K: number): FstResult {
-  const { N, L, P } = data;
+  const { N, L, P, groups, genotypeOffsets } = data;
   const parts = new Float64Array(2 * L);
   const W = new Float64Array(maxGenotypes(data) * K);
   const counts = new Float64Array(data.alleles.reduce((m, r) => Math.max(m, r), 0) * K);
   const sizes = new Float64Array(K);
   const copies = new Float64Array(K);
-  const scratch = new Int32Array(N);
-  for (let i = 0; i < L; i++) {
-    const codes = locusRow(data, i, scratch);
-    const g0 = data.genotypeOffsets[i]!;
-    const G = data.genotypeOffsets[i + 1]! - g0;
-    const r = data.alleles[i]!;
-    W.fill(0, 0, G * K);
-    counts.fill(0, 0, r * K);
-    sizes.fill(0);
-    copies.fill(0);
-    for (let d = 0; d < N; d++) {
-      const g = codes[d]!;
-      for (let j = 0; j < K; j++) W[g * K + j]! += Q[d * K + j]!;
-    }
-    for (let g = 0; g < G; g++) {
-      let observed = 0;
-      for (let p = 0; p < P; p++) {
-        const a = data.genotypeAlleles[(g0 + g) * P + p]!;
-        if (a < 0) continue;
-        observed++;
-        for (let j = 0; j < K; j++) counts[a * K + j]! += W[g * K + j]!;
+  // W[g, j] = Σ over individuals with genotype g of Q_dj: summed per combined code of each locus
+  // group first (one visit of each individual per group, as the expected counts), then per locus.
+  const loops = rowLoops(data, K, Math.max(1, groups.maxCombined, maxGenotypes(data)));
+  for (let k = 0; k < N * K; k++) loops.rows[k] = Q[k]!;
+  const table = loops.table;
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const i0 = groups.first[q]!;
+    const size = groups.size[q]!;
+    table.fill(0, 0, size * K);
+    if (groups.row[q]! < 0) loops.gather(data.locusCodes, i0 * N);
+    else loops.gather(groups.codes, groups.row[q]! * N);
+    let stride = size;
+    for (let i = i0; i < groups.first[q + 1]!; i++) {
+      const g0 = genotypeOffsets[i]!;
+      const G = genotypeOffsets[i + 1]! - g0;
+      stride /= G;
+      locusMarginal(table, size, stride, G, K, W);
+      const r = data.alleles[i]!;
+      counts.fill(0, 0, r * K);
+      sizes.fill(0);
+      copies.fill(0);
+      for (let g = 0; g < G; g++) {
+        let observed = 0;
+        for (let p = 0; p < P; p++) {
+          const a = data.genotypeAlleles[(g0 + g) * P + p]!;
+          if (a < 0) continue;
+          observed++;
+          for (let j = 0; j < K; j++) counts[a * K + j]! += W[g * K + j]!;
+        }
+        for (let j = 0; j < K; j++) sizes[j]! += (W[g * K + j]! * observed) / P;
       }
-      for (let j = 0; j < K; j++) sizes[j]! += (W[g * K + j]! * observed) / P;
+      for (let k = 0; k < r; k++) for (let j = 0; j < K; j++) copies[j]! += counts[k * K + j]!;
+      locusComponents(sizes, r, (j, k) => counts[k * K + j]! / copies[j]!, parts, 2 * i);
     }
-    for (let k = 0; k < r; k++) for (let j = 0; j < K; j++) copies[j]! += counts[k * K + j]!;
-    locusComponents(sizes, r, (j, k) => counts[k * K + j]! / copies[j]!, parts, 2 * i);
   }
   return combineLoci(parts, L);
 }
