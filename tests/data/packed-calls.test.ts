@@ -132,14 +132,19 @@ test('packed calls: prepared, decoded and posted where there is no SharedArrayBu
   }
 });
 
-test("packed calls: the dataset fingerprint (sweep pieces) equals the plain calls' without unpacking them", () => {
-  const { plain, packed } = genotypes(37, 11, 5);
-  const untouched: GenotypeData = {
+/** Packed data whose calls throw when read: what passes it never unpacks them. */
+function refusingCalls(packed: GenotypeData): GenotypeData {
+  return {
     ...packed,
     get calls(): Int8Array {
       throw new Error('unpacked');
     },
   };
+}
+
+test("packed calls: the dataset fingerprint (sweep pieces) equals the plain calls' without unpacking them", () => {
+  const { plain, packed } = genotypes(37, 11, 5);
+  const untouched = refusingCalls(packed);
   assert.equal(datasetFingerprint(untouched), datasetFingerprint(plain));
   const other = genotypes(37, 11, 6).plain;
   assert.notEqual(datasetFingerprint(other), datasetFingerprint(plain));
@@ -147,11 +152,6 @@ test("packed calls: the dataset fingerprint (sweep pieces) equals the plain call
 
 test("packed calls: the dataset summary (Data screen, stratify inspect) equals the plain calls' without unpacking them", () => {
   const { plain, packed } = genotypes(53, 17, 9);
-  const untouched: GenotypeData = {
-    ...packed,
-    get calls(): Int8Array {
-      throw new Error('unpacked');
-    },
-  };
+  const untouched = refusingCalls(packed);
   assert.deepEqual(summarize(untouched), summarize(plain));
 });
