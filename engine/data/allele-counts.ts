@@ -11,12 +11,20 @@ export function alleleCounts(
   individuals?: ArrayLike<number>,
   scratch?: Int8Array,
 ): Float64Array {
-  const N = data.individuals.length;
-  const P = data.ploidy;
-  const counts = new Float64Array(data.loci[l]!.alleles.length);
   const calls = locusCalls(data, l, scratch);
+  return blockAlleleCounts(calls, data.loci[l]!.alleles.length, data.ploidy, individuals);
+}
+
+/** Allele counts of one locus's block of calls (see {@link locusCalls}); missing copies skipped. */
+export function blockAlleleCounts(
+  calls: ArrayLike<number>,
+  nAlleles: number,
+  P: number,
+  individuals?: ArrayLike<number>,
+): Float64Array {
+  const counts = new Float64Array(nAlleles);
   if (individuals === undefined) {
-    for (let k = 0; k < N * P; k++) {
+    for (let k = 0; k < calls.length; k++) {
       const a = calls[k]!;
       if (a !== MISSING) counts[a]!++;
     }

@@ -10,8 +10,8 @@ import {
 
 export type { PackedCalls };
 
-/** The two copies of each 2-bit genotype code. */
-const CODE_COPIES = [
+/** The two copies of each 2-bit genotype code (sorted, as a genotype's copies are). */
+export const CODE_COPIES = [
   [0, 0],
   [MISSING, MISSING],
   [0, 1],

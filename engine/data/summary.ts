@@ -1,4 +1,4 @@
-import { alleleCounts, minorAlleleFrequency } from './allele-counts.ts';
+import { blockAlleleCounts, minorAlleleFrequency } from './allele-counts.ts';
 import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
 import { locusCalls } from './packed-calls.ts';
 
@@ -76,7 +76,7 @@ export function summarize(data: GenotypeData): DatasetSummary {
   const scratch = data.packed ? new Int8Array(8 * data.packed.bytesPerLocus) : undefined;
   for (let l = 0; l < L; l++) {
     const calls = locusCalls(data, l, scratch);
-    const counts = alleleCounts(data, l, undefined, scratch);
+    const counts = blockAlleleCounts(calls, data.loci[l]!.alleles.length, P);
     let observed = 0;
     let n = 0;
     let sumSq = 0;

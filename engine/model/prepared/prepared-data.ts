@@ -7,14 +7,8 @@ import {
   type LocusGroups,
 } from './locus-groups.ts';
 import { genomeWindows, type LocusBlocks } from './genome-windows.ts';
-import { packedGenotypeData } from '../../data/packed-calls.ts';
-import {
-  alleleOffsets,
-  MISSING,
-  type AlleleCalls,
-  type GenotypeData,
-  type PackedCalls,
-} from '../../data/genotype-data.ts';
+import { CODE_COPIES, packedGenotypeData } from '../../data/packed-calls.ts';
+import { alleleOffsets, type AlleleCalls, type GenotypeData, type PackedCalls } from '../../data/genotype-data.ts';
 
 /**
  * What the clustering loops read: each individual's genotype at each locus as a code into the
@@ -68,8 +62,8 @@ const everyLocusCache = new WeakMap<PreparedData, EveryLocusData>();
 /**
  * The prepared data with every locus's codes (cached per prepared data): locusCodes itself where
  * no group of several loci is stored combined only, else a copy with those loci decoded from
- * groups.codes (in shared memory when locusCodes is). For the loops that read loci one by one
- * (the admixture model, PCA's frequencies, F_ST, marker selection).
+ * groups.codes (in shared memory when locusCodes is). For loops that read every locus many times
+ * (the admixture model's passes); a single pass over the loci decodes one at a time ({@link locusRow}).
  */
 export function everyLocus(md: PreparedData): EveryLocusData {
   if ('genotypeOf' in md) return md as EveryLocusData;
@@ -253,16 +247,16 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
   const touched = new Int32Array(2 * N);
   const writeRow = (i: number, codes: Int32Array) => locusCodes.set(codes, i * N);
   for (let i = 0; i < L; i++) {
-    const radix = alleles[i]! + 1;
-    const keys = Math.pow(radix, P);
-    const flat = keys <= DIRECT_KEYS;
-    if (flat && direct.length < keys) direct = new Int32Array(keys).fill(-1);
     if (packedLocus) {
       const count = packedLocus.code(i, table);
       packedLocus.add(grouping, i, count, writeRow);
       genotypeOffsets[i + 1] = genotypeOffsets[i]! + count;
       continue;
     }
+    const radix = alleles[i]! + 1;
+    const keys = Math.pow(radix, P);
+    const flat = keys <= DIRECT_KEYS;
+    if (flat && direct.length < keys) direct = new Int32Array(keys).fill(-1);
     const codes = grouping.scratch();
     const { genotypes: count, keys: set } =
       flat && P === 2
@@ -293,14 +287,6 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
     genotypeAlleles: Int16Array.from(table),
   };
 }
-
-/** The sorted copies of each two-bit code of packed calls (packed-calls.ts). */
-const PACKED_COPIES = [
-  [0, 0],
-  [MISSING, MISSING],
-  [0, 1],
-  [1, 1],
-] as const;
 
 /** Which of the four two-bit values occur in each byte (bit v set for value v). */
 const BYTE_VALUES = Uint8Array.from({ length: 256 }, (_, b) => {
@@ -339,7 +325,7 @@ class PackedLocusCoder {
         if (codeOf[v]! >= 0) continue;
         codeOf[v] = count++;
         seen |= 1 << v;
-        table.push(...PACKED_COPIES[v]!);
+        table.push(...CODE_COPIES[v]!);
       }
     };
     // Whole bytes are skipped while they hold no new value; the last byte's padding is not read.
