@@ -22,6 +22,7 @@ test('the generated kernels are the output of scripts/kernels/gen-kernels.mjs', 
   assert.deepEqual(Object.keys(sources).sort(), [
     'engine/model/admixture/generated/admixture-passes-wasm.ts',
     'engine/model/admixture/generated/newton-solves-wasm.ts',
+    'engine/model/admixture/generated/two-allele-passes-wasm.ts',
     'engine/model/mixture/generated/row-kernels-wasm.ts',
     'engine/util/generated/det-math-wasm.ts',
   ]);

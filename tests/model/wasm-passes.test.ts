@@ -14,7 +14,8 @@ import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts
 import type { AdmixtureParams, AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { emPass, type PassArguments } from '../../engine/model/admixture/em-pass.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engine/model/admixture/newton-passes.ts';
-import { qSolveScratchBytes, solveScratchBytes, wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
+import { wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
+import { qSolveScratchBytes, solveScratchBytes } from '../../engine/model/admixture/solve-module.ts';
 import { passData } from '../../engine/model/admixture/pass-data.ts';
 import { NEWTON_SOLVES_WASM } from '../../engine/model/admixture/generated/newton-solves-wasm.ts';
 import { compileBase64 } from '../../engine/util/wasm-module.ts';

@@ -46,8 +46,11 @@ export interface AdmixtureWork {
   readonly heldOut?: Uint8Array;
   /** Rows of Q that stay fixed (supervised mode), or absent. */
   readonly fixed?: Uint8Array;
-  /** false: the JavaScript passes, not the WebAssembly ones (wasm-passes.ts; the same bits; for tests and benchmarks). */
-  readonly wasm?: boolean;
+  /**
+   * false: the JavaScript passes, not the WebAssembly ones (wasm-passes.ts; the same bits); 'general':
+   * the general WebAssembly passes also on two-allele data (two-allele-passes.ts). For tests and benchmarks.
+   */
+  readonly wasm?: boolean | 'general';
 }
 
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */

@@ -1,117 +1,30 @@
+// The admixture model's passes over the data as WebAssembly in their general form
+// (scripts/kernels/wasm-admixture-passes.mjs): the EM pass (em-pass.ts) and the Newton steps' passes
+// (newton-passes.ts, f-derivatives.ts) with the same operations in the same order, so the same results
+// to the bit. The per-genotype entries live in the instance's memory; the genotype codes (and the
+// held-out mask, turned locus-major) too when they take at most 16 MiB, else they are copied in a few
+// MiB of loci at a time, so large data are not duplicated per worker. Where WebAssembly with SIMD is
+// missing, wasmPasses returns undefined and the JavaScript passes run.
 import { ADMIXTURE_PASSES_WASM } from './generated/admixture-passes-wasm.ts';
-import { NEWTON_SOLVES_WASM } from './generated/newton-solves-wasm.ts';
+import { solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
 import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
-import type { PassArguments } from './em-pass.ts';
 import type { PassData } from './pass-data.ts';
-import type { NewtonPassArguments } from './newton-passes.ts';
-import { fBlockRows, type FDerivativeArguments } from './f-derivatives.ts';
-
-/**
- * The admixture model's passes over the data as WebAssembly (scripts/kernels/wasm-admixture-passes.mjs): the
- * EM pass (em-pass.ts) and the Newton step's derivative and gain passes (newton-passes.ts), with the
- * same operations in the same order, so the same results to the bit. One instance serves the
- * passes of one dataset's work at one K: the per-genotype entries live in its memory; the genotype
- * codes (and the held-out mask, turned locus-major) too when they take at most 16 MiB, else they
- * are copied in a few MiB of loci at a time, so large data are not duplicated per worker. The
- * parameters are copied in and the sums out at each pass (O(N·K² + rows·K), small beside the
- * pass). The Newton steps' solves — F's per locus (f-newton.ts's solveLocus), Q's per individual
- * (q-newton.ts's solveStep and its loop) — run in a second module, compiled from AssemblyScript
- * (scripts/kernels/assembly/newton-solves.ts), on the same memory: they read the gradients and Hessians
- * where the derivative passes left them. Where WebAssembly with SIMD is missing,
- * {@link wasmPasses} returns undefined and the JavaScript passes run.
- */
-export interface WasmPasses {
-  readonly K: number;
-  /** emPass(a), for arguments with this instance's data, K and held-out entries. */
-  em(a: PassArguments): number;
-  /** derivativesPass(a), likewise. */
-  derivatives(a: NewtonPassArguments): void;
-  /** gainPass(a), likewise. */
-  gains(a: NewtonPassArguments): void;
-  /** Starts a Newton step of F at this Q (q qᵀ per individual in a.outer): copies them in for the next two. */
-  beginFStep(a: FDerivativeArguments): void;
-  /**
-   * fDerivativesPass(a, l0, l1, rowBase) (f-derivatives.ts), likewise, for the `rows` rows of F
-   * from rowBase that loci l0..l1 − 1 own (at most fBlockRows(K)); false (nothing done) where the
-   * rows are more.
-   */
-  fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
-  /**
-   * ψ_l (ln L of locus l's copies) with locus l's rows of F (from firstRow) replaced by the first
-   * alleles × K values of `trial`, as f-derivatives.ts's locusLogLik, at the Q of beginFStep; undefined
-   * for a locus of over TRIAL_ROWS alleles (a small region holds the trial, not a copy of F).
-   */
-  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
-  /** ψ_l of every locus at (Q, F), as fDerivativesPass computes them (a view of this instance's memory, valid until its next pass). */
-  logLik(Q: Float64Array, F: Float64Array): Float64Array;
-  /**
-   * qNewtonStep's derivative pass and its loop of solves over individuals, the same bits: from
-   * a.pending (1: the individual takes a step), each one's step into a.step; certain steps applied to
-   * a.Q; a.pending left 1 where the step is to be checked. Returns how many are; undefined (nothing
-   * done) where the solve module is missing.
-   */
-  qStep(a: NewtonPassArguments): number | undefined;
-  /** Whether `solve` runs: the solve module compiled and the data's loci (`offsets`) were given. */
-  readonly solves: boolean;
-  /**
-   * f-newton.ts's solveLocus (its Solved code, the same bits) for the locus whose rows of F start at
-   * firstRow (alleles of them; F as the last fDerivatives copied it in) and whose gradient and
-   * Hessian rows start at blockRow in that pass's block: the step into `solvedStep`. Where `solves`,
-   * fDerivatives leaves the Hessians here and does not copy them out.
-   */
-  solve(firstRow: number, alleles: number, blockRow: number): number;
-  /** The last solve's step (alleles × K values from its start). */
-  readonly solvedStep: Float64Array;
-}
+import { fBlockRows } from './f-derivatives.ts';
+import { twoAllelePasses } from './two-allele-passes.ts';
+import { PAGE, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
+export type { WasmPasses } from './wasm-passes-api.ts';
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
 type DataArguments = Omit<PassData, 'Q'>;
 /** A pass's exported function: the data's arguments (codes, mask, l0, l1, N, K, gOffs, start, row, count, Q, F), then its own. */
 type PassFunction = (...addresses: number[]) => void;
 
-const PAGE = 65536;
 /** Codes (or a mask) up to this many bytes are copied in once, not for every pass. */
 const RESIDENT_BYTES = 1 << 24;
 /** Otherwise loci are copied in groups of about this many bytes. */
 const CHUNK_BYTES = 1 << 22;
-/** Rows of F a step check's trial frequencies may span (more: the JavaScript check). */
-const TRIAL_ROWS = 1024;
 let compiled: WebAssembly.Module | null | undefined;
-let solveCompiled: WebAssembly.Module | null | undefined;
-
-function solveModule(): WebAssembly.Module | null {
-  if (solveCompiled === undefined) solveCompiled = compileBase64(NEWTON_SOLVES_WASM);
-  return solveCompiled;
-}
-
-/** The solve module's exports (scripts/kernels/assembly/newton-solves.ts): addresses in the shared memory. */
-interface SolveExports {
-  solveLocus(K: number, A: number, F: number, gradient: number, hessian: number, scratch: number): number;
-  scratchBytes(K: number, A: number): number;
-  qSolve(
-    N: number,
-    K: number,
-    Q: number,
-    gradient: number,
-    hessian: number,
-    step: number,
-    pending: number,
-    scratch: number,
-  ): number;
-  qScratchBytes(K: number): number;
-}
-
-/** Bytes of the solve module's scratch for Q's solve at K (its qScratchBytes, tested). */
-export function qSolveScratchBytes(K: number): number {
-  return 8 * (K * K + 4 * K) + 4 * K + K;
-}
-
-/** Bytes of the solve module's scratch for loci of at most A alleles at K (its scratchBytes, tested). */
-export function solveScratchBytes(K: number, A: number): number {
-  return 8 * (2 * A * K + 2 * A * K * K + 3 * K * K + 5 * K) + 4 * (A * K + A) + A * K + A;
-}
-
 function passModule(): WebAssembly.Module | null {
   if (compiled === undefined) compiled = compileBase64(ADMIXTURE_PASSES_WASM);
   return compiled;
@@ -377,11 +290,15 @@ export function wasmPasses(
 /** The passes of each work description (the key), for its last K (one fit uses one K); null: unavailable. */
 const cache = new WeakMap<object, WasmPasses | null>();
 
-/** The WebAssembly passes for `work`'s data at K, made once per work and K. */
-export function wasmPassesOf(work: object, a: DataArguments): WasmPasses | undefined {
+/**
+ * The WebAssembly passes for `work`'s data at K, made once per work and K: the two-allele passes
+ * (two-allele-passes.ts) where the data are diploid with at most two alleles a locus, unless
+ * `work.wasm` is 'general'; else the general ones.
+ */
+export function wasmPassesOf(work: { readonly wasm?: boolean | 'general' }, a: DataArguments): WasmPasses | undefined {
   let passes = cache.get(work);
   if (passes === undefined || (passes !== null && passes.K !== a.K)) {
-    passes = wasmPasses(a) ?? null;
+    passes = (work.wasm === 'general' ? undefined : twoAllelePasses(a)) ?? wasmPasses(a) ?? null;
     cache.set(work, passes);
   }
   return passes ?? undefined;

@@ -1,0 +1,314 @@
+import { TWO_ALLELE_PASSES_WASM } from './generated/two-allele-passes-wasm.ts';
+import { compileBase64, layout } from '../../util/wasm-module.ts';
+import { fBlockRows } from './f-derivatives.ts';
+import { solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
+import { detLog } from '../../util/det-math.ts';
+import { PAGE, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
+import type { PassData } from './pass-data.ts';
+
+/**
+ * The admixture model's passes for diploid data whose loci have at most two alleles (SNPs), as
+ * WebAssembly (scripts/kernels/wasm-two-allele-passes.mjs): the WasmPasses of wasm-passes.ts over
+ * genotypes packed two bits each (a quarter of a byte, as PLINK's .bed) with K written out and two
+ * individuals a step, where the general passes follow each genotype's entry list. They compute the
+ * same sums in another order (equal to rounding, not to the bit) with two exceptions that change
+ * nothing the fit keeps: F's Hessian of a two-allele locus is given as half the sum of its two
+ * alleles' Hessians in each allele's row — the step maximises the same quadratic, since the two
+ * rows' steps are opposite — and a locus of one allele adds 0 to ln L (the general passes add the
+ * rounding of ln Σq). Held-out entries (cross-validation) are written as missing into the codes.
+ * Undefined where the data are not of that kind, K is above the kernels' or WebAssembly is missing.
+ */
+export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined {
+  const { N, L, K, offsets } = a;
+  if (!offsets || K > MAX_K) return undefined;
+  const codes = packedCodes(a);
+  if (!codes) return undefined;
+  const module = passModule();
+  if (!module) return undefined;
+  const bpl = Math.ceil(N / 4);
+  const Np = 4 * bpl;
+  const rows = a.F.length / K;
+  const T = (K * (K + 1)) / 2;
+  const blockRows = Math.min(rows, fBlockRows(K));
+  const trialRows = Math.min(rows, TRIAL_ROWS);
+  const regions = {
+    state: 16,
+    codes: codes.length,
+    lut: 16 * 128,
+    offs: (L + 1) * 4,
+    Q: N * K * 8, // by individual, for the solves
+    Qt: K * Np * 8, // by cluster, for the passes
+    F: rows * K * 8,
+    trial: trialRows * K * 8, // after F: a check's trial rows are read at F's addresses moved
+    Fn: rows * K * 8,
+    sumsT: Math.max(K, T) * Np * 8, // by cluster: EM's sums, the gradient; then the Hessian's
+    hessT: T * Np * 8,
+    gradient: N * K * 8, // by individual, for the solves
+    hessian: N * T * 8,
+    step: N * K * 8,
+    stepT: K * Np * 8,
+    pending: N,
+    gainT: Np * 8,
+    ratioT: Np * 8,
+    aside: (bpl + 1) * 16,
+    lociLL: L * 8,
+    fGradient: blockRows * K * 8,
+    fHessian: blockRows * T * 8,
+    solve: solveScratchBytes(K, 2),
+    qSolve: qSolveScratchBytes(K),
+  };
+  const { at: starts, end } = layout(Object.values(regions));
+  const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, starts[r]!])) as Record<
+    keyof typeof regions,
+    number
+  >;
+  let memory: WebAssembly.Memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) });
+  } catch {
+    return undefined;
+  }
+  const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Record<
+    string,
+    (...args: number[]) => void
+  >;
+  const [floglik, fderivatives, qderivatives, gains, em] = [
+    'floglik',
+    'fderivatives',
+    'qderivatives',
+    'gains',
+    'em',
+  ].map((name) => kernels[`${name}${K}`]!) as [
+    (...args: number[]) => void,
+    (...args: number[]) => void,
+    (...args: number[]) => void,
+    (...args: number[]) => void,
+    (...args: number[]) => void,
+  ];
+  const solveModuleNow = solveModule();
+  const solver = solveModuleNow
+    ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
+    : undefined;
+  const buffer = memory.buffer;
+  const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
+  new Uint8Array(buffer, at.codes, codes.length).set(codes);
+  writeTable(new DataView(buffer, at.lut, 16 * 128));
+  new Int32Array(buffer, at.offs, L + 1).set(offsets);
+  const state = f64('state', 2);
+  const Q = f64('Q', N * K);
+  const Qt = f64('Qt', K * Np);
+  const F = f64('F', rows * K);
+  const trial = f64('trial', trialRows * K);
+  const Fn = f64('Fn', rows * K);
+  const sumsT = f64('sumsT', Math.max(K, T) * Np);
+  const hessT = f64('hessT', T * Np);
+  const gradient = f64('gradient', N * K);
+  const hessian = f64('hessian', N * T);
+  const step = f64('step', N * K);
+  const stepT = f64('stepT', K * Np);
+  const pending = new Uint8Array(buffer, at.pending, N);
+  const gainT = f64('gainT', Np);
+  const ratioT = f64('ratioT', Np);
+  const lociLL = f64('lociLL', L);
+  const fGradient = f64('fGradient', blockRows * K);
+  const fHessian = f64('fHessian', blockRows * T);
+  // Padding individuals are missing; their q is 1/K so that their (unused) terms stay finite.
+  Qt.fill(1 / K);
+  /** Q (by individual) into Qt (by cluster). */
+  const setQ = (q: Float64Array) => {
+    for (let k = 0; k < K; k++) for (let i = 0; i < N; i++) Qt[k * Np + i] = q[i * K + k]!;
+  };
+  /** Runs a kernel over loci l0 ≤ l < l1 with F's rows at `atF`, then its own arguments. */
+  const over = (kernel: (...args: number[]) => void, own: readonly number[], l0 = 0, l1 = L, atF = at.F) =>
+    kernel(at.codes + l0 * bpl, bpl, l0, l1, at.offs, at.Qt, atF, at.lut, ...own);
+  /** The Q derivatives, by individual, into gradient and hessian (this memory's). */
+  const qDerivatives = () => {
+    sumsT.fill(0, 0, K * Np);
+    hessT.fill(0);
+    over(qderivatives, [at.sumsT, at.hessT]);
+    for (let i = 0; i < N; i++) {
+      for (let k = 0; k < K; k++) gradient[i * K + k] = sumsT[k * Np + i]!;
+      for (let t = 0; t < T; t++) hessian[i * T + t] = hessT[t * Np + i]!;
+    }
+  };
+  return {
+    K,
+    solves: solver !== undefined,
+    solvedStep: f64('solve', 2 * K),
+    solve(firstRow, alleles, blockRow) {
+      if (!solver || alleles > 2) throw new Error('F solve: not available for this locus');
+      return solver.solveLocus(
+        K,
+        alleles,
+        at.F + firstRow * K * 8,
+        at.fGradient + blockRow * K * 8,
+        at.fHessian + blockRow * T * 8,
+        at.solve,
+      );
+    },
+    qStep(p) {
+      if (!solver) return undefined;
+      Q.set(p.Q);
+      setQ(p.Q);
+      F.set(p.F);
+      qDerivatives();
+      pending.set(p.pending);
+      const checks = solver.qSolve(N, K, at.Q, at.gradient, at.hessian, at.step, at.pending, at.qSolve);
+      p.Q.set(Q);
+      p.step.set(step);
+      p.pending.set(pending);
+      return checks;
+    },
+    em(p) {
+      setQ(p.Q);
+      F.set(p.F);
+      sumsT.fill(0, 0, K * Np);
+      Fn.set(p.Fn);
+      state[0] = 0;
+      state[1] = 1;
+      over(em, [at.sumsT, at.Fn, at.state, at.aside]);
+      for (let i = 0; i < N; i++) for (let k = 0; k < K; k++) p.Qn[i * K + k]! += sumsT[k * Np + i]!;
+      p.Fn.set(Fn);
+      return state[0]! + detLog(state[1]!);
+    },
+    derivatives(p) {
+      setQ(p.Q);
+      F.set(p.F);
+      qDerivatives();
+      for (let j = 0; j < N * K; j++) p.gradient[j]! += gradient[j]!;
+      for (let j = 0; j < N * T; j++) p.hessian[j]! += hessian[j]!;
+    },
+    gains(p) {
+      setQ(p.Q);
+      F.set(p.F);
+      stepT.fill(0);
+      for (let i = 0; i < N; i++) {
+        if (p.pending[i] === 0) continue;
+        for (let k = 0; k < K; k++) stepT[k * Np + i] = p.step[i * K + k]!;
+      }
+      gainT.fill(0);
+      gainT.set(p.gain);
+      ratioT.fill(1);
+      ratioT.set(p.ratio);
+      over(gains, [at.stepT, at.gainT, at.ratioT]);
+      for (let i = 0; i < N; i++) {
+        if (p.pending[i] === 0) continue;
+        p.gain[i] = gainT[i]!;
+        p.ratio[i] = ratioT[i]!;
+      }
+    },
+    beginFStep(p) {
+      setQ(p.Q);
+    },
+    fDerivatives(p, l0, l1, rowBase, n) {
+      if (n > blockRows) return false;
+      F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
+      over(fderivatives, [at.fGradient, at.fHessian, rowBase, at.lociLL, at.aside], l0, l1);
+      p.gradient.set(fGradient.subarray(0, n * K));
+      if (!solver) p.hessian.set(fHessian.subarray(0, n * T));
+      p.lociLL.set(lociLL.subarray(l0, l1), l0);
+      return true;
+    },
+    locusLogLik(l, firstRow, alleles, values) {
+      if (alleles > trialRows) return undefined;
+      trial.set(values.subarray(0, alleles * K));
+      over(floglik, [at.lociLL, at.aside], l, l + 1, at.trial - firstRow * K * 8);
+      return lociLL[l]!;
+    },
+    logLik(q, f) {
+      setQ(q);
+      F.set(f);
+      over(floglik, [at.lociLL, at.aside]);
+      return lociLL;
+    },
+  };
+}
+
+/** The largest K the kernels are written for (scripts/kernels/wasm-two-allele-passes.mjs's MAX_K). */
+export const MAX_K = 10;
+
+/** The two-bit codes: two copies of a locus's first allele, missing, one of each, two of the second. */
+const FIRST_TWICE = 0;
+const MISSING = 1;
+const ONE_EACH = 2;
+const SECOND_TWICE = 3;
+
+/**
+ * The genotypes as two-bit codes, locus-major, ⌈N/4⌉ bytes a locus (individual i in bits 2(i mod 4)
+ * of byte ⌊i/4⌋; padding individuals missing), held-out entries missing; undefined unless every
+ * locus has at most two alleles and every observed genotype two copies.
+ */
+export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
+  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, offsets } = a;
+  if (!offsets) return undefined;
+  const bpl = Math.ceil(N / 4);
+  // Per genotype (all loci): its code.
+  const G = genotypeOffsets[L]!;
+  const codeOf = new Uint8Array(G);
+  for (let l = 0; l < L; l++) {
+    const first = offsets[l]!;
+    if (offsets[l + 1]! - first > 2) return undefined;
+    for (let g = genotypeOffsets[l]!; g < genotypeOffsets[l + 1]!; g++) {
+      let ca = 0;
+      let cb = 0;
+      for (let j = start[g]!; j < start[g + 1]!; j++) {
+        if (row[j] === first) ca += count[j]!;
+        else cb += count[j]!;
+      }
+      if (ca + cb === 0) codeOf[g] = MISSING;
+      else if (ca + cb !== 2) return undefined;
+      else codeOf[g] = ca === 2 ? FIRST_TWICE : ca === 1 ? ONE_EACH : SECOND_TWICE;
+    }
+  }
+  const codes = new Uint8Array(L * bpl);
+  for (let l = 0; l < L; l++) {
+    const gOff = genotypeOffsets[l]!;
+    const base = l * bpl;
+    for (let i = 0; i < 4 * bpl; i++) {
+      const c =
+        i >= N || (heldOut !== undefined && heldOut[i * L + l] === 1)
+          ? MISSING
+          : codeOf[gOff + genotypeOf[l * N + i]!]!;
+      codes[base + (i >> 2)]! |= c << (2 * (i & 3));
+    }
+  }
+  return codes;
+}
+
+/**
+ * The kernels' table: per nibble (two individuals, the low one in lane 0) 128 bytes — copies of the
+ * first allele, of the second (f64x2 each), then lane masks choosing each individual's two
+ * likelihood factors: the first is d (first allele's) where the mask at 32 is set, else e where the
+ * mask at 48 is, else 1; the second likewise with the masks at 64 and 80.
+ */
+function writeTable(view: DataView): void {
+  const first = [2, 0, 1, 0];
+  const second = [0, 0, 1, 2];
+  // Per code: the masks (x is d, x is e, y is d, y is e).
+  const masks = [
+    [1, 0, 1, 0],
+    [0, 0, 0, 0],
+    [1, 0, 0, 1],
+    [0, 1, 0, 1],
+  ];
+  for (let nib = 0; nib < 16; nib++) {
+    const base = nib * 128;
+    for (let lane = 0; lane < 2; lane++) {
+      const c = (nib >> (2 * lane)) & 3;
+      view.setFloat64(base + lane * 8, first[c]!, true);
+      view.setFloat64(base + 16 + lane * 8, second[c]!, true);
+      for (let m = 0; m < 4; m++) {
+        const bits = masks[c]![m] ? 0xffffffff : 0;
+        view.setUint32(base + 32 + 16 * m + lane * 8, bits, true);
+        view.setUint32(base + 32 + 16 * m + lane * 8 + 4, bits, true);
+      }
+    }
+  }
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+function passModule(): WebAssembly.Module | null {
+  if (compiled === undefined) compiled = compileBase64(TWO_ALLELE_PASSES_WASM);
+  return compiled;
+}

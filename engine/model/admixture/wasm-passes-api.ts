@@ -1,0 +1,63 @@
+// What the admixture model's passes over the data offer the fit (f-newton.ts, q-newton.ts,
+// admixture.ts), whichever form runs them: the general WebAssembly passes (wasm-passes.ts) or the
+// two-allele ones (two-allele-passes.ts).
+import type { PassArguments } from './em-pass.ts';
+import type { NewtonPassArguments } from './newton-passes.ts';
+import type { FDerivativeArguments } from './f-derivatives.ts';
+
+/** WebAssembly memory pages are 64 KiB. */
+export const PAGE = 65536;
+/** Rows of F a step check's trial frequencies may span (more: the JavaScript check). */
+export const TRIAL_ROWS = 1024;
+
+/**
+ * The admixture model's passes over the data as WebAssembly, for one dataset's work at one K: the
+ * EM pass (em-pass.ts), the Q Newton step's derivative and gain passes (newton-passes.ts), F's
+ * derivative pass and checks (f-derivatives.ts), and the Newton solves that read what the
+ * derivative passes leave in the instance's memory (solve-module.ts). The general form
+ * (wasm-passes.ts) gives the JavaScript passes' bits; the two-allele form (two-allele-passes.ts)
+ * the same sums to rounding. Parameters are copied in and sums out at each pass.
+ */
+export interface WasmPasses {
+  readonly K: number;
+  /** emPass(a), for arguments with this instance's data, K and held-out entries. */
+  em(a: PassArguments): number;
+  /** derivativesPass(a), likewise. */
+  derivatives(a: NewtonPassArguments): void;
+  /** gainPass(a), likewise. */
+  gains(a: NewtonPassArguments): void;
+  /** Starts a Newton step of F at this Q (q qᵀ per individual in a.outer): copies them in for the next two. */
+  beginFStep(a: FDerivativeArguments): void;
+  /**
+   * fDerivativesPass(a, l0, l1, rowBase) (f-derivatives.ts), likewise, for the `rows` rows of F
+   * from rowBase that loci l0..l1 − 1 own (at most fBlockRows(K)); false (nothing done) where the
+   * rows are more.
+   */
+  fDerivatives(a: FDerivativeArguments, l0: number, l1: number, rowBase: number, rows: number): boolean;
+  /**
+   * ψ_l (ln L of locus l's copies) with locus l's rows of F (from firstRow) replaced by the first
+   * alleles × K values of `trial`, as f-derivatives.ts's locusLogLik, at the Q of beginFStep; undefined
+   * for a locus of over TRIAL_ROWS alleles (a small region holds the trial, not a copy of F).
+   */
+  locusLogLik(l: number, firstRow: number, alleles: number, trial: Float64Array): number | undefined;
+  /** ψ_l of every locus at (Q, F), as fDerivativesPass computes them (a view of this instance's memory, valid until its next pass). */
+  logLik(Q: Float64Array, F: Float64Array): Float64Array;
+  /**
+   * qNewtonStep's derivative pass and its loop of solves over individuals, the same bits: from
+   * a.pending (1: the individual takes a step), each one's step into a.step; certain steps applied to
+   * a.Q; a.pending left 1 where the step is to be checked. Returns how many are; undefined (nothing
+   * done) where the solve module is missing.
+   */
+  qStep(a: NewtonPassArguments): number | undefined;
+  /** Whether `solve` runs: the solve module compiled and the data's loci (`offsets`) were given. */
+  readonly solves: boolean;
+  /**
+   * f-newton.ts's solveLocus (its Solved code, the same bits) for the locus whose rows of F start at
+   * firstRow (alleles of them; F as the last fDerivatives copied it in) and whose gradient and
+   * Hessian rows start at blockRow in that pass's block: the step into `solvedStep`. Where `solves`,
+   * fDerivatives leaves the Hessians here and does not copy them out.
+   */
+  solve(firstRow: number, alleles: number, blockRow: number): number;
+  /** The last solve's step (alleles × K values from its start). */
+  readonly solvedStep: Float64Array;
+}

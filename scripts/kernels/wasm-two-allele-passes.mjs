@@ -1,0 +1,366 @@
+// The admixture model's passes over diploid two-allele data (SNPs) as WebAssembly, compiled from
+// AssemblyScript written here with the K clusters spelt out (1 ≤ K ≤ MAX_K), so that a locus's
+// frequencies and sums stay in registers, and two individuals done at a time (f64x2). They compute
+// what the general passes (wasm-admixture-passes.mjs; em-pass.ts, newton-passes.ts, f-derivatives.ts)
+// compute, from genotypes packed two bits each (four to a byte, PLINK's order within a byte) instead of
+// entry lists; engine/model/admixture/two-allele-passes.ts runs them and says where the results differ
+// (sums in another order; F's Hessian given as halves of the locus's sum, the same Newton step).
+//
+// Memory is imported ("env" "memory"); arguments are byte addresses or counts. Common arguments:
+//   codes: locus l0's bytes (bpl bytes per locus, individual 4j + s in bits 2s..2s+1 of byte j;
+//     the code's copies of the locus's first and second allele come from the table `lut`);
+//   l0, l1: the loci; offs: per locus its first row of F (int32, L + 1; a locus of one allele has one);
+//   Qt: Q by cluster (K rows of Np = 4·bpl doubles; padding individuals are missing);
+//   F: rows of K doubles; lut: per nibble (two individuals) 128 bytes: copies of the first allele (f64x2),
+//     of the second, and four lane masks choosing each individual's two factors of its likelihood.
+// Exports, per K (suffix):
+//   floglik(codes, bpl, l0, l1, offs, Qt, F, lut, lociLL, aside): ψ_l (ln L of locus l) into lociLL.
+//   fderivatives(…, lut, gradient, hessian, rowBase, lociLL, aside): per locus, rows r − rowBase of
+//     gradient (Σ c q / d per allele) and hessian (at a two-allele locus half of
+//     Σ (c_a/d_a² + c_b/d_b²) q qᵀ in each allele's row: the Newton step of the locus is that of the
+//     general Hessians), and ψ_l.
+//   qderivatives(…, lut, gradT, hessT): per individual (by cluster, Np apart) Σ c f/d and the packed
+//     lower triangle of Σ c f fᵀ/d², added.
+//   gains(…, lut, stepT, gainT, ratioT): per individual, ratio ← ratio · Π (d′/d)^c with d′ at q + Δ
+//     (stepT: Δ by cluster); a ratio that leaves [1e-200, 1e200] after a byte moves into gain as its ln.
+//   em(…, lut, QnT, Fn, state, aside): EM's sums Σ c q f/d per (individual, cluster) into QnT and per
+//     (row, cluster) into Fn, added; state: (ln L so far, running product), updated.
+// Products of likelihood factors flushed below 1e-250 are set aside (`aside`) and their logarithms
+// taken after the locus (a call in the loop would keep fewer values in registers). Logarithms are
+// det-math.ts's detLog written out here: the same on every platform, and the module has no data
+// of its own (AssemblyScript's log would bring tables into the shared memory).
+import asc from 'assemblyscript/asc';
+
+/** The largest K written out; above it the general passes run. */
+export const MAX_K = 10;
+
+const range = (n) => Array.from({ length: n }, (_, k) => k);
+const triangle = (K) => range(K).flatMap((k) => range(k + 1).map((m) => [k, m]));
+const sum = (terms) => terms.reduce((acc, t) => `f64x2.add(${acc}, ${t})`);
+const lanes = (v) => `(f64x2.extract_lane(${v}, 0) + f64x2.extract_lane(${v}, 1))`;
+
+const PRELUDE = `
+// det-math.ts's detLog (fdlibm's __ieee754_log, no tables): the same bits.
+@inline function highWord(x: f64): i32 {
+  return <i32>(reinterpret<u64>(x) >>> 32);
+}
+@inline function withHighWord(x: f64, hi: i32): f64 {
+  return reinterpret<f64>((<u64>(<u32>hi) << 32) | (reinterpret<u64>(x) & 0xffffffff));
+}
+function detLog(x: f64): f64 {
+  let hx = highWord(x);
+  let k: i32 = 0;
+  if (hx < 0x00100000) {
+    if (((hx & 0x7fffffff) | <i32>(<u32>reinterpret<u64>(x))) == 0) return -Infinity;
+    if (hx < 0) return NaN;
+    k -= 54;
+    x *= 1.8014398509481984e16;
+    hx = highWord(x);
+  }
+  if (hx >= 0x7ff00000) return x + x;
+  k += (hx >> 20) - 1023;
+  hx &= 0x000fffff;
+  const i = (hx + 0x95f64) & 0x100000;
+  x = withHighWord(x, hx | (i ^ 0x3ff00000));
+  k += i >> 20;
+  const f = x - 1;
+  const dk = <f64>k;
+  const LN2_HI: f64 = 6.9314718036912381649e-1;
+  const LN2_LO: f64 = 1.90821492927058770002e-10;
+  if ((0x000fffff & (2 + hx)) < 3) {
+    if (f == 0) return k == 0 ? 0 : dk * LN2_HI + dk * LN2_LO;
+    const R = f * f * (0.5 - 0.33333333333333333 * f);
+    return k == 0 ? f - R : dk * LN2_HI - (R - dk * LN2_LO - f);
+  }
+  const s = f / (2 + f);
+  const z = s * s;
+  const w = z * z;
+  const t1 = w * (3.999999999940941908e-1 + w * (2.222219843214978396e-1 + w * 1.531383769920937332e-1));
+  const t2 = z * (6.66666666666673513e-1 + w * (2.857142874366239149e-1 + w * (1.818357216161805012e-1 + w * 1.479819860511658591e-1)));
+  const R = t2 + t1;
+  if (((hx - 0x6147a) | (0x6b851 - hx)) > 0) {
+    const hfsq = 0.5 * f * f;
+    return k == 0 ? f - (hfsq - s * (hfsq + R)) : dk * LN2_HI - (hfsq - (s * (hfsq + R) + dk * LN2_LO) - f);
+  }
+  return k == 0 ? f - s * (f - R) : dk * LN2_HI - (s * (f - R) - dk * LN2_LO - f);
+}
+const ONE = f64x2.splat(1.0);
+const TINY = f64x2.splat(1e-250);
+const LOW = f64x2.splat(1e-200);
+const HIGH = f64x2.splat(1e200);
+@inline function logAside(aside: usize, n: i32): f64 {
+  let ll: f64 = 0;
+  for (let m = 0; m < n; m++) {
+    const x = v128.load(aside + ((<usize>m) << 4));
+    ll += detLog(f64x2.extract_lane(x, 0));
+    ll += detLog(f64x2.extract_lane(x, 1));
+  }
+  return ll;
+}
+`;
+
+/**
+ * Loads the locus's two rows (fa*, fb*) as splats; at a locus of one allele fb is fa (no genotype
+ * has copies of a second allele: its terms are 0), and nothing is written for a second row.
+ */
+function locusRows(K) {
+  return `const r = load<i32>(offs + ((<usize>l) << 2));
+    const two = load<i32>(offs + ((<usize>(l + 1)) << 2)) - r >= 2;
+    const fr = F + (<usize>r) * ${K * 8};
+    const frb = two ? fr + ${K * 8} : fr;
+    ${range(K)
+      .map(
+        (k) =>
+          `const fa${k} = f64x2.splat(load<f64>(fr, ${k * 8})); const fb${k} = f64x2.splat(load<f64>(frb, ${k * 8}));`,
+      )
+      .join('\n    ')}`;
+}
+
+/**
+ * The loop over a locus's bytes, two individuals at a time (o: their byte offset in a by-cluster
+ * row), with q*, d (first allele), e (second), ca, cb (copies), HAS_A, HAS_B (lanes with copies of
+ * that allele: terms of an allele without copies are masked to 0, as the general passes have no
+ * entry for them — their 0/0 where d or e is 0 would be NaN) and lb (the table's entry) in scope.
+ */
+function pairs(K, body, afterByte = '') {
+  const pair = (h) => `{
+        const nib = ${h === 0 ? 'byte & 15' : 'byte >> 4'};
+        const lb = lut + ((<usize>nib) << 7);
+        const o = ((<usize>j) << 5) + ${h * 16};
+        const ca = v128.load(lb);
+        const cb = v128.load(lb, 16);
+        const HAS_A = v128.load(lb, 32);
+        const HAS_B = v128.load(lb, 80);
+        ${range(K)
+          .map((k) => `const q${k} = v128.load(Qt + o + ${k} * qs);`)
+          .join(' ')}
+        const d = ${sum(range(K).map((k) => `f64x2.mul(q${k}, fa${k})`))};
+        const e = ${sum(range(K).map((k) => `f64x2.mul(q${k}, fb${k})`))};
+        ${body}
+      }`;
+  return `for (let j = 0; j < bpl; j++) {
+      const byte = <u32>load<u8>(row + <usize>j);
+      ${pair(0)}
+      ${pair(1)}
+      ${afterByte}
+    }`;
+}
+
+/** The product of the pair's likelihood factors (d or e per copy; 1 if missing) into p. */
+const FACTORS = `const x = v128.bitselect(d, v128.bitselect(e, ONE, v128.load(lb, 48)), v128.load(lb, 32));
+        const y = v128.bitselect(d, v128.bitselect(e, ONE, v128.load(lb, 80)), v128.load(lb, 64));
+        p = f64x2.mul(p, f64x2.mul(x, y));`;
+/** After a byte: a product below 1e-250 set aside. */
+const FLUSH = `if (v128.any_true(f64x2.lt(p, TINY))) {
+        v128.store(aside + ((<usize>n) << 4), p);
+        n++;
+        p = ONE;
+      }`;
+const PSI = `logAside(aside, n) + detLog(f64x2.extract_lane(p, 0)) + detLog(f64x2.extract_lane(p, 1))`;
+
+const COMMON = 'codes: usize, bpl: i32, l0: i32, l1: i32, offs: usize, Qt: usize, F: usize, lut: usize';
+
+/** for each locus: its bytes at `row`, its rows loaded, `body`. */
+function loci(K, body) {
+  return `const qs = (<usize>bpl) << 5;
+  for (let l = l0; l < l1; l++) {
+    const row = codes + (<usize>(l - l0)) * <usize>bpl;
+    ${locusRows(K)}
+    ${body}
+  }`;
+}
+
+function kernelsFor(K) {
+  const T = (K * (K + 1)) / 2;
+  const tri = triangle(K);
+  const floglik = `
+export function floglik${K}(${COMMON}, lociLL: usize, aside: usize): void {
+  ${loci(
+    K,
+    `let p = ONE;
+    let n = 0;
+    ${pairs(K, FACTORS, FLUSH)}
+    store<f64>(lociLL + ((<usize>l) << 3), ${PSI});`,
+  )}
+}`;
+  const fderivatives = `
+export function fderivatives${K}(${COMMON}, gradient: usize, hessian: usize, rowBase: i32, lociLL: usize, aside: usize): void {
+  ${loci(
+    K,
+    `let p = ONE;
+    let n = 0;
+    ${range(K)
+      .map((k) => `let A${k} = f64x2.splat(0); let B${k} = f64x2.splat(0);`)
+      .join(' ')}
+    ${tri.map((_, t) => `let H${t} = f64x2.splat(0);`).join(' ')}
+    ${pairs(
+      K,
+      `${FACTORS}
+        const id = f64x2.div(ONE, d);
+        const ie = f64x2.div(ONE, e);
+        const a = v128.and(f64x2.mul(ca, id), HAS_A);
+        const b = v128.and(f64x2.mul(cb, ie), HAS_B);
+        const w = f64x2.add(v128.and(f64x2.mul(a, id), HAS_A), v128.and(f64x2.mul(b, ie), HAS_B));
+        ${range(K)
+          .map((k) => `A${k} = f64x2.add(A${k}, f64x2.mul(a, q${k})); B${k} = f64x2.add(B${k}, f64x2.mul(b, q${k}));`)
+          .join(' ')}
+        ${range(K)
+          .map((k) => `const w${k} = f64x2.mul(w, q${k});`)
+          .join(' ')}
+        ${tri.map(([k, m], t) => `H${t} = f64x2.add(H${t}, f64x2.mul(w${k}, q${m}));`).join(' ')}`,
+      FLUSH,
+    )}
+    const ga = gradient + (<usize>(r - rowBase)) * ${K * 8};
+    const ha = hessian + (<usize>(r - rowBase)) * ${T * 8};
+    if (two) {
+      ${range(K)
+        .map((k) => `store<f64>(ga, ${lanes(`A${k}`)}, ${k * 8}); store<f64>(ga, ${lanes(`B${k}`)}, ${(K + k) * 8});`)
+        .join(' ')}
+      ${tri
+        .map(
+          (_, t) =>
+            `const h${t} = 0.5 * ${lanes(`H${t}`)}; store<f64>(ha, h${t}, ${t * 8}); store<f64>(ha, h${t}, ${(T + t) * 8});`,
+        )
+        .join(' ')}
+    } else {
+      ${range(K)
+        .map((k) => `store<f64>(ga, ${lanes(`A${k}`)}, ${k * 8});`)
+        .join(' ')}
+      ${tri.map((_, t) => `store<f64>(ha, ${lanes(`H${t}`)}, ${t * 8});`).join(' ')}
+    }
+    store<f64>(lociLL + ((<usize>l) << 3), ${PSI});`,
+  )}
+}`;
+  // Per locus the products f fᵀ of each allele's row (packed), then per pair the sums in memory.
+  const qderivatives = `
+export function qderivatives${K}(${COMMON}, gradT: usize, hessT: usize): void {
+  ${loci(
+    K,
+    `${tri.map(([k, m], t) => `const FA${t} = f64x2.mul(fa${k}, fa${m}); const FB${t} = f64x2.mul(fb${k}, fb${m});`).join(' ')}
+    ${pairs(
+      K,
+      `const id = f64x2.div(ONE, d);
+        const ie = f64x2.div(ONE, e);
+        const a = v128.and(f64x2.mul(ca, id), HAS_A);
+        const b = v128.and(f64x2.mul(cb, ie), HAS_B);
+        const va = v128.and(f64x2.mul(a, id), HAS_A);
+        const vb = v128.and(f64x2.mul(b, ie), HAS_B);
+        ${range(K)
+          .map(
+            (k) =>
+              `{ const at = gradT + o + ${k} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.add(f64x2.mul(a, fa${k}), f64x2.mul(b, fb${k})))); }`,
+          )
+          .join('\n        ')}
+        ${tri
+          .map(
+            (_, t) =>
+              `{ const at = hessT + o + ${t} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.add(f64x2.mul(va, FA${t}), f64x2.mul(vb, FB${t})))); }`,
+          )
+          .join('\n        ')}`,
+    )}`,
+  )}
+}`;
+  const gains = `
+export function gains${K}(${COMMON}, stepT: usize, gainT: usize, ratioT: usize): void {
+  ${loci(
+    K,
+    `${pairs(
+      K,
+      `${range(K)
+        .map((k) => `const s${k} = f64x2.add(q${k}, v128.load(stepT + o + ${k} * qs));`)
+        .join(' ')}
+        const d2 = ${sum(range(K).map((k) => `f64x2.mul(s${k}, fa${k})`))};
+        const e2 = ${sum(range(K).map((k) => `f64x2.mul(s${k}, fb${k})`))};
+        const x = v128.bitselect(d, v128.bitselect(e, ONE, v128.load(lb, 48)), v128.load(lb, 32));
+        const y = v128.bitselect(d, v128.bitselect(e, ONE, v128.load(lb, 80)), v128.load(lb, 64));
+        const x2 = v128.bitselect(d2, v128.bitselect(e2, ONE, v128.load(lb, 48)), v128.load(lb, 32));
+        const y2 = v128.bitselect(d2, v128.bitselect(e2, ONE, v128.load(lb, 80)), v128.load(lb, 64));
+        const at = ratioT + o;
+        const ratio = f64x2.mul(v128.load(at), f64x2.div(f64x2.mul(x2, y2), f64x2.mul(x, y)));
+        if (v128.any_true(v128.or(f64x2.lt(ratio, LOW), f64x2.gt(ratio, HIGH)))) {
+          const g = gainT + o;
+          store<f64>(g, load<f64>(g) + detLog(f64x2.extract_lane(ratio, 0)));
+          store<f64>(g, load<f64>(g, 8) + detLog(f64x2.extract_lane(ratio, 1)), 8);
+          v128.store(at, ONE);
+        } else v128.store(at, ratio);`,
+    )}`,
+  )}
+}`;
+  const em = `
+export function em${K}(${COMMON}, QnT: usize, Fn: usize, state: usize, aside: usize): void {
+  let ll = load<f64>(state);
+  let p = f64x2.replace_lane(ONE, 0, load<f64>(state, 8));
+  ${loci(
+    K,
+    `let n = 0;
+    ${range(K)
+      .map((k) => `let A${k} = f64x2.splat(0); let B${k} = f64x2.splat(0);`)
+      .join(' ')}
+    ${pairs(
+      K,
+      `${FACTORS}
+        const a = v128.and(f64x2.div(ca, d), HAS_A);
+        const b = v128.and(f64x2.div(cb, e), HAS_B);
+        ${range(K)
+          .map(
+            (
+              k,
+            ) => `{ const wa = f64x2.mul(a, f64x2.mul(q${k}, fa${k})); const wb = f64x2.mul(b, f64x2.mul(q${k}, fb${k}));
+          A${k} = f64x2.add(A${k}, wa); B${k} = f64x2.add(B${k}, wb);
+          const at = QnT + o + ${k} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.add(wa, wb))); }`,
+          )
+          .join('\n        ')}`,
+      FLUSH,
+    )}
+    ll += logAside(aside, n);
+    const fn = Fn + (<usize>r) * ${K * 8};
+    ${range(K)
+      .map((k) => `store<f64>(fn, load<f64>(fn, ${k * 8}) + ${lanes(`A${k}`)}, ${k * 8});`)
+      .join(' ')}
+    if (two) {
+      ${range(K)
+        .map((k) => `store<f64>(fn, load<f64>(fn, ${(K + k) * 8}) + ${lanes(`B${k}`)}, ${(K + k) * 8});`)
+        .join(' ')}
+    }`,
+  )}
+  store<f64>(state, ll + detLog(f64x2.extract_lane(p, 1)));
+  store<f64>(state, f64x2.extract_lane(p, 0), 8);
+}`;
+  return [floglik, fderivatives, qderivatives, gains, em].join('\n');
+}
+
+/** The AssemblyScript source of every kernel for K = 1..MAX_K. */
+export function twoAlleleSource() {
+  return [PRELUDE, ...range(MAX_K).map((k) => kernelsFor(k + 1))].join('\n');
+}
+
+/** The compiled module, base64. */
+export async function twoAllelePassesBase64() {
+  const outputs = {};
+  const source = twoAlleleSource();
+  const { error, stderr } = await asc.main(
+    [
+      'two-allele-passes.ts',
+      '-O3',
+      '--runtime',
+      'stub',
+      '--importMemory',
+      '--noAssert',
+      '--enable',
+      'simd',
+      '--use',
+      'abort=',
+      '-o',
+      'two-allele-passes.wasm',
+    ],
+    {
+      readFile: (name) => (name === 'two-allele-passes.ts' ? source : null),
+      writeFile: (name, contents) => {
+        outputs[name] = contents;
+      },
+      listFiles: () => [],
+    },
+  );
+  if (error) throw new Error(`two-allele passes: ${error.message}\n${stderr.toString().slice(0, 4000)}`);
+  return Buffer.from(outputs['two-allele-passes.wasm']).toString('base64');
+}
