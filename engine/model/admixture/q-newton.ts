@@ -160,7 +160,9 @@ function individualGain(
   const { start, row, count, heldOut } = work;
   const { step } = s;
   const q = i * K;
+  // A running product of the ratios, its logarithm taken when it leaves [1e-200, 1e200].
   let gain = 0;
+  let product = 1;
   for (let l = 0; l < L; l++) {
     if (heldOut !== undefined && heldOut[i * L + l] === 1) continue;
     const g = genotypeOffsets[l]! + genotypeOf[l * N + i]!;
@@ -173,10 +175,15 @@ function individualGain(
         d += Q[q + k]! * f;
         e += step[q + k]! * f;
       }
-      gain += count[j]! * detLog((d + t * e) / d);
+      const x = (d + t * e) / d;
+      for (let c = count[j]!; c > 0; c--) product *= x;
+    }
+    if (product < 1e-200 || product > 1e200) {
+      gain += detLog(product);
+      product = 1;
     }
   }
-  return gain;
+  return gain + detLog(product);
 }
 
 /** Rounding can leave a q component just below the floor or the row's sum off 1 by an ulp. */
