@@ -1,6 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import {
-  everyLocus,
+  preparedForAdmixture,
   preparedData,
   postedDataset,
   type CvFold,
@@ -99,8 +99,9 @@ export class StartPool implements StartRunner {
     const datasetId = this.nextDataset++;
     // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
     // copy for all of them) where the platform has it, else a copy each. The admixture model reads
-    // every locus's codes: decoded here once, not in each worker.
-    const prepared = admixture ? everyLocus(preparedData(data)) : preparedData(data);
+    // every locus's codes: decoded here once, not in each worker (SNP data never need them: their
+    // two-allele passes read the codes a locus at a time).
+    const prepared = admixture ? preparedForAdmixture(preparedData(data)) : preparedData(data);
     const dataset = { data: postedDataset(data), prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
@@ -121,17 +122,19 @@ export class StartPool implements StartRunner {
         if (failed) reject(failed);
         else resolve({ results, cancelled: aborted });
       };
+      // Breadth first: every worker gets a task to run before any gets one to queue (depth first,
+      // two tasks on two workers both went to the first, which ran them one after the other).
       const dispatch = () => {
         if (aborted || failed) return;
-        for (let w = 0; w < this.workers.length; w++) {
-          while (load[w]! < IN_FLIGHT_PER_WORKER && next < tasks.length) {
+        for (let depth = 1; depth <= IN_FLIGHT_PER_WORKER; depth++)
+          for (let w = 0; w < this.workers.length && next < tasks.length; w++) {
+            if (load[w]! >= depth) continue;
             const position = next++;
             const taskId = this.nextTask++;
             inFlight.set(taskId, { position, worker: w });
             load[w]!++;
             this.workers[w]!.postMessage(message(taskId, datasetId, tasks[position]!));
           }
-        }
       };
       const cancelAll = () => {
         for (const [taskId, { worker }] of inFlight)

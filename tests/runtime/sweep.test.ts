@@ -142,3 +142,23 @@ test('cross-validation folds run on the worker threads give the same CV error pe
     pool.close();
   }
 });
+
+test('a pool hands each worker a start to run before it queues a second on any: two starts on two workers run side by side', async () => {
+  const started: number[] = [];
+  const pool = new StartPool(() => {
+    const port = spawnInProcess();
+    const index = started.push(0) - 1;
+    return {
+      postMessage(message: unknown, transfer?: Transferable[]) {
+        if ((message as { op?: string }).op === 'start') started[index]!++;
+        port.postMessage(message, transfer);
+      },
+      onMessage: (handler) => port.onMessage(handler),
+      close: () => port.close(),
+      sameThread: port.sameThread,
+    };
+  }, 2);
+  await runSweep(data, { ...options, kValues: [2], replicates: 1, starts: 2 }, pool);
+  pool.close();
+  assert.deepEqual(started, [1, 1]);
+});
