@@ -10,13 +10,22 @@ import {
 import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
+import { twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';
 
 // What the runtime's start workers and pools handle, named here so that the runtime reaches the
 // models through the service layer only.
 export type { CvFold, CvFoldTask, FitOptions, PreparedData, StartContext, StartResult, StartTask };
-export { everyLocus, postedDataset, preparedData };
+export { postedDataset, preparedData };
 export type { PostedDataset };
+
+/**
+ * The preparation the admixture model's workers share: every locus's codes decoded once (everyLocus),
+ * except for two-allele data, whose passes read the codes a locus at a time.
+ */
+export function preparedForAdmixture(prepared: PreparedData): PreparedData {
+  return twoAlleleData(prepared) ? prepared : everyLocus(prepared);
+}
 
 /** What a start worker keeps of a dataset it is sent (the preparation made once by the pool). */
 export function workerDataset(data: PostedDataset, prepared?: PreparedData): StartContext {

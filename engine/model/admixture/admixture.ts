@@ -1,8 +1,8 @@
-import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
+import { locusRow, type PreparedData } from '../prepared/prepared-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
-import { passData } from './pass-data.ts';
+import { passArguments, passData } from './pass-data.ts';
 import { maStep, type Priors } from '../mixture/ma-step.ts';
 import type { Acceleration, FUpdate, QUpdate } from '../../util/choices.ts';
 
@@ -56,7 +56,6 @@ export interface AdmixtureWork {
 /** The work description of a dataset, optionally with held-out entries and fixed rows of Q. */
 export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Uint8Array): AdmixtureWork {
   const { N, L, P } = md;
-  const codes = everyLocus(md).genotypeOf;
   const G = md.genotypeOffsets[L]!;
   const start = new Int32Array(G + 1);
   const row = new Int32Array(G * P);
@@ -79,11 +78,13 @@ export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Ui
   }
   start[G] = e;
   const copies = new Float64Array(N);
+  const scratch = new Int32Array(N);
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
+    const codes = locusRow(md, l, scratch);
     for (let i = 0; i < N; i++) {
       if (heldOut && heldOut[i * L + l]) continue;
-      const g = gOff + codes[l * N + i]!;
+      const g = gOff + codes[i]!;
       for (let j = start[g]!; j < start[g + 1]!; j++) copies[i]! += count[j]!;
     }
   }
@@ -149,7 +150,7 @@ export function emStep(
   // instead of one per copy. The product is flushed below 1e-250 after every copy, so a copy with
   // d ≥ 1e-58 cannot underflow it; a smaller d (possible only for an extrapolated point, now that
   // small positive values are kept) can make ln L −∞, and the accelerator then rejects that point.
-  const args: PassArguments = { ...passData(md, work, K, Q, F), Qn, Fn, terms: new Float64Array(K) };
+  const args: PassArguments = passArguments(passData(md, work, K, Q, F), { Qn, Fn, terms: new Float64Array(K) });
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, args);
   const ll = wasm ? wasm.em(args) : emPass(args);
   for (let i = 0; i < N; i++) {
@@ -181,14 +182,15 @@ export function admixtureLogLik(md: PreparedData, work: AdmixtureWork, params: A
   const { N, L, P } = md;
   const K = params.K;
   const { Q, F } = params;
-  const codes = everyLocus(md).genotypeOf;
+  const scratch = new Int32Array(N);
   let ll = 0;
   for (let l = 0; l < L; l++) {
     const off = md.offsets[l]!;
     const gOff = md.genotypeOffsets[l]!;
+    const codes = locusRow(md, l, scratch);
     for (let i = 0; i < N; i++) {
       if (work.heldOut && work.heldOut[i * L + l]) continue;
-      const row = (gOff + codes[l * N + i]!) * P;
+      const row = (gOff + codes[i]!) * P;
       for (let p = 0; p < P; p++) {
         const a = md.genotypeAlleles[row + p]!;
         if (a < 0) continue;

@@ -1,5 +1,5 @@
 import { createRng } from '../../util/rng.ts';
-import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
+import { locusRow, type PreparedData } from '../prepared/prepared-data.ts';
 import { admixtureWork, cloneParams, projectToSimplex, type AdmixtureParams } from './admixture.ts';
 import { admixtureFitSteps, type AdmixtureFitOptions, type AdmixtureStepInfo } from './admixture-fit.ts';
 import { runToEnd } from '../mixture/fit.ts';
@@ -18,15 +18,16 @@ export function heldOutDeviance(
 ): { sum: number; entries: number } {
   const { N, L, P } = md;
   const K = params.K;
-  const codes = everyLocus(md).genotypeOf;
+  const scratch = new Int32Array(N);
   let sum = 0;
   let entries = 0;
   for (let l = 0; l < L; l++) {
     const off = md.offsets[l]!;
     const gOff = md.genotypeOffsets[l]!;
+    const codes = locusRow(md, l, scratch);
     for (let i = 0; i < N; i++) {
       if (heldOut[i * L + l] !== 1) continue;
-      const row = (gOff + codes[l * N + i]!) * P;
+      const row = (gOff + codes[i]!) * P;
       let n = 0;
       for (let p = 0; p < P; p++) if (md.genotypeAlleles[row + p]! >= 0) n++;
       if (n === 0) continue;
@@ -59,17 +60,19 @@ export function cvEntryOrder(md: PreparedData, seed: number): Uint32Array {
   const observed = new Uint8Array(md.genotypeOffsets[L]!);
   for (let g = 0; g < observed.length; g++)
     for (let p = 0; p < P; p++) if (md.genotypeAlleles[g * P + p]! >= 0) observed[g] = 1;
-  const codes = everyLocus(md).genotypeOf;
+  const scratch = new Int32Array(N);
   let count = 0;
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
-    for (let i = 0; i < N; i++) count += observed[gOff + codes[l * N + i]!]!;
+    const codes = locusRow(md, l, scratch);
+    for (let i = 0; i < N; i++) count += observed[gOff + codes[i]!]!;
   }
   const entries = new Uint32Array(count);
   let e = 0;
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
-    for (let i = 0; i < N; i++) if (observed[gOff + codes[l * N + i]!]) entries[e++] = i * L + l;
+    const codes = locusRow(md, l, scratch);
+    for (let i = 0; i < N; i++) if (observed[gOff + codes[i]!]) entries[e++] = i * L + l;
   }
   const rng = createRng(seed);
   for (let j = entries.length - 1; j > 0; j--) {

@@ -1,6 +1,6 @@
 import type { PreparedData } from '../prepared/prepared-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
-import { passData } from './pass-data.ts';
+import { passArguments, passData } from './pass-data.ts';
 import { choleskyInPlace, choleskySolve, invertPositiveDefinite } from '../../util/cholesky.ts';
 import { fBlockRows, fBlocks, fDerivativesPass, locusLogLik, type FDerivativeArguments } from './f-derivatives.ts';
 import { wasmPassesOf, type WasmPasses } from './wasm-passes.ts';
@@ -117,13 +117,12 @@ export function fNewtonStep(
   const outer = s.outer;
   for (let i = 0; i < md.N; i++)
     for (let k = 0, t = i * T; k < K; k++) for (let m = 0; m <= k; m++) outer[t++] = Q[i * K + k]! * Q[i * K + m]!;
-  const pass: FDerivativeArguments = {
-    ...passData(md, work, K, Q, F),
+  const pass: FDerivativeArguments = passArguments(passData(md, work, K, Q, F), {
     outer,
     gradient: s.gradient,
     hessian: s.hessian,
     lociLL: s.lociLL,
-  };
+  });
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   wasm?.beginFStep(pass);
   let ll = 0;

@@ -1,4 +1,4 @@
-import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
+import { everyLocus, locusRow, type PreparedData } from '../prepared/prepared-data.ts';
 import type { PassArguments } from './em-pass.ts';
 
 /** What every pass over the data reads: the data, the work's entries and held-out mask, K, Q and F. */
@@ -8,11 +8,17 @@ export type PassData = Pick<
 > & {
   /** Per locus its first row of F (length L + 1). */
   readonly offsets?: Int32Array;
+  /** Locus l's genotype codes (N of them; `scratch` may hold them), without decoding every locus. */
+  readonly locusCodes?: (l: number, scratch: Int32Array) => ArrayLike<number>;
 };
 
 /**
  * The arguments every pass over `md` at (Q, F) shares (em-pass.ts, newton-passes.ts,
- * f-derivatives.ts), with the entries and held-out mask of `work` (an AdmixtureWork).
+ * f-derivatives.ts), with the entries and held-out mask of `work` (an AdmixtureWork). `genotypeOf`
+ * (every locus's codes, N·L: everyLocus) is a getter, decoded on first read: the two-allele passes
+ * (two-allele-passes.ts) read the codes a locus at a time (`locusCodes`) instead, so SNP data
+ * never hold them all. A spread of the object reads it (decodes); {@link passArguments} adds a
+ * pass's own arguments without reading it.
  */
 export function passData(
   md: PreparedData,
@@ -26,9 +32,12 @@ export function passData(
     N: md.N,
     L: md.L,
     K,
-    genotypeOf: everyLocus(md).genotypeOf,
+    get genotypeOf() {
+      return everyLocus(md).genotypeOf;
+    },
     genotypeOffsets: md.genotypeOffsets,
     offsets: md.offsets,
+    locusCodes: (l: number, scratch: Int32Array) => locusRow(md, l, scratch),
     heldOut,
     start,
     row,
@@ -36,4 +45,9 @@ export function passData(
     Q,
     F,
   };
+}
+
+/** `data` with a pass's own arguments added, its codes still decoded only when read. */
+export function passArguments<T extends object>(data: PassData, own: T): PassData & T {
+  return Object.assign(Object.create(data) as PassData, own) as PassData & T;
 }

@@ -1,6 +1,6 @@
 import { everyLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import { PARAMETER_FLOOR, type AdmixtureWork } from './admixture.ts';
-import { passData } from './pass-data.ts';
+import { passArguments, passData } from './pass-data.ts';
 import { derivativesPass, gainPass, type NewtonPassArguments } from './newton-passes.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
 import { detLog } from '../../util/det-math.ts';
@@ -78,7 +78,7 @@ export function qNewtonStep(
   s: QNewtonWork,
 ): void {
   if (K < 2) return;
-  const pass: NewtonPassArguments = { ...passData(md, work, K, Q, F), ...s };
+  const pass: NewtonPassArguments = passArguments(passData(md, work, K, Q, F), { ...s });
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   const { pending, step } = s;
   const copies = work.copies;
@@ -115,10 +115,13 @@ export function qNewtonStep(
   for (let i = 0; i < md.N; i++) {
     if (!pending[i]) continue;
     let t = 1;
-    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : individualGain(md, work, K, Q, F, s, i, 1);
+    // The two-allele passes check one individual from their own codes (no decoding of every locus).
+    const single = (t: number) =>
+      wasm?.individualGain?.(i, t, Q, F, step) ?? individualGain(md, work, K, Q, F, s, i, t);
+    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : single(1);
     for (let halving = 0; gain < 0 && halving < MAX_HALVINGS; halving++) {
       t /= 2;
-      gain = individualGain(md, work, K, Q, F, s, i, t);
+      gain = single(t);
     }
     if (gain >= 0) applyStep(Q, i, K, step, t);
   }

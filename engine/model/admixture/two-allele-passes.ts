@@ -5,6 +5,7 @@ import { solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports }
 import { detLog } from '../../util/det-math.ts';
 import { PAGE, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
+import type { PreparedData } from '../prepared/prepared-data.ts';
 
 /**
  * The admixture model's passes for diploid data whose loci have at most two alleles (SNPs), as
@@ -91,7 +92,8 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     : undefined;
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
-  new Uint8Array(buffer, at.codes, codes.length).set(codes);
+  const codeBytes = new Uint8Array(buffer, at.codes, codes.length);
+  codeBytes.set(codes);
   writeTable(new DataView(buffer, at.lut, 16 * 128));
   new Int32Array(buffer, at.offs, L + 1).set(offsets);
   const state = f64('state', 2);
@@ -197,6 +199,39 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
         p.ratio[i] = ratioT[i]!;
       }
     },
+    individualGain(i, t, q, f, stepOf) {
+      // Locus by locus from the codes: the running product of (d′/d)^c_a (e′/e)^c_b.
+      const byte = i >> 2;
+      const shift = 2 * (i & 3);
+      let gain = 0;
+      let product = 1;
+      for (let l = 0; l < L; l++) {
+        const c = (codeBytes[l * bpl + byte]! >> shift) & 3;
+        if (c === MISSING) continue;
+        const ra = offsets[l]! * K;
+        const rb = offsets[l + 1]! - offsets[l]! >= 2 ? ra + K : ra;
+        let d = 0;
+        let da = 0;
+        let e = 0;
+        let db = 0;
+        for (let k = 0; k < K; k++) {
+          const qk = q[i * K + k]!;
+          const sk = t * stepOf[i * K + k]!;
+          d += qk * f[ra + k]!;
+          da += sk * f[ra + k]!;
+          e += qk * f[rb + k]!;
+          db += sk * f[rb + k]!;
+        }
+        const x = (d + da) / d;
+        const y = (e + db) / e;
+        product *= c === FIRST_TWICE ? x * x : c === ONE_EACH ? x * y : y * y;
+        if (product < 1e-200 || product > 1e200) {
+          gain += detLog(product);
+          product = 1;
+        }
+      }
+      return gain + detLog(product);
+    },
     beginFStep(p) {
       setQ(p.Q);
     },
@@ -224,6 +259,19 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   };
 }
 
+/**
+ * Whether the admixture model's passes over `md` are the two-allele ones (K aside): diploid, at most
+ * two alleles a locus, every genotype with both copies or none. Such data never need every locus's
+ * codes at once (everyLocus).
+ */
+export function twoAlleleData(md: PreparedData): boolean {
+  if (md.P !== 2) return false;
+  for (let l = 0; l < md.L; l++) if (md.alleles[l]! > 2) return false;
+  const alleles = md.genotypeAlleles;
+  for (let g = 0; g < alleles.length; g += 2) if (alleles[g]! < 0 !== alleles[g + 1]! < 0) return false;
+  return true;
+}
+
 /** The largest K the kernels are written for (scripts/kernels/wasm-two-allele-passes.mjs's MAX_K). */
 export const MAX_K = 10;
 
@@ -239,7 +287,7 @@ const SECOND_TWICE = 3;
  * locus has at most two alleles and every observed genotype two copies.
  */
 export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
-  const { N, L, genotypeOf, genotypeOffsets, heldOut, start, row, count, offsets } = a;
+  const { N, L, genotypeOffsets, heldOut, start, row, count, offsets, locusCodes } = a;
   if (!offsets) return undefined;
   const bpl = Math.ceil(N / 4);
   // Per genotype (all loci): its code.
@@ -261,14 +309,15 @@ export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
     }
   }
   const codes = new Uint8Array(L * bpl);
+  // A locus at a time where the data can (never every locus's codes at once), else from genotypeOf.
+  const scratch = new Int32Array(N);
+  const genotypeOf = locusCodes ? undefined : a.genotypeOf;
   for (let l = 0; l < L; l++) {
     const gOff = genotypeOffsets[l]!;
     const base = l * bpl;
+    const locus = locusCodes ? locusCodes(l, scratch) : genotypeOf!.subarray(l * N, (l + 1) * N);
     for (let i = 0; i < 4 * bpl; i++) {
-      const c =
-        i >= N || (heldOut !== undefined && heldOut[i * L + l] === 1)
-          ? MISSING
-          : codeOf[gOff + genotypeOf[l * N + i]!]!;
+      const c = i >= N || (heldOut !== undefined && heldOut[i * L + l] === 1) ? MISSING : codeOf[gOff + locus[i]!]!;
       codes[base + (i >> 2)]! |= c << (2 * (i & 3));
     }
   }

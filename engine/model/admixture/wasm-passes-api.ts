@@ -58,6 +58,11 @@ export interface WasmPasses {
    * fDerivatives leaves the Hessians here and does not copy them out.
    */
   solve(firstRow: number, alleles: number, blockRow: number): number;
+  /**
+   * ln L_i(q_i + tΔ_i) − ln L_i(q_i) at F (Δ: row i of `step`), as q-newton.ts's individualGain;
+   * where absent, that function runs.
+   */
+  individualGain?(i: number, t: number, Q: Float64Array, F: Float64Array, step: Float64Array): number;
   /** The last solve's step (alleles × K values from its start). */
   readonly solvedStep: Float64Array;
 }
