@@ -38,3 +38,46 @@ export function qSolveScratchBytes(K: number): number {
 export function solveScratchBytes(K: number, A: number): number {
   return 8 * (2 * A * K + 2 * A * K * K + 3 * K * K + 5 * K) + 4 * (A * K + A) + A * K + A;
 }
+
+/** Where a passes' memory holds what F's solve reads: F, a block's gradients and Hessians, the scratch. */
+export interface SolveRegions {
+  readonly F: number;
+  readonly fGradient: number;
+  readonly fHessian: number;
+  readonly solve: number;
+}
+
+/**
+ * The WasmPasses members of F's per-locus solve over a passes' memory: `solve` runs the module's
+ * solveLocus for a locus of at most `mostAlleles` alleles (its step into `solvedStep`, the start of
+ * the scratch); `solves` whether the module runs.
+ */
+export function locusSolver(
+  solver: SolveExports | undefined,
+  memory: WebAssembly.Memory,
+  at: SolveRegions,
+  K: number,
+  mostAlleles: number,
+): {
+  readonly solves: boolean;
+  readonly solvedStep: Float64Array;
+  solve(firstRow: number, alleles: number, blockRow: number): number;
+} {
+  const T = (K * (K + 1)) / 2;
+  const solves = solver !== undefined && mostAlleles > 0;
+  return {
+    solves,
+    solvedStep: new Float64Array(memory.buffer, at.solve, mostAlleles * K),
+    solve(firstRow, alleles, blockRow) {
+      if (!solves || alleles > mostAlleles) throw new Error('F solve: not available for this locus');
+      return solver!.solveLocus(
+        K,
+        alleles,
+        at.F + firstRow * K * 8,
+        at.fGradient + blockRow * K * 8,
+        at.fHessian + blockRow * T * 8,
+        at.solve,
+      );
+    },
+  };
+}

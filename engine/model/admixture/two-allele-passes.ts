@@ -1,7 +1,7 @@
 import { TWO_ALLELE_PASSES_WASM } from './generated/two-allele-passes-wasm.ts';
 import { compileBase64, layout } from '../../util/wasm-module.ts';
 import { fBlockRows } from './f-derivatives.ts';
-import { solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
+import { locusSolver, solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import { PAGE, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
@@ -135,19 +135,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   };
   return {
     K,
-    solves: solver !== undefined,
-    solvedStep: f64('solve', 2 * K),
-    solve(firstRow, alleles, blockRow) {
-      if (!solver || alleles > 2) throw new Error('F solve: not available for this locus');
-      return solver.solveLocus(
-        K,
-        alleles,
-        at.F + firstRow * K * 8,
-        at.fGradient + blockRow * K * 8,
-        at.fHessian + blockRow * T * 8,
-        at.solve,
-      );
-    },
+    ...locusSolver(solver, memory, at, K, 2),
     qStep(p) {
       if (!solver) return undefined;
       Q.set(p.Q);

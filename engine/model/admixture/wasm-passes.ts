@@ -6,7 +6,7 @@
 // MiB of loci at a time, so large data are not duplicated per worker. Where WebAssembly with SIMD is
 // missing, wasmPasses returns undefined and the JavaScript passes run.
 import { ADMIXTURE_PASSES_WASM } from './generated/admixture-passes-wasm.ts';
-import { solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
+import { locusSolver, solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
 import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassData } from './pass-data.ts';
@@ -202,19 +202,7 @@ export function wasmPasses(
       p.pending.set(pending);
       return checks;
     },
-    solves,
-    solvedStep: f64('solve', mostAlleles * K),
-    solve(firstRow, alleles, blockRow) {
-      if (!solves || alleles > mostAlleles) throw new Error('F solve: not available for this locus');
-      return solveExports!.solveLocus(
-        K,
-        alleles,
-        at.F + firstRow * K * 8,
-        at.fGradient + blockRow * K * 8,
-        at.fHessian + blockRow * T * 8,
-        at.solve,
-      );
-    },
+    ...locusSolver(solveExports, memory, at, K, mostAlleles),
     K,
     em(p) {
       Q.set(p.Q);
