@@ -371,7 +371,7 @@ out(
   'one byte per individual only for the loci read one at a time (a group that two genome windows share: about a tenth of',
 );
 out(
-  "the SNPs); the admixture model, PCA aside, adds every locus's codes, N·L. Worker threads read one shared copy of all",
+  "the SNPs); the admixture model adds its two-bit codes per start (N·L/4; every locus's codes, N·L, where a locus has more than two alleles). Worker threads read one shared copy of all",
 );
 out(
   "of it. Parameters and per-start buffers are O((N + L)·K) (a fit's WebAssembly memory holds its rows, tables, ln θ and",
@@ -382,7 +382,7 @@ out(
 out(
   'nothing. By the model, a mixture start on 10,000 × 200,000 SNPs from a .bed holds 0.5 + 0.5 + 0.2 = 1.2 GB of genotypes,',
 );
-out('from a VCF 4.0 + 0.5 + 0.2 = 4.7 GB; the admixture model adds 2.0 GB. This fits in');
+out('from a VCF 4.0 + 0.5 + 0.2 = 4.7 GB; the admixture model adds 0.5 GB a start. This fits in');
 out(
   `16 GB; an iteration there (E step and counts, N·L·K = 10¹⁰ additions each at K = 5) would take about ${((msPerIteration * (1e4 * 2e5 * 5)) / (2e3 * 1e5 * 3) / 1000).toFixed(0)} s at the rate of`,
 );
