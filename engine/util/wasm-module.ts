@@ -23,3 +23,22 @@ export function layout(sizes: readonly number[]): { at: number[]; end: number } 
 
 /** The bytes of a typed array (a view, not a copy). */
 export const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** WebAssembly memory pages are 64 KiB. */
+const PAGE = 65536;
+
+/**
+ * A WebAssembly memory holding consecutive regions of the given byte sizes (each 16-byte aligned,
+ * as layout) and each region's byte address by name; undefined where no memory that large can be had.
+ */
+export function regionMemory<R extends Record<string, number>>(
+  regions: R,
+): { readonly at: Record<keyof R, number>; readonly memory: WebAssembly.Memory } | undefined {
+  const { at: starts, end } = layout(Object.values(regions));
+  const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, starts[r]!])) as Record<keyof R, number>;
+  try {
+    return { at, memory: new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) }) };
+  } catch {
+    return undefined; // beyond what a WebAssembly memory can hold
+  }
+}

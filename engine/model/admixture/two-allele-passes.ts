@@ -1,9 +1,9 @@
 import { TWO_ALLELE_PASSES_WASM } from './generated/two-allele-passes-wasm.ts';
-import { compileBase64, layout } from '../../util/wasm-module.ts';
+import { compileBase64, regionMemory } from '../../util/wasm-module.ts';
 import { fBlockRows } from './f-derivatives.ts';
 import { locusSolver, solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
 import { detLog } from '../../util/det-math.ts';
-import { PAGE, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
+import { fStepMembers, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
 import type { PreparedData } from '../prepared/prepared-data.ts';
 
@@ -58,17 +58,9 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     solve: solveScratchBytes(K, 2),
     qSolve: qSolveScratchBytes(K),
   };
-  const { at: starts, end } = layout(Object.values(regions));
-  const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, starts[r]!])) as Record<
-    keyof typeof regions,
-    number
-  >;
-  let memory: WebAssembly.Memory;
-  try {
-    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) });
-  } catch {
-    return undefined;
-  }
+  const made = regionMemory(regions);
+  if (!made) return undefined;
+  const { at, memory } = made;
   const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Record<
     string,
     (...args: number[]) => void
@@ -223,27 +215,23 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     beginFStep(p) {
       setQ(p.Q);
     },
-    fDerivatives(p, l0, l1, rowBase, n) {
-      if (n > blockRows) return false;
-      F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
-      over(fderivatives, [at.fGradient, at.fHessian, rowBase, at.lociLL, at.aside], l0, l1);
-      p.gradient.set(fGradient.subarray(0, n * K));
-      if (!solver) p.hessian.set(fHessian.subarray(0, n * T));
-      p.lociLL.set(lociLL.subarray(l0, l1), l0);
-      return true;
-    },
-    locusLogLik(l, firstRow, alleles, values) {
-      if (alleles > trialRows) return undefined;
-      trial.set(values.subarray(0, alleles * K));
-      over(floglik, [at.lociLL, at.aside], l, l + 1, at.trial - firstRow * K * 8);
-      return lociLL[l]!;
-    },
-    logLik(q, f) {
-      setQ(q);
-      F.set(f);
-      over(floglik, [at.lociLL, at.aside]);
-      return lociLL;
-    },
+    ...fStepMembers({
+      K,
+      blockRows,
+      trialRows,
+      solves: solver !== undefined,
+      F,
+      fGradient,
+      fHessian,
+      lociLL,
+      trial,
+      atF: at.F,
+      atTrial: at.trial,
+      setQ,
+      derive: (l0, l1, rowBase) =>
+        over(fderivatives, [at.fGradient, at.fHessian, rowBase, at.lociLL, at.aside], l0, l1),
+      psi: (l0, l1, atF) => over(floglik, [at.lociLL, at.aside], l0, l1, atF),
+    }),
   };
 }
 

@@ -5,8 +5,6 @@ import type { PassArguments } from './em-pass.ts';
 import type { NewtonPassArguments } from './newton-passes.ts';
 import type { FDerivativeArguments } from './f-derivatives.ts';
 
-/** WebAssembly memory pages are 64 KiB. */
-export const PAGE = 65536;
 /** Rows of F a step check's trial frequencies may span (more: the JavaScript check). */
 export const TRIAL_ROWS = 1024;
 
@@ -65,4 +63,60 @@ export interface WasmPasses {
   individualGain?(i: number, t: number, Q: Float64Array, F: Float64Array, step: Float64Array): number;
   /** The last solve's step (alleles × K values from its start). */
   readonly solvedStep: Float64Array;
+}
+
+/** What the F step's members need of a passes' memory and kernels (fStepMembers). */
+export interface FStepParts {
+  readonly K: number;
+  /** The most rows of F a derivative pass takes, and a check's trial frequencies. */
+  readonly blockRows: number;
+  readonly trialRows: number;
+  /** Whether the solves read the Hessians in this memory (then they are not copied out). */
+  readonly solves: boolean;
+  readonly F: Float64Array;
+  readonly fGradient: Float64Array;
+  readonly fHessian: Float64Array;
+  readonly lociLL: Float64Array;
+  readonly trial: Float64Array;
+  /** Byte addresses of F and of the trial region (after F's). */
+  readonly atF: number;
+  readonly atTrial: number;
+  setQ(Q: Float64Array): void;
+  /** F's derivative pass over loci l0 ≤ l < l1 whose rows start at rowBase (`rows` of them). */
+  derive(l0: number, l1: number, rowBase: number, rows: number): void;
+  /** The ln L pass over loci l0 ≤ l < l1 with F's rows read from address atF. */
+  psi(l0: number, l1: number, atF: number): void;
+}
+
+/** The members of the F step that both forms of the passes share (see WasmPasses). */
+export function fStepMembers(o: FStepParts): Pick<WasmPasses, 'fDerivatives' | 'locusLogLik' | 'logLik'> {
+  const { K, F, fGradient, fHessian, lociLL, trial } = o;
+  const T = (K * (K + 1)) / 2;
+  return {
+    fDerivatives(p, l0, l1, rowBase, n) {
+      if (n > o.blockRows) return false;
+      // Q (and what the pass needs of it) came with beginFStep; F's rows of the block's loci (not
+      // yet updated by the step) are copied with the block.
+      F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
+      o.derive(l0, l1, rowBase, n);
+      p.gradient.set(fGradient.subarray(0, n * K));
+      if (!o.solves) p.hessian.set(fHessian.subarray(0, n * T));
+      p.lociLL.set(lociLL.subarray(l0, l1), l0);
+      return true;
+    },
+    locusLogLik(l, firstRow, alleles, values) {
+      if (alleles > o.trialRows) return undefined;
+      trial.set(values.subarray(0, alleles * K));
+      // The pass reads row r at F + 8Kr: F is placed so that the locus's first row is the trial's
+      // first (never below 0: the trial region lies beyond F's, which holds every row).
+      o.psi(l, l + 1, o.atTrial - firstRow * K * 8);
+      return lociLL[l]!;
+    },
+    logLik(q, f) {
+      o.setQ(q);
+      F.set(f);
+      o.psi(0, lociLL.length, o.atF);
+      return lociLL;
+    },
+  };
 }

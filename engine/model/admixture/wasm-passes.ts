@@ -7,12 +7,12 @@
 // missing, wasmPasses returns undefined and the JavaScript passes run.
 import { ADMIXTURE_PASSES_WASM } from './generated/admixture-passes-wasm.ts';
 import { locusSolver, solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
-import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
+import { bytesOf, compileBase64, regionMemory } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassData } from './pass-data.ts';
 import { fBlockRows } from './f-derivatives.ts';
 import { twoAllelePasses } from './two-allele-passes.ts';
-import { PAGE, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
+import { fStepMembers, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 export type { WasmPasses } from './wasm-passes-api.ts';
 
 /** What an instance is made from: every pass's data (pass-data.ts's passData) but Q, which each pass copies in. */
@@ -98,17 +98,9 @@ export function wasmPasses(
     solve: solveScratchBytes(K, mostAlleles), // F's solve per locus: its step first
     qSolve: qSolveScratchBytes(K),
   };
-  const { at: offsets, end } = layout(Object.values(regions));
-  const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, offsets[r]!])) as Record<
-    keyof typeof regions,
-    number
-  >;
-  let memory: WebAssembly.Memory;
-  try {
-    memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) });
-  } catch {
-    return undefined; // beyond what a WebAssembly memory can hold
-  }
+  const made = regionMemory(regions);
+  if (!made) return undefined;
+  const { at, memory } = made;
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Record<
     string,
     PassFunction | undefined
@@ -240,38 +232,31 @@ export function wasmPasses(
       Q.set(p.Q);
       outer.set(p.outer);
     },
-    fDerivatives(p, l0, l1, rowBase, n) {
-      if (n > blockRows) return false;
-      // Q and q qᵀ were copied in by beginFStep; F's rows of each block's loci (not yet updated by
-      // the step) are copied with the block.
-      F.set(p.F.subarray(rowBase * K, (rowBase + n) * K), rowBase * K);
-      fGradient.fill(0, 0, n * K);
-      fHessian.fill(0, 0, n * T);
-      overLoci(
-        fDerivativesFunction,
-        [at.fGradient, at.fHessian, at.outer, T * 8, rowBase, at.lociLL, at.aside],
-        l0,
-        l1,
-      );
-      p.gradient.set(fGradient.subarray(0, n * K));
-      if (!solves) p.hessian.set(fHessian.subarray(0, n * T));
-      p.lociLL.set(lociLL.subarray(l0, l1), l0);
-      return true;
-    },
-    locusLogLik(l, firstRow, alleles, values) {
-      if (alleles > TRIAL_ROWS) return undefined;
-      trial.set(values.subarray(0, alleles * K));
-      // The pass reads row r at F + 8Kr: F is placed so that the locus's first row is the trial's
-      // first (never below 0: the trial region lies beyond F's, which holds every row).
-      overLoci(fLogLikFunction, [at.lociLL, at.aside], l, l + 1, at.trial - firstRow * K * 8);
-      return lociLL[l]!;
-    },
-    logLik(q, f) {
-      Q.set(q);
-      F.set(f);
-      overLoci(fLogLikFunction, [at.lociLL, at.aside]);
-      return lociLL;
-    },
+    ...fStepMembers({
+      K,
+      blockRows,
+      trialRows: TRIAL_ROWS,
+      solves,
+      F,
+      fGradient,
+      fHessian,
+      lociLL,
+      trial,
+      atF: at.F,
+      atTrial: at.trial,
+      setQ: (q) => Q.set(q),
+      derive: (l0, l1, rowBase, n) => {
+        fGradient.fill(0, 0, n * K);
+        fHessian.fill(0, 0, n * T);
+        overLoci(
+          fDerivativesFunction,
+          [at.fGradient, at.fHessian, at.outer, T * 8, rowBase, at.lociLL, at.aside],
+          l0,
+          l1,
+        );
+      },
+      psi: (l0, l1, atF) => overLoci(fLogLikFunction, [at.lociLL, at.aside], l0, l1, atF),
+    }),
   };
 }
 
