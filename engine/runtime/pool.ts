@@ -84,7 +84,7 @@ export class StartPool implements StartRunner {
    * Hands `tasks` to the workers as they free up (each holding IN_FLIGHT_PER_WORKER) and stores
    * each result under its task's position.
    */
-  private schedule<T, R>(
+  private schedule<T extends { readonly K: number }, R>(
     data: GenotypeData,
     tasks: readonly T[],
     message: (taskId: number, datasetId: number, task: T) => ToStartWorker,
@@ -99,9 +99,10 @@ export class StartPool implements StartRunner {
     const datasetId = this.nextDataset++;
     // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
     // copy for all of them) where the platform has it, else a copy each. The admixture model reads
-    // every locus's codes: decoded here once, not in each worker (SNP data never need them: their
-    // two-allele passes read the codes a locus at a time).
-    const prepared = admixture ? preparedForAdmixture(preparedData(data)) : preparedData(data);
+    // every locus's codes: decoded here once, not in each worker (SNP data at the K the two-allele
+    // passes are written for never need them: those read the codes a locus at a time).
+    const largestK = tasks.reduce((most, t) => Math.max(most, t.K), 0);
+    const prepared = admixture ? preparedForAdmixture(preparedData(data), largestK) : preparedData(data);
     const dataset = { data: postedDataset(data), prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);

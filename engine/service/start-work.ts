@@ -10,7 +10,7 @@ import {
 import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
-import { twoAlleleData } from '../model/admixture/two-allele-passes.ts';
+import { MAX_K as TWO_ALLELE_MAX_K, twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';
 
 // What the runtime's start workers and pools handle, named here so that the runtime reaches the
@@ -20,11 +20,13 @@ export { postedDataset, preparedData };
 export type { PostedDataset };
 
 /**
- * The preparation the admixture model's workers share: every locus's codes decoded once (everyLocus),
- * except for two-allele data, whose passes read the codes a locus at a time.
+ * The preparation the admixture model's workers share for fits up to K = largestK: every locus's
+ * codes decoded once (everyLocus), except for two-allele data at a K the two-allele passes are
+ * written for (they read the codes a locus at a time; above, the general passes would decode them
+ * in each worker).
  */
-export function preparedForAdmixture(prepared: PreparedData): PreparedData {
-  return twoAlleleData(prepared) ? prepared : everyLocus(prepared);
+export function preparedForAdmixture(prepared: PreparedData, largestK: number): PreparedData {
+  return twoAlleleData(prepared) && largestK <= TWO_ALLELE_MAX_K ? prepared : everyLocus(prepared);
 }
 
 /** What a start worker keeps of a dataset it is sent (the preparation made once by the pool). */

@@ -13,6 +13,7 @@ import { derivativesPass, gainPass, type NewtonPassArguments } from '../../engin
 import { fDerivativesPass, locusLogLik } from '../../engine/model/admixture/f-derivatives.ts';
 import { passData } from '../../engine/model/admixture/pass-data.ts';
 import { packedCodes, twoAllelePasses, MAX_K } from '../../engine/model/admixture/two-allele-passes.ts';
+import { preparedForAdmixture } from '../../engine/service/start-work.ts';
 import { TWO_ALLELE_PASSES_WASM } from '../../engine/model/admixture/generated/two-allele-passes-wasm.ts';
 import { compileBase64 } from '../../engine/util/wasm-module.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -228,4 +229,12 @@ test('fits through the two-allele passes end where the general passes end (ln L 
       const e = emptyParams(md, K);
       close([emStep(md, { ...admixtureWork(md), wasm: false }, a.params, e)], [a.logLik], 1e-12, 'ln L recomputed');
     }
+});
+
+test('the admixture workers share every locus’s codes only where the passes need them: not for SNPs up to the kernels’ K', () => {
+  const md = snps(20, 30, 9);
+  assert.equal(preparedForAdmixture(md, MAX_K), md, 'SNPs at K ≤ MAX_K: the preparation as it is');
+  assert.ok('genotypeOf' in preparedForAdmixture(md, MAX_K + 1), 'above MAX_K the general passes read every locus');
+  const multi = buildPreparedData(makeData(6, 2, 2, [3, 2], (l, i, p) => (l === 0 ? (i + p) % 3 : p)));
+  assert.ok('genotypeOf' in preparedForAdmixture(multi, 2), 'three alleles: every locus decoded');
 });
