@@ -1,6 +1,6 @@
 import { detLog, detLogGamma } from './det-math.ts';
 import { DET_MATH_WASM } from './generated/det-math-wasm.ts';
-import { compileBase64 } from './wasm-module.ts';
+import { compileBase64, WASM_PAGE } from './wasm-module.ts';
 
 /**
  * det-math.ts's ln and ln Γ over whole arrays, as WebAssembly (scripts/kernels/wasm-det-math.mjs): the same
@@ -15,7 +15,6 @@ interface DetMathExports {
   logGamma(src: number, dst: number, n: number, shift: number): void;
 }
 
-const PAGE = 65536;
 let instance: DetMathExports | null | undefined;
 let view = new Float64Array(0);
 
@@ -30,7 +29,7 @@ function detMath(): DetMathExports | null {
 /** The module's memory as doubles, grown to hold at least n (the arrays are computed in place). */
 function room(w: DetMathExports, n: number): Float64Array {
   const bytes = n * 8;
-  if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / PAGE));
+  if (w.memory.buffer.byteLength < bytes) w.memory.grow(Math.ceil((bytes - w.memory.buffer.byteLength) / WASM_PAGE));
   if (view.buffer !== w.memory.buffer) view = new Float64Array(w.memory.buffer);
   return view;
 }

@@ -25,7 +25,7 @@ export function layout(sizes: readonly number[]): { at: number[]; end: number } 
 export const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** WebAssembly memory pages are 64 KiB. */
-const PAGE = 65536;
+export const WASM_PAGE = 65536;
 
 /**
  * A WebAssembly memory holding consecutive regions of the given byte sizes (each 16-byte aligned,
@@ -37,7 +37,7 @@ export function regionMemory<R extends Record<string, number>>(
   const { at: starts, end } = layout(Object.values(regions));
   const at = Object.fromEntries(Object.keys(regions).map((name, r) => [name, starts[r]!])) as Record<keyof R, number>;
   try {
-    return { at, memory: new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) }) };
+    return { at, memory: new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / WASM_PAGE)) }) };
   } catch {
     return undefined; // beyond what a WebAssembly memory can hold
   }

@@ -112,16 +112,16 @@ export function qNewtonStep(
     if (wasm) wasm.gains(pass);
     else gainPass(pass);
   }
+  // One individual's check: the two-allele passes read their own codes (no decoding of every locus).
+  const single = (i: number, t: number) =>
+    wasm?.individualGain?.(i, t, Q, F, step) ?? individualGain(md, work, K, Q, F, s, i, t);
   for (let i = 0; i < md.N; i++) {
     if (!pending[i]) continue;
     let t = 1;
-    // The two-allele passes check one individual from their own codes (no decoding of every locus).
-    const single = (t: number) =>
-      wasm?.individualGain?.(i, t, Q, F, step) ?? individualGain(md, work, K, Q, F, s, i, t);
-    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : single(1);
+    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : single(i, 1);
     for (let halving = 0; gain < 0 && halving < MAX_HALVINGS; halving++) {
       t /= 2;
-      gain = single(t);
+      gain = single(i, t);
     }
     if (gain >= 0) applyStep(Q, i, K, step, t);
   }

@@ -12,11 +12,10 @@ import type { PreparedData } from '../prepared/prepared-data.ts';
  * WebAssembly (scripts/kernels/wasm-two-allele-passes.mjs): the WasmPasses of wasm-passes.ts over
  * genotypes packed two bits each (a quarter of a byte, as PLINK's .bed) with K written out and two
  * individuals a step, where the general passes follow each genotype's entry list. They compute the
- * same sums in another order (equal to rounding, not to the bit) with two exceptions that change
+ * same sums in another order (equal to rounding, not to the bit) with one exception that changes
  * nothing the fit keeps: F's Hessian of a two-allele locus is given as half the sum of its two
  * alleles' Hessians in each allele's row — the step maximises the same quadratic, since the two
- * rows' steps are opposite — and a locus of one allele adds 0 to ln L (the general passes add the
- * rounding of ln Σq). Held-out entries (cross-validation) are written as missing into the codes.
+ * rows' steps are opposite. Held-out entries (cross-validation) are written as missing into the codes.
  * Undefined where the data are not of that kind, K is above the kernels' or WebAssembly is missing.
  */
 export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined {
@@ -82,6 +81,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const solver = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
     : undefined;
+  const solve = locusSolver(solver, memory, at, K, 2);
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
   const codeBytes = new Uint8Array(buffer, at.codes, codes.length);
@@ -127,7 +127,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   };
   return {
     K,
-    ...locusSolver(solver, memory, at, K, 2),
+    ...solve,
     qStep(p) {
       if (!solver) return undefined;
       Q.set(p.Q);
@@ -219,7 +219,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       K,
       blockRows,
       trialRows,
-      solves: solver !== undefined,
+      solves: solve.solves,
       F,
       fGradient,
       fHessian,

@@ -178,7 +178,7 @@ export function wasmPasses(
   const solveExports = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
     : undefined;
-  const solves = solveExports !== undefined && mostAlleles > 0;
+  const solve = locusSolver(solveExports, memory, at, K, mostAlleles);
   return {
     qStep(p) {
       if (!solveExports) return undefined;
@@ -194,7 +194,7 @@ export function wasmPasses(
       p.pending.set(pending);
       return checks;
     },
-    ...locusSolver(solveExports, memory, at, K, mostAlleles),
+    ...solve,
     K,
     em(p) {
       Q.set(p.Q);
@@ -236,7 +236,7 @@ export function wasmPasses(
       K,
       blockRows,
       trialRows: TRIAL_ROWS,
-      solves,
+      solves: solve.solves,
       F,
       fGradient,
       fHessian,

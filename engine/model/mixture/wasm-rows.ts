@@ -1,5 +1,5 @@
 import { ROW_KERNELS_WASM } from './generated/row-kernels-wasm.ts';
-import { bytesOf, compileBase64, layout } from '../../util/wasm-module.ts';
+import { bytesOf, compileBase64, layout, WASM_PAGE } from '../../util/wasm-module.ts';
 
 /**
  * The mixture model's per-locus loops (genotype-rows.ts, and e-step.ts's genotype logs and the
@@ -52,7 +52,6 @@ type RowLoop = (codes: number, n: number, K: number, rows: number, table: number
 type CopyLoop = (alleles: number, G: number, P: number, K: number, byAllele: number, byGenotype: number) => void;
 type Exports = Record<string, RowLoop | CopyLoop | undefined>;
 
-const PAGE = 65536;
 /** Arrays up to this many bytes are copied into the instance once, not locus by locus. */
 const RESIDENT_BYTES = 1 << 24;
 let compiled: WebAssembly.Module | null | undefined;
@@ -85,7 +84,7 @@ export function wasmRows(shape: WasmRowsShape): WasmRows | undefined {
     ...kept.map((c) => c.byteLength),
   ]);
   const [stagedAt, rowsAt, tableAt, logThetaAt, countsAt, allelesAt, ...keptAt] = at as [number, ...number[]];
-  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / PAGE)) });
+  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / WASM_PAGE)) });
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
   // The loops with K's columns written out where there are (K ≤ 8), else the loop over columns.
   const loop = <F>(name: string): F => (exports[`${name}k${K}`] ?? exports[name]!) as F;
