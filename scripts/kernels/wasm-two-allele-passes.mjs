@@ -118,19 +118,24 @@ function locusRows(K) {
 
 /**
  * The loop over a locus's bytes, two individuals at a time (o: their byte offset in a by-cluster
- * row), with q*, d (first allele), e (second), ca, cb (copies), HAS_A, HAS_B (lanes with copies of
- * that allele: terms of an allele without copies are masked to 0, as the general passes have no
- * entry for them — their 0/0 where d or e is 0 would be NaN) and lb (the table's entry) in scope.
+ * row), with q*, d (first allele), e (second) and lb (the table's entry) in scope, and with
+ * `copies` also ca, cb (copies) and HAS_A, HAS_B (lanes with copies of that allele: terms of an
+ * allele without copies are masked to 0, as the general passes have no entry for them — their 0/0
+ * where d or e is 0 would be NaN). Only the passes that use them load them: the optimiser keeps
+ * unused loads (a load may trap).
  */
-function pairs(K, body, afterByte = '') {
+function pairs(K, body, afterByte = '', { copies = false } = {}) {
+  const loads = copies
+    ? `const ca = v128.load(lb);
+        const cb = v128.load(lb, 16);
+        const HAS_A = v128.load(lb, 32);
+        const HAS_B = v128.load(lb, 80);`
+    : '';
   const pair = (h) => `{
         const nib = ${h === 0 ? 'byte & 15' : 'byte >> 4'};
         const lb = lut + ((<usize>nib) << 7);
         const o = ((<usize>j) << 5) + ${h * 16};
-        const ca = v128.load(lb);
-        const cb = v128.load(lb, 16);
-        const HAS_A = v128.load(lb, 32);
-        const HAS_B = v128.load(lb, 80);
+        ${loads}
         ${range(K)
           .map((k) => `const q${k} = v128.load(Qt + o + ${k} * qs);`)
           .join(' ')}
@@ -209,6 +214,7 @@ export function fderivatives${K}(${COMMON}, gradient: usize, hessian: usize, row
           .join(' ')}
         ${tri.map(([k, m], t) => `H${t} = f64x2.add(H${t}, f64x2.mul(w${k}, q${m}));`).join(' ')}`,
       FLUSH,
+      { copies: true },
     )}
     const ga = gradient + (<usize>(r - rowBase)) * ${K * 8};
     const ha = hessian + (<usize>(r - rowBase)) * ${T * 8};
@@ -257,6 +263,8 @@ export function qderivatives${K}(${COMMON}, gradT: usize, hessT: usize): void {
               `{ const at = hessT + o + ${t} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.add(f64x2.mul(va, FA${t}), f64x2.mul(vb, FB${t})))); }`,
           )
           .join('\n        ')}`,
+      '',
+      { copies: true },
     )}`,
   )}
 }`;
@@ -311,6 +319,7 @@ export function em${K}(${COMMON}, QnT: usize, Fn: usize, state: usize, aside: us
           )
           .join('\n        ')}`,
       FLUSH,
+      { copies: true },
     )}
     ll += logAside(aside, n);
     const fn = Fn + (<usize>r) * ${K * 8};
