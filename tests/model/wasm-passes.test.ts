@@ -188,7 +188,7 @@ test('the WebAssembly passes (EM, derivatives, gains, F derivatives and checks) 
   assert.equal(checked, 4 * 2 * 11 * 2 * 2);
 });
 
-test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solve: pinned entries, released ones, certain and unchecked steps, K to 13', () => {
+test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solve: pinned entries, released ones, certain and unchecked steps, K to 13; a block’s solves in one call', () => {
   const codes = [0, 0, 0];
   let pinnedLoci = 0;
   for (const [c, { P, r }] of [
@@ -221,6 +221,10 @@ test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solv
         const fWa = fArguments(md, K, p.Q, data);
         passes.beginFStep(fWa);
         assert.ok(passes.fDerivatives(fWa, 0, md.L, 0, md.totalAlleles));
+        // The block's solves in one call: what each locus found, certain steps applied, the others kept.
+        const expected = Float64Array.from(F);
+        const found: number[] = [];
+        const steps: Float64Array[] = [];
         for (let l = 0; l < md.L; l++) {
           const off = md.offsets[l]!;
           const A = md.alleles[l]!;
@@ -231,7 +235,31 @@ test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solv
           assert.ok(bitsEqual(passes.solvedStep.subarray(0, A * K), s.step.subarray(0, A * K)), `${where}: the step`);
           codes[js]!++;
           if (s.pinned.subarray(0, A * K).some((x) => x === 1)) pinnedLoci++;
+          found.push(js);
+          steps.push(Float64Array.from(s.step.subarray(0, A * K)));
+          // A certain step is applied: floored at PARAMETER_FLOOR, each cluster's frequencies renormalised.
+          if (js === 1)
+            for (let k = 0; k < K; k++) {
+              let sum = 0;
+              for (let a = 0; a < A; a++) {
+                const x = Math.max(PARAMETER_FLOOR, expected[(off + a) * K + k]! + s.step[a * K + k]!);
+                expected[(off + a) * K + k] = x;
+                sum += x;
+              }
+              for (let a = 0; a < A; a++) expected[(off + a) * K + k]! /= sum;
+            }
         }
+        const blockF = Float64Array.from(F);
+        const left = passes.solveBlock(blockF, 0, md.L, 0, md.totalAlleles);
+        assert.deepEqual(Array.from(passes.blockStatus.subarray(0, md.L)), found, `case ${c}, K = ${K}: statuses`);
+        assert.equal(left, found.filter((x) => x === 2).length);
+        assert.ok(bitsEqual(blockF, expected), `case ${c}, K = ${K}: F after the block's certain steps`);
+        for (let l = 0; l < md.L; l++)
+          if (found[l] === 2) {
+            const from = md.offsets[l]! * K;
+            const kept = passes.blockSteps.subarray(from, from + md.alleles[l]! * K);
+            assert.ok(bitsEqual(kept, steps[l]!), `case ${c}, K = ${K}, locus ${l}: the step to check`);
+          }
       }
     }
   }

@@ -4,6 +4,7 @@ import { passArguments, passData } from './pass-data.ts';
 import { choleskyInPlace, choleskySolve, invertPositiveDefinite } from '../../util/cholesky.ts';
 import { fBlockRows, fBlocks, fDerivativesPass, locusLogLik, type FDerivativeArguments } from './f-derivatives.ts';
 import { wasmPassesOf, type WasmPasses } from './wasm-passes.ts';
+import { BlockSolve } from './solve-module.ts';
 
 /**
  * One Newton step for the allele frequencies F with Q fixed (the F block of ADMIXTURE's block
@@ -101,9 +102,10 @@ const MAX_HALVINGS = 20;
 
 /**
  * Updates F in place by one safeguarded Newton step per locus with Q fixed; returns ln L at the
- * F it was given (computed in the same pass). Where the WebAssembly passes run, each locus's solve
- * runs there too (wasm-passes.ts's `solve`: solveLocus compiled from AssemblyScript, the same bits),
- * reading the Hessians where the derivative pass left them; s.hessian is then unused.
+ * F it was given (computed in the same pass). Where the WebAssembly passes run, a block's solves
+ * and certain steps run there too, in one call (`solveBlock`: solveLocus and applyLocus compiled
+ * from AssemblyScript, the same bits), reading the Hessians where the derivative pass left them
+ * (s.hessian is then unused); only the steps to check come back here.
  */
 export function fNewtonStep(
   md: PreparedData,
@@ -133,8 +135,23 @@ export function fNewtonStep(
       s.hessian.fill(0, 0, rows * T);
       fDerivativesPass(pass, l0, l1, rowBase);
     }
-    const solver = viaWasm && wasm!.solves ? wasm : undefined;
-    for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm, solver);
+    if (!(viaWasm && wasm!.solves)) {
+      for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
+      continue;
+    }
+    // The block's solves and certain steps in one call; the steps to check here.
+    const left = wasm!.solveBlock(F, l0, l1, rowBase, rows);
+    const { blockStatus, blockSteps } = wasm!;
+    for (let l = l0; l < l1; l++) {
+      ll += s.lociLL[l]!;
+      if (left === 0) continue;
+      const status = blockStatus[l - l0]! as BlockSolve;
+      if (status === BlockSolve.NotSolved) throw new Error('F solve: not available for this locus');
+      if (status !== BlockSolve.Check) continue;
+      const from = (md.offsets[l]! - rowBase) * K;
+      for (let e = 0; e < md.alleles[l]! * K; e++) s.step[e] = blockSteps[from + e]!;
+      checkedStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
+    }
   }
   return ll;
 }
@@ -170,21 +187,31 @@ function locusStep(
   l: number,
   rb: number,
   wasm: WasmPasses | undefined,
-  solver: WasmPasses | undefined,
 ): number {
   const before = s.lociLL[l]!;
-  let solved: Solved;
-  if (solver) {
-    solved = solver.solve(md.offsets[l]!, md.alleles[l]!, rb) as Solved;
-    // Copied element by element: a subarray view per locus would be garbage on every step.
-    const solvedStep = solver.solvedStep;
-    for (let e = 0; e < md.alleles[l]! * K; e++) s.step[e] = solvedStep[e]!;
-  } else solved = solveLocus(md, K, F, s, l, rb);
+  const solved = solveLocus(md, K, F, s, l, rb);
   if (solved === Solved.None) return before;
-  if (solved === Solved.Certain) {
-    applyLocus(md, K, F, s.step, l, 1);
-    return before;
-  }
+  if (solved === Solved.Certain) applyLocus(md, K, F, s.step, l, 1);
+  else checkedStep(md, work, K, Q, F, s, l, rb, wasm);
+  return before;
+}
+
+/**
+ * Locus l's step in s.step, not certain to raise ψ_l: taken if ψ_l does not fall, else EM's update
+ * of the locus if it does better, else halved until ψ_l does not fall.
+ */
+function checkedStep(
+  md: PreparedData,
+  work: AdmixtureWork,
+  K: number,
+  Q: Float64Array,
+  F: Float64Array,
+  s: FNewtonWork,
+  l: number,
+  rb: number,
+  wasm: WasmPasses | undefined,
+): void {
+  const before = s.lociLL[l]!;
   const trialLogLik = (step: Float64Array, t: number) => trialLocusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
   // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
   // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
@@ -195,7 +222,7 @@ function locusStep(
     const em = trialLogLik(s.emStep, 1);
     if (em > newton && em >= before) {
       applyLocus(md, K, F, s.emStep, l, 1);
-      return before;
+      return;
     }
   }
   let t = 1;
@@ -205,7 +232,6 @@ function locusStep(
       break;
     }
   }
-  return before;
 }
 
 /** ψ_l(F_l + tΔ), with F_l + tΔ formed in s.trial (ψ by the WebAssembly pass where there is one). */

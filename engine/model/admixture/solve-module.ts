@@ -4,6 +4,7 @@
 // gradients and Hessians.
 import { NEWTON_SOLVES_WASM } from './generated/newton-solves-wasm.ts';
 import { compileBase64 } from '../../util/wasm-module.ts';
+import type { WasmPasses } from './wasm-passes-api.ts';
 
 let solveCompiled: WebAssembly.Module | null | undefined;
 
@@ -27,6 +28,20 @@ export interface SolveExports {
     scratch: number,
   ): number;
   qScratchBytes(K: number): number;
+  fSolveBlock(
+    K: number,
+    mostAlleles: number,
+    l0: number,
+    l1: number,
+    offs: number,
+    rowBase: number,
+    F: number,
+    gradient: number,
+    hessian: number,
+    scratch: number,
+    status: number,
+    steps: number,
+  ): number;
 }
 
 /** Bytes of the solve module's scratch for Q's solve at K (its qScratchBytes, tested). */
@@ -39,12 +54,32 @@ export function solveScratchBytes(K: number, A: number): number {
   return 8 * (2 * A * K + 2 * A * K * K + 3 * K * K + 5 * K) + 4 * (A * K + A) + A * K + A;
 }
 
-/** Where a passes' memory holds what F's solve reads: F, a block's gradients and Hessians, the scratch. */
+/**
+ * Where a passes' memory holds what F's solve reads: F, a block's gradients and Hessians, the
+ * scratch; for a block's solves, per locus its first row (offs, L + 1 int32), and per locus of the
+ * block its status (fStatus, a byte) and per row its step to check (fSteps, K doubles).
+ */
 export interface SolveRegions {
   readonly F: number;
   readonly fGradient: number;
   readonly fHessian: number;
   readonly solve: number;
+  readonly offs: number;
+  readonly fStatus: number;
+  readonly fSteps: number;
+}
+
+/** Bytes of the regions fStatus and fSteps for blocks of at most `blockRows` rows at K. */
+export function blockSolveBytes(K: number, blockRows: number): { fStatus: number; fSteps: number } {
+  return { fStatus: blockRows, fSteps: blockRows * K * 8 };
+}
+
+/** What a block's solves left for a locus (fSolveBlock's status). */
+export const enum BlockSolve {
+  None = 0,
+  Applied = 1,
+  Check = 2,
+  NotSolved = 3,
 }
 
 /**
@@ -58,16 +93,34 @@ export function locusSolver(
   at: SolveRegions,
   K: number,
   mostAlleles: number,
-): {
-  readonly solves: boolean;
-  readonly solvedStep: Float64Array;
-  solve(firstRow: number, alleles: number, blockRow: number): number;
-} {
+  blockRows: number,
+): Pick<WasmPasses, 'solves' | 'solvedStep' | 'solve' | 'solveBlock' | 'blockStatus' | 'blockSteps'> {
   const T = (K * (K + 1)) / 2;
   const solves = solver !== undefined && mostAlleles > 0;
   return {
     solves,
     solvedStep: new Float64Array(memory.buffer, at.solve, mostAlleles * K),
+    blockStatus: new Uint8Array(memory.buffer, at.fStatus, blockRows),
+    blockSteps: new Float64Array(memory.buffer, at.fSteps, blockRows * K),
+    solveBlock(F, l0, l1, rowBase, rows) {
+      if (!solves) throw new Error('F solve: not available');
+      const left = solver!.fSolveBlock(
+        K,
+        mostAlleles,
+        l0,
+        l1,
+        at.offs,
+        rowBase,
+        at.F,
+        at.fGradient,
+        at.fHessian,
+        at.solve,
+        at.fStatus,
+        at.fSteps,
+      );
+      F.set(new Float64Array(memory.buffer, at.F + rowBase * K * 8, rows * K), rowBase * K);
+      return left;
+    },
     solve(firstRow, alleles, blockRow) {
       if (!solves || alleles > mostAlleles) throw new Error('F solve: not available for this locus');
       return solver!.solveLocus(

@@ -1,7 +1,14 @@
 import { TWO_ALLELE_PASSES_WASM } from './generated/two-allele-passes-wasm.ts';
 import { compileBase64, regionMemory } from '../../util/wasm-module.ts';
 import { fBlockRows } from './f-derivatives.ts';
-import { locusSolver, solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
+import {
+  blockSolveBytes,
+  locusSolver,
+  solveModule,
+  solveScratchBytes,
+  qSolveScratchBytes,
+  type SolveExports,
+} from './solve-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import { fStepMembers, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
@@ -56,6 +63,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     fHessian: blockRows * T * 8,
     solve: solveScratchBytes(K, 2),
     qSolve: qSolveScratchBytes(K),
+    ...blockSolveBytes(K, blockRows),
   };
   const made = regionMemory(regions);
   if (!made) return undefined;
@@ -81,7 +89,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const solver = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
     : undefined;
-  const solve = locusSolver(solver, memory, at, K, 2);
+  const solve = locusSolver(solver, memory, at, K, 2, blockRows);
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
   const codeBytes = new Uint8Array(buffer, at.codes, codes.length);

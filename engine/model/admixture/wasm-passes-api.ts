@@ -63,6 +63,17 @@ export interface WasmPasses {
   individualGain?(i: number, t: number, Q: Float64Array, F: Float64Array, step: Float64Array): number;
   /** The last solve's step (alleles × K values from its start). */
   readonly solvedStep: Float64Array;
+  /**
+   * f-newton.ts's locusStep up to its checks for every locus of the block fDerivatives last did
+   * (loci l0..l1 − 1, `rows` rows from rowBase), in locus order, the same bits: each locus's
+   * solve, its step applied where certain; then the block's rows of F copied into `F`. Per locus
+   * of the block, blockStatus says what is left (solve-module.ts's BlockSolve) and, for a step to
+   * check, blockSteps holds it at the locus's block rows. Returns how many loci are left
+   * (Check or NotSolved). Only where `solves`.
+   */
+  solveBlock(F: Float64Array, l0: number, l1: number, rowBase: number, rows: number): number;
+  readonly blockStatus: Uint8Array;
+  readonly blockSteps: Float64Array;
 }
 
 /** What the F step's members need of a passes' memory and kernels (fStepMembers). */

@@ -6,7 +6,14 @@
 // MiB of loci at a time, so large data are not duplicated per worker. Where WebAssembly with SIMD is
 // missing, wasmPasses returns undefined and the JavaScript passes run.
 import { ADMIXTURE_PASSES_WASM } from './generated/admixture-passes-wasm.ts';
-import { locusSolver, solveModule, solveScratchBytes, qSolveScratchBytes, type SolveExports } from './solve-module.ts';
+import {
+  blockSolveBytes,
+  locusSolver,
+  solveModule,
+  solveScratchBytes,
+  qSolveScratchBytes,
+  type SolveExports,
+} from './solve-module.ts';
 import { bytesOf, compileBase64, regionMemory } from '../../util/wasm-module.ts';
 import { detLog } from '../../util/det-math.ts';
 import type { PassData } from './pass-data.ts';
@@ -97,6 +104,8 @@ export function wasmPasses(
     trial: Math.min(rows, TRIAL_ROWS) * K * 8, // a locus's trial frequencies
     solve: solveScratchBytes(K, mostAlleles), // F's solve per locus: its step first
     qSolve: qSolveScratchBytes(K),
+    offs: a.offsets ? a.offsets.byteLength : 0,
+    ...blockSolveBytes(K, Math.min(rows, fBlockRows(K))),
   };
   const made = regionMemory(regions);
   if (!made) return undefined;
@@ -178,7 +187,8 @@ export function wasmPasses(
   const solveExports = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
     : undefined;
-  const solve = locusSolver(solveExports, memory, at, K, mostAlleles);
+  if (a.offsets) new Int32Array(buffer, at.offs, L + 1).set(a.offsets);
+  const solve = locusSolver(solveExports, memory, at, K, mostAlleles, Math.min(rows, fBlockRows(K)));
   return {
     qStep(p) {
       if (!solveExports) return undefined;

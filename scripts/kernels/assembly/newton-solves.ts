@@ -406,3 +406,57 @@ export function qSolve(
   }
   return checks;
 }
+
+/**
+ * fNewtonStep's loop of solves over a block's loci l0 ≤ l < l1 (f-newton.ts's locusStep up to its
+ * checks): each locus's solveLocus, its step applied to F where certain (applyLocus at t = 1: floored,
+ * each cluster's frequencies renormalised), kept in `steps` (at the locus's block rows) where it is
+ * to be checked. `offs`: per locus its first row of F (int32, L + 1); g and h: the block's gradient
+ * and Hessian rows from rowBase; `status` per locus of the block: 0 no step, 1 applied, 2 to check,
+ * 3 more than mostAlleles alleles (not solved here). Returns how many are 2 or 3.
+ */
+export function fSolveBlock(
+  K: i32,
+  mostAlleles: i32,
+  l0: i32,
+  l1: i32,
+  offs: usize,
+  rowBase: i32,
+  F: usize,
+  g: usize,
+  h: usize,
+  scratch: usize,
+  status: usize,
+  steps: usize,
+): i32 {
+  const T = (K * (K + 1)) >> 1;
+  let left = 0;
+  for (let l = l0; l < l1; l++) {
+    const r = n32(offs, l);
+    const A = n32(offs, l + 1) - r;
+    if (A > mostAlleles) {
+      setU8(status, l - l0, 3);
+      left++;
+      continue;
+    }
+    const Fl = F + ((<usize>(r * K)) << 3);
+    const b = r - rowBase;
+    const solved = solveLocus(K, A, Fl, g + ((<usize>(b * K)) << 3), h + ((<usize>(b * T)) << 3), scratch);
+    setU8(status, l - l0, solved);
+    if (solved == 1) {
+      for (let k = 0; k < K; k++) {
+        let sum: f64 = 0;
+        for (let a = 0; a < A; a++) {
+          const x = Math.max(PARAMETER_FLOOR, f(Fl, a * K + k) + 1 * f(scratch, a * K + k));
+          setF(Fl, a * K + k, x);
+          sum += x;
+        }
+        for (let a = 0; a < A; a++) setF(Fl, a * K + k, f(Fl, a * K + k) / sum);
+      }
+    } else if (solved == 2) {
+      memory.copy(steps + ((<usize>(b * K)) << 3), scratch, (<usize>(A * K)) << 3);
+      left++;
+    }
+  }
+  return left;
+}
