@@ -51,7 +51,7 @@ export class StartPool implements StartRunner {
     return this.schedule<StartTask, StartResult>(
       data,
       tasks,
-      (taskId, datasetId, task) => ({ op: 'start', taskId, datasetId, task, options }),
+      (taskId, datasetId, task, helpers) => ({ op: 'start', taskId, datasetId, task, options, helpers }),
       options.model === 'admixture',
       hooks,
       signal,
@@ -73,7 +73,7 @@ export class StartPool implements StartRunner {
     return this.schedule<CvFoldTask, CvFold>(
       data,
       tasks,
-      (taskId, datasetId, task) => ({ op: 'cv-fold', taskId, datasetId, task, options }),
+      (taskId, datasetId, task, helpers) => ({ op: 'cv-fold', taskId, datasetId, task, options, helpers }),
       true,
       { onStart: () => onFold?.(++completed) },
       signal,
@@ -87,7 +87,7 @@ export class StartPool implements StartRunner {
   private schedule<T extends { readonly K: number }, R>(
     data: GenotypeData,
     tasks: readonly T[],
-    message: (taskId: number, datasetId: number, task: T) => ToStartWorker,
+    message: (taskId: number, datasetId: number, task: T, helpers: number) => ToStartWorker,
     admixture: boolean,
     hooks: {
       onIteration?(task: T, iteration: number, logLik: number, change: number): void;
@@ -106,6 +106,9 @@ export class StartPool implements StartRunner {
     const dataset = { data: postedDataset(data), prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
+    // Fewer tasks than workers: the cores no task uses become helper threads of the tasks' passes
+    // (one start on two threads: half of each pass on each; kernel-team.ts).
+    const helpers = tasks.length < this.workers.length ? Math.floor(this.workers.length / tasks.length) - 1 : 0;
     return new Promise((resolve, reject) => {
       let next = 0;
       let aborted = false;
@@ -134,7 +137,7 @@ export class StartPool implements StartRunner {
             const taskId = this.nextTask++;
             inFlight.set(taskId, { position, worker: w });
             load[w]!++;
-            this.workers[w]!.postMessage(message(taskId, datasetId, tasks[position]!));
+            this.workers[w]!.postMessage(message(taskId, datasetId, tasks[position]!, helpers));
           }
       };
       const cancelAll = () => {

@@ -25,6 +25,8 @@ export type ToStartWorker =
       readonly datasetId: number;
       readonly task: StartTask;
       readonly options: FitOptions;
+      /** Helper threads the task's passes may use (cores no other task of the run uses; kernel-team.ts). */
+      readonly helpers?: number;
     }
   /** One fold of the admixture model's cross-validation error (answered with 'cv-done'). */
   | {
@@ -33,6 +35,7 @@ export type ToStartWorker =
       readonly datasetId: number;
       readonly task: CvFoldTask;
       readonly options: FitOptions;
+      readonly helpers?: number;
     }
   | { readonly op: 'cancel'; readonly taskId: number }
   /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */

@@ -7,6 +7,7 @@ import {
   type StartResult,
 } from '../service/start-work.ts';
 import { yieldToEventLoop, type Port } from './port.ts';
+import { setKernelHelpers } from '../util/kernel-team.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 
 /** How often a running start gives the event loop a chance to deliver a cancel (ms). */
@@ -66,6 +67,7 @@ export function serveStarts(port: Port): void {
       try {
         const data = datasets.get(msg.datasetId);
         if (!data) throw new Error(`unknown dataset ${msg.datasetId}`);
+        setKernelHelpers(msg.helpers ?? 0);
         const { steps, finish } = job(data, msg);
         let lastYield = Date.now();
         let lastProgress = 0;

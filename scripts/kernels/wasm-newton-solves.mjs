@@ -18,6 +18,8 @@ export async function newtonSolvesBase64() {
       '--runtime',
       'stub',
       '--importMemory',
+      '--maximumMemory',
+      '65536',
       '--noAssert',
       '--use',
       'abort=',

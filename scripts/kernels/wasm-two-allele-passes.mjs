@@ -6,7 +6,8 @@
 // entry lists; engine/model/admixture/two-allele-passes.ts runs them and says where the results differ
 // (sums in another order; F's Hessian given as halves of the locus's sum, the same Newton step).
 //
-// Memory is imported ("env" "memory"); arguments are byte addresses or counts. Common arguments:
+// Memory is imported ("env" "memory", with a maximum declared so that it may also be a shared memory:
+// wasm-module.ts's sharedVariant); arguments are byte addresses or counts. Common arguments:
 //   codes: locus l0's bytes (bpl bytes per locus, individual 4j + s in bits 2s..2s+1 of byte j;
 //     the code's copies of the locus's first and second allele come from the table `lut`);
 //   l0, l1: the loci; offs: per locus its first row of F (int32, L + 1; a locus of one allele has one);
@@ -354,6 +355,8 @@ export async function twoAllelePassesBase64() {
       '--runtime',
       'stub',
       '--importMemory',
+      '--maximumMemory',
+      '65536',
       '--noAssert',
       '--enable',
       'simd',

@@ -265,7 +265,7 @@ test('F’s solve per locus in WebAssembly gives the bits of the JavaScript solv
   }
   // The scratch the passes set aside is the size the module lays out.
   const solveModule = new WebAssembly.Instance(compileBase64(NEWTON_SOLVES_WASM)!, {
-    env: { memory: new WebAssembly.Memory({ initial: 1 }) },
+    env: { memory: new WebAssembly.Memory({ initial: 1, maximum: 1 }) },
   }).exports as unknown as { scratchBytes(K: number, A: number): number; qScratchBytes(K: number): number };
   for (const [K, A] of [
     [2, 2],

@@ -162,3 +162,29 @@ test('a pool hands each worker a start to run before it queues a second on any: 
   pool.close();
   assert.deepEqual(started, [1, 1]);
 });
+
+test('a pool gives the cores no task uses to the tasks as helper threads: one start on three workers gets two, more tasks than workers none', async () => {
+  const helpers: number[] = [];
+  const pool = new StartPool(() => {
+    const port = spawnInProcess();
+    return {
+      postMessage(message: unknown, transfer?: Transferable[]) {
+        const m = message as { op?: string; helpers?: number };
+        if (m.op === 'start') helpers.push(m.helpers ?? -1);
+        port.postMessage(message, transfer);
+      },
+      onMessage: (handler) => port.onMessage(handler),
+      close: () => port.close(),
+      sameThread: port.sameThread,
+    };
+  }, 3);
+  try {
+    await runSweep(data, { ...options, kValues: [2], replicates: 1, starts: 1 }, pool);
+    assert.deepEqual(helpers, [2]);
+    helpers.length = 0;
+    await runSweep(data, { ...options, kValues: [2], replicates: 1, starts: 4 }, pool);
+    assert.deepEqual(helpers, [0, 0, 0, 0]);
+  } finally {
+    pool.close();
+  }
+});

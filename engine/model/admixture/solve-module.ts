@@ -6,11 +6,13 @@ import { NEWTON_SOLVES_WASM } from './generated/newton-solves-wasm.ts';
 import { compileBase64 } from '../../util/wasm-module.ts';
 import type { WasmPasses } from './wasm-passes-api.ts';
 
-let solveCompiled: WebAssembly.Module | null | undefined;
+const solveCompiled = new Map<boolean, WebAssembly.Module | null>();
 
-export function solveModule(): WebAssembly.Module | null {
-  if (solveCompiled === undefined) solveCompiled = compileBase64(NEWTON_SOLVES_WASM);
-  return solveCompiled;
+/** The module (compiled once per thread), importing a shared memory or not (the passes' memory). */
+export function solveModule(shared = false): WebAssembly.Module | null {
+  let module = solveCompiled.get(shared);
+  if (module === undefined) solveCompiled.set(shared, (module = compileBase64(NEWTON_SOLVES_WASM, shared)));
+  return module;
 }
 
 /** The solve module's exports (scripts/kernels/assembly/newton-solves.ts): addresses in the shared memory. */

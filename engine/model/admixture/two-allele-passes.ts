@@ -10,6 +10,7 @@ import {
   type SolveExports,
 } from './solve-module.ts';
 import { detLog } from '../../util/det-math.ts';
+import { CONTROL_BYTES, helpersPossible, KernelTeam } from '../../util/kernel-team.ts';
 import { fStepMembers, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
 import type { PreparedData } from '../prepared/prepared-data.ts';
@@ -28,11 +29,13 @@ import type { PreparedData } from '../prepared/prepared-data.ts';
 export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined {
   const { N, L, K, offsets } = a;
   if (!offsets || K > MAX_K) return undefined;
-  const codes = packedCodes(a);
-  if (!codes) return undefined;
-  const module = passModule();
-  if (!module) return undefined;
   const bpl = Math.ceil(N / 4);
+  const codes = packedCodes(a, bpl);
+  if (!codes) return undefined;
+  // A shared memory where a helper thread may take half of each pass (kernel-team.ts).
+  const shared = helpersPossible();
+  const module = passModule(shared);
+  if (!module) return undefined;
   const Np = 4 * bpl;
   const rows = a.F.length / K;
   const T = (K * (K + 1)) / 2;
@@ -50,6 +53,9 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     Fn: rows * K * 8,
     sumsT: Math.max(K, T) * Np * 8, // by cluster: EM's sums, the gradient; then the Hessian's
     hessT: T * Np * 8,
+    // The second half's sums of the passes in two halves by loci (by cluster, as sumsT and hessT).
+    sumsT2: K * Np * 8,
+    hessT2: T * Np * 8,
     gradient: N * K * 8, // by individual, for the solves
     hessian: N * T * 8,
     step: N * K * 8,
@@ -57,7 +63,11 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     pending: N,
     gainT: Np * 8,
     ratioT: Np * 8,
+    gainT2: Np * 8,
+    ratioT2: Np * 8,
     aside: (bpl + 1) * 16,
+    helperAside: shared ? (bpl + 1) * 16 : 0, // the helper's half of a pass by loci
+    control: shared ? CONTROL_BYTES : 0,
     lociLL: L * 8,
     fGradient: blockRows * K * 8,
     fHessian: blockRows * T * 8,
@@ -65,27 +75,21 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     qSolve: qSolveScratchBytes(K),
     ...blockSolveBytes(K, blockRows),
   };
-  const made = regionMemory(regions);
+  const made = regionMemory(regions, shared);
   if (!made) return undefined;
   const { at, memory } = made;
   const kernels = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Record<
     string,
     (...args: number[]) => void
   >;
-  const [floglik, fderivatives, qderivatives, gains, em] = [
-    'floglik',
-    'fderivatives',
-    'qderivatives',
-    'gains',
-    'em',
-  ].map((name) => kernels[`${name}${K}`]!) as [
-    (...args: number[]) => void,
-    (...args: number[]) => void,
-    (...args: number[]) => void,
-    (...args: number[]) => void,
-    (...args: number[]) => void,
-  ];
-  const solveModuleNow = solveModule();
+  // The kernels a helper may share (their index in `names`), and EM's (never shared: its sums run
+  // over both individuals and loci).
+  const names = ['floglik', 'fderivatives', 'qderivatives', 'gains'].map((name) => `${name}${K}`);
+  const local = names.map((name) => kernels[name]!);
+  const [FLOGLIK, FDERIVATIVES, QDERIVATIVES, GAINS] = [0, 1, 2, 3] as const;
+  const em = kernels[`em${K}`]!;
+  const team = shared ? new KernelTeam({ module, memory, control: at.control, names }, local) : undefined;
+  const solveModuleNow = solveModule(shared);
   const solver = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
     : undefined;
@@ -104,6 +108,8 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const Fn = f64('Fn', rows * K);
   const sumsT = f64('sumsT', Math.max(K, T) * Np);
   const hessT = f64('hessT', T * Np);
+  const sumsT2 = f64('sumsT2', K * Np);
+  const hessT2 = f64('hessT2', T * Np);
   const gradient = f64('gradient', N * K);
   const hessian = f64('hessian', N * T);
   const step = f64('step', N * K);
@@ -111,6 +117,8 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const pending = new Uint8Array(buffer, at.pending, N);
   const gainT = f64('gainT', Np);
   const ratioT = f64('ratioT', Np);
+  const gainT2 = f64('gainT2', Np);
+  const ratioT2 = f64('ratioT2', Np);
   const lociLL = f64('lociLL', L);
   const fGradient = f64('fGradient', blockRows * K);
   const fHessian = f64('fHessian', blockRows * T);
@@ -120,22 +128,59 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const setQ = (q: Float64Array) => {
     for (let k = 0; k < K; k++) for (let i = 0; i < N; i++) Qt[k * Np + i] = q[i * K + k]!;
   };
-  /** Runs a kernel over loci l0 ≤ l < l1 with F's rows at `atF`, then its own arguments. */
-  const over = (kernel: (...args: number[]) => void, own: readonly number[], l0 = 0, l1 = L, atF = at.F) =>
-    kernel(at.codes + l0 * bpl, bpl, l0, l1, at.offs, at.Qt, atF, at.lut, ...own);
+  /** A kernel's arguments: loci l0 ≤ l < l1, F's rows at `atF`, then its own. */
+  const args = (own: readonly number[], l0 = 0, l1 = L, atF = at.F) => [
+    at.codes + l0 * bpl,
+    bpl,
+    l0,
+    l1,
+    at.offs,
+    at.Qt,
+    atF,
+    at.lut,
+    ...own,
+  ];
+  /**
+   * Runs a shared kernel over loci l0 ≤ l < l1 with per-locus results, half the loci on each thread
+   * (the products it sets aside in `aside` or, the helper's, in helperAside): the same bits as one
+   * call. Few loci (a step's check of one locus, say): one call here.
+   */
+  const byLoci = (kernel: number, own: (aside: number) => readonly number[], l0: number, l1: number, atF = at.F) => {
+    const m = (l0 + l1) >> 1;
+    if (team && l1 - l0 >= SPLIT_LOCI)
+      team.split(kernel, args(own(at.aside), l0, m, atF), args(own(at.helperAside), m, l1, atF));
+    else local[kernel]!(...args(own(at.aside), l0, l1, atF));
+  };
+  /**
+   * Runs a shared kernel with per-individual sums over every locus in two halves by loci, the first
+   * half's sums into `first`'s regions, the second's into `second`'s (the helper's when it runs),
+   * always the same halves: the caller adds them, and the sums do not depend on the helper.
+   * (Halves by individuals, the other way to share such a pass, ran no faster on two threads.)
+   */
+  const inHalves = (kernel: number, first: readonly number[], second: readonly number[]) => {
+    const m = L >> 1;
+    if (team) team.split(kernel, args(first, 0, m), args(second, m, L));
+    else {
+      local[kernel]!(...args(first, 0, m));
+      local[kernel]!(...args(second, m, L));
+    }
+  };
   /** The Q derivatives, by individual, into gradient and hessian (this memory's). */
   const qDerivatives = () => {
     sumsT.fill(0, 0, K * Np);
     hessT.fill(0);
-    over(qderivatives, [at.sumsT, at.hessT]);
+    sumsT2.fill(0);
+    hessT2.fill(0);
+    inHalves(QDERIVATIVES, [at.sumsT, at.hessT], [at.sumsT2, at.hessT2]);
     for (let i = 0; i < N; i++) {
-      for (let k = 0; k < K; k++) gradient[i * K + k] = sumsT[k * Np + i]!;
-      for (let t = 0; t < T; t++) hessian[i * T + t] = hessT[t * Np + i]!;
+      for (let k = 0; k < K; k++) gradient[i * K + k] = sumsT[k * Np + i]! + sumsT2[k * Np + i]!;
+      for (let t = 0; t < T; t++) hessian[i * T + t] = hessT[t * Np + i]! + hessT2[t * Np + i]!;
     }
   };
   return {
     K,
     ...solve,
+    close: () => team?.close(),
     qStep(p) {
       if (!solver) return undefined;
       Q.set(p.Q);
@@ -156,7 +201,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       Fn.set(p.Fn);
       state[0] = 0;
       state[1] = 1;
-      over(em, [at.sumsT, at.Fn, at.state, at.aside]);
+      em(...args([at.sumsT, at.Fn, at.state, at.aside]));
       for (let i = 0; i < N; i++) for (let k = 0; k < K; k++) p.Qn[i * K + k]! += sumsT[k * Np + i]!;
       p.Fn.set(Fn);
       return state[0]! + detLog(state[1]!);
@@ -180,10 +225,13 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       gainT.set(p.gain);
       ratioT.fill(1);
       ratioT.set(p.ratio);
-      over(gains, [at.stepT, at.gainT, at.ratioT]);
+      gainT2.fill(0);
+      ratioT2.fill(1);
+      inHalves(GAINS, [at.stepT, at.gainT, at.ratioT], [at.stepT, at.gainT2, at.ratioT2]);
+      // The second half's running product is logged into the gain (two products could leave the range).
       for (let i = 0; i < N; i++) {
         if (p.pending[i] === 0) continue;
-        p.gain[i] = gainT[i]!;
+        p.gain[i] = gainT[i]! + (gainT2[i]! + detLog(ratioT2[i]!));
         p.ratio[i] = ratioT[i]!;
       }
     },
@@ -237,8 +285,8 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       atTrial: at.trial,
       setQ,
       derive: (l0, l1, rowBase) =>
-        over(fderivatives, [at.fGradient, at.fHessian, rowBase, at.lociLL, at.aside], l0, l1),
-      psi: (l0, l1, atF) => over(floglik, [at.lociLL, at.aside], l0, l1, atF),
+        byLoci(FDERIVATIVES, (aside) => [at.fGradient, at.fHessian, rowBase, at.lociLL, aside], l0, l1),
+      psi: (l0, l1, atF) => byLoci(FLOGLIK, (aside) => [at.lociLL, aside], l0, l1, atF),
     }),
   };
 }
@@ -266,14 +314,13 @@ const ONE_EACH = 2;
 const SECOND_TWICE = 3;
 
 /**
- * The genotypes as two-bit codes, locus-major, ⌈N/4⌉ bytes a locus (individual i in bits 2(i mod 4)
+ * The genotypes as two-bit codes, locus-major, bpl ≥ ⌈N/4⌉ bytes a locus (individual i in bits 2(i mod 4)
  * of byte ⌊i/4⌋; padding individuals missing), held-out entries missing; undefined unless every
  * locus has at most two alleles and every observed genotype two copies.
  */
-export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
+export function packedCodes(a: Omit<PassData, 'Q'>, bpl = Math.ceil(a.N / 4)): Uint8Array | undefined {
   const { N, L, genotypeOffsets, heldOut, start, row, count, offsets, locusCodes } = a;
   if (!offsets) return undefined;
-  const bpl = Math.ceil(N / 4);
   // Per genotype (all loci): its code.
   const G = genotypeOffsets[L]!;
   const codeOf = new Uint8Array(G);
@@ -339,9 +386,14 @@ function writeTable(view: DataView): void {
   }
 }
 
-let compiled: WebAssembly.Module | null | undefined;
+const compiled = new Map<boolean, WebAssembly.Module | null>();
 
-function passModule(): WebAssembly.Module | null {
-  if (compiled === undefined) compiled = compileBase64(TWO_ALLELE_PASSES_WASM);
-  return compiled;
+/** The module (compiled once per thread), importing a shared memory or not. */
+function passModule(shared: boolean): WebAssembly.Module | null {
+  let module = compiled.get(shared);
+  if (module === undefined) compiled.set(shared, (module = compileBase64(TWO_ALLELE_PASSES_WASM, shared)));
+  return module;
 }
+
+/** Loci of a pass below which a helper does not take half (a step's check of one locus, say). */
+const SPLIT_LOCI = 64;

@@ -72,6 +72,8 @@ export interface WasmPasses {
    * (Check or NotSolved). Only where `solves`.
    */
   solveBlock(F: Float64Array, l0: number, l1: number, rowBase: number, rows: number): number;
+  /** Ends what the passes started besides their memory (a helper thread); they are not used after. */
+  close?(): void;
   readonly blockStatus: Uint8Array;
   readonly blockSteps: Float64Array;
 }

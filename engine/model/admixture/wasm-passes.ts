@@ -281,6 +281,7 @@ const cache = new WeakMap<object, WasmPasses | null>();
 export function wasmPassesOf(work: { readonly wasm?: boolean | 'general' }, a: DataArguments): WasmPasses | undefined {
   let passes = cache.get(work);
   if (passes === undefined || (passes !== null && passes.K !== a.K)) {
+    passes?.close?.();
     passes = (work.wasm === 'general' ? undefined : twoAllelePasses(a)) ?? wasmPasses(a) ?? null;
     cache.set(work, passes);
   }

@@ -1,0 +1,130 @@
+// Passes shared with a helper thread (engine/util/kernel-team.ts, the two-allele passes' halves):
+// the same bits as on one thread, whether or not the helper runs; and the shared variant of a module.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
+import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
+import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
+import { runToEnd } from '../../engine/model/mixture/fit.ts';
+import { passArguments, passData } from '../../engine/model/admixture/pass-data.ts';
+import { twoAllelePasses } from '../../engine/model/admixture/two-allele-passes.ts';
+import { helperRuns, setHelperSpawner, setKernelHelpers } from '../../engine/util/kernel-team.ts';
+import { registerKernelHelpers } from '../../engine/node/kernel-helper.ts';
+import { compileBase64, sharedVariant } from '../../engine/util/wasm-module.ts';
+import { TWO_ALLELE_PASSES_WASM } from '../../engine/model/admixture/generated/two-allele-passes-wasm.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { makeData } from './synthetic.ts';
+
+const bitsEqual = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  a.length === b.length && Array.from(a).every((x, j) => Object.is(x, b[j]));
+
+/** 150 diploid individuals at 300 SNPs from three populations, 3 % missing. */
+function snps() {
+  const rng = createRng(11);
+  const N = 150;
+  const L = 300;
+  const freq = Array.from({ length: 3 * L }, () => 0.05 + 0.9 * rng.uniform());
+  // Per genotype: missing (both copies) or two draws from the population's frequency.
+  const genotypes = Array.from({ length: N * L }, (_, j) => {
+    const f = freq[((j % N) % 3) * L + Math.floor(j / N)]!;
+    return rng.uniform() < 0.03 ? [-1, -1] : [rng.uniform() < f ? 0 : 1, rng.uniform() < f ? 0 : 1];
+  });
+  const calls = (l: number, i: number, c: number) => genotypes[l * N + i]![c]!;
+  return buildPreparedData(makeData(N, L, 2, Array(L).fill(2), calls));
+}
+
+test('a module’s shared variant imports a shared memory; a module whose memory has no maximum has none', () => {
+  const binary = Uint8Array.from(atob(TWO_ALLELE_PASSES_WASM), (c) => c.charCodeAt(0));
+  const shared = new WebAssembly.Module(sharedVariant(binary)!);
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  assert.ok(new WebAssembly.Instance(shared, { env: { memory } }));
+  assert.throws(() => new WebAssembly.Instance(compileBase64(TWO_ALLELE_PASSES_WASM)!, { env: { memory } }));
+  // (module (import "env" "memory" (memory 1))): limits without a maximum.
+  const noMaximum = Uint8Array.from([
+    0, 97, 115, 109, 1, 0, 0, 0, 2, 15, 1, 3, 101, 110, 118, 6, 109, 101, 109, 111, 114, 121, 2, 0, 1,
+  ]);
+  assert.ok(new WebAssembly.Module(noMaximum));
+  assert.equal(sharedVariant(noMaximum), undefined);
+});
+
+test('two-allele passes with a helper thread taking half give the bits of one thread: every pass, and a whole fit', async () => {
+  const md = snps();
+  const K = 3;
+  const p = randomAdmixture(md, K, createRng(5));
+  const T = (K * (K + 1)) / 2;
+  const N = md.N;
+  /** Every pass the fit uses, from the same arguments; their outputs. */
+  const everyPass = () => {
+    const work = admixtureWork(md);
+    const data = passData(md, work, K, p.Q, p.F);
+    const passes = twoAllelePasses(data)!;
+    const q = passArguments(data, {
+      gradient: new Float64Array(N * K),
+      hessian: new Float64Array(N * T),
+      step: Float64Array.from({ length: N * K }, (_, j) => (j % K === 0 ? 0.02 : -0.01)),
+      pending: new Uint8Array(N).fill(1),
+      gain: new Float64Array(N),
+      ratio: new Float64Array(N).fill(1),
+    });
+    passes.derivatives(q);
+    passes.gains(q);
+    const f = passArguments(data, {
+      outer: new Float64Array(N * T),
+      gradient: new Float64Array(md.totalAlleles * K),
+      hessian: new Float64Array(md.totalAlleles * T),
+      lociLL: new Float64Array(md.L),
+    });
+    passes.beginFStep(f);
+    assert.ok(passes.fDerivatives(f, 0, md.L, 0, md.totalAlleles));
+    const lociLL = Float64Array.from(passes.logLik(p.Q, p.F));
+    const fit = runToEnd(
+      admixtureFitSteps(md, work, randomAdmixture(md, K, createRng(6)), {
+        tolerance: 1e-6,
+        maxIterations: 200,
+        acceleration: 'squarem',
+        qUpdate: 'auto',
+        fUpdate: 'auto',
+      }),
+    );
+    passes.close?.();
+    return [
+      q.gradient,
+      q.hessian,
+      q.gain,
+      q.ratio,
+      f.gradient,
+      f.lociLL,
+      lociLL,
+      fit.params.Q,
+      fit.params.F,
+      [fit.logLik],
+    ];
+  };
+  const alone = everyPass();
+  registerKernelHelpers();
+  setKernelHelpers(1);
+  try {
+    // The helper starts on the first pass that may use it; passes run here until it is ready.
+    const before = helperRuns();
+    const withHelper = everyPass();
+    for (const [j, x] of alone.entries())
+      assert.ok(bitsEqual(x, withHelper[j]!), `output ${j} while the helper starts`);
+    for (let wait = 0; helperRuns() === before && wait < 100; wait++) {
+      const work = admixtureWork(md);
+      const passes = twoAllelePasses(passData(md, work, K, p.Q, p.F))!;
+      await sleep(50);
+      passes.logLik(p.Q, p.F);
+      passes.close?.();
+    }
+    const ran = helperRuns();
+    assert.ok(ran > before, 'the helper ran halves of passes');
+    const shared = everyPass();
+    assert.ok(helperRuns() > ran);
+    for (const [j, x] of alone.entries()) assert.ok(bitsEqual(x, shared[j]!), `output ${j} with the helper`);
+  } finally {
+    setKernelHelpers(0);
+    setHelperSpawner(undefined);
+  }
+});
