@@ -67,12 +67,20 @@ const rows: Row[] = [
     name: 'run 324 × 14,000 SNPs K 3, admixture, 1 start, 1 thread',
     args: ['run', hapmapSized, '--k', '3', '--model', 'admixture', '--starts', '1', '--threads', '1'],
   },
+  {
+    name: 'run 324 × 14,000 SNPs K 3, admixture, 1 start, 2 threads',
+    args: ['run', hapmapSized, '--k', '3', '--model', 'admixture', '--starts', '1', '--threads', '2'],
+  },
   ...(skipSlow
     ? []
     : [
         {
           name: 'run 2,000 × 100,000 SNPs K 3, admixture, 1 start, 1 thread',
           args: ['run', big, '--k', '3', '--model', 'admixture', '--starts', '1', '--threads', '1'],
+        },
+        {
+          name: 'run 2,000 × 100,000 SNPs K 3, admixture, 1 start, 2 threads',
+          args: ['run', big, '--k', '3', '--model', 'admixture', '--starts', '1', '--threads', '2'],
         },
       ]),
 ];

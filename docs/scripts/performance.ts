@@ -129,9 +129,10 @@ if (!SKIP_CLI) {
   out('## As users run it: the command line with default options');
   out();
   out('Each row is one `stratify` process reading the file and writing its results (`bench/cli-defaults.ts`; wall');
-  out('time and peak resident memory from GNU time). The last row, the admixture model on 2,000 × 100,000 SNPs,');
-  out('takes minutes a start (issue #41 asks for under one). Timings on this virtual machine vary by up to ±20 % from');
-  out('one run to the next (other guests share its cores); compare rows within one run.');
+  out('time and peak resident memory from GNU time). The admixture model on 2,000 × 100,000 SNPs takes minutes a');
+  out('start (issue #41 asks for under one). With one start and two threads, the start shares each pass over the');
+  out('data with a helper thread (docs/algorithms.md §14). Timings on this virtual machine vary by up to ±20 % from');
+  out('one run to the next, more on some days (other guests share its cores); compare rows within one run.');
   out();
   const table = execFileSync(process.execPath, ['--import', 'tsx', 'bench/cli-defaults.ts'], {
     encoding: 'utf8',
