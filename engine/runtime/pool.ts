@@ -37,8 +37,9 @@ export class StartPool implements StartRunner {
       throw new RangeError(`StartPool: size must be a positive integer, got ${size}`);
   }
 
-  private ensureWorkers(): void {
-    while (this.workers.length < this.size) this.workers.push(this.spawn());
+  /** Workers for `tasks` tasks: at most size, and no more than the tasks (an idle worker holds memory). */
+  private ensureWorkers(tasks: number): void {
+    while (this.workers.length < Math.min(this.size, Math.max(1, tasks))) this.workers.push(this.spawn());
   }
 
   run(
@@ -95,7 +96,7 @@ export class StartPool implements StartRunner {
     },
     signal?: AbortSignal,
   ): Promise<{ results: (R | undefined)[]; cancelled: boolean }> {
-    this.ensureWorkers();
+    this.ensureWorkers(tasks.length);
     const datasetId = this.nextDataset++;
     // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
     // copy for all of them) where the platform has it, else a copy each. The admixture model reads
@@ -106,9 +107,10 @@ export class StartPool implements StartRunner {
     const dataset = { data: postedDataset(data), prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
-    // Fewer tasks than workers: the cores no task uses become helper threads of the tasks' passes
-    // (one start on two threads: half of each pass on each; kernel-team.ts).
-    const helpers = tasks.length < this.workers.length ? Math.floor(this.workers.length / tasks.length) - 1 : 0;
+    // Fewer tasks than threads: the threads no task uses (no worker was started for them) become
+    // helper threads of the tasks' passes (one start on two threads: half of each pass on each;
+    // kernel-team.ts).
+    const helpers = tasks.length > 0 && tasks.length < this.size ? Math.floor(this.size / tasks.length) - 1 : 0;
     return new Promise((resolve, reject) => {
       let next = 0;
       let aborted = false;

@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
-import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
+import { admixtureWork, type AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
 import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
 import { runToEnd } from '../../engine/model/mixture/fit.ts';
 import { passArguments, passData } from '../../engine/model/admixture/pass-data.ts';
-import { twoAllelePasses } from '../../engine/model/admixture/two-allele-passes.ts';
+import { wasmPassesOf } from '../../engine/model/admixture/wasm-passes.ts';
 import { helperRuns, setHelperSpawner, setKernelHelpers } from '../../engine/util/kernel-team.ts';
 import { registerKernelHelpers } from '../../engine/node/kernel-helper.ts';
 import { compileBase64, sharedVariant } from '../../engine/util/wasm-module.ts';
@@ -55,11 +55,10 @@ test('two-allele passes with a helper thread taking half give the bits of one th
   const p = randomAdmixture(md, K, createRng(5));
   const T = (K * (K + 1)) / 2;
   const N = md.N;
-  /** Every pass the fit uses, from the same arguments; their outputs. */
-  const everyPass = () => {
-    const work = admixtureWork(md);
+  /** Every pass the fit uses, from the same arguments, by the passes of `work` (wasmPassesOf's); their outputs. */
+  const everyPass = (work: AdmixtureWork) => {
     const data = passData(md, work, K, p.Q, p.F);
-    const passes = twoAllelePasses(data)!;
+    const passes = wasmPassesOf(work, data)!;
     const q = passArguments(data, {
       gradient: new Float64Array(N * K),
       hessian: new Float64Array(N * T),
@@ -88,7 +87,6 @@ test('two-allele passes with a helper thread taking half give the bits of one th
         fUpdate: 'auto',
       }),
     );
-    passes.close?.();
     return [
       q.gradient,
       q.hessian,
@@ -102,27 +100,30 @@ test('two-allele passes with a helper thread taking half give the bits of one th
       [fit.logLik],
     ];
   };
-  const alone = everyPass();
+  const alone = everyPass(admixtureWork(md));
   registerKernelHelpers();
   setKernelHelpers(1);
   try {
-    // The helper starts on the first pass that may use it; passes run here until it is ready.
+    // The helper starts on the first pass that may use it; until it is ready the passes run here.
+    const starting = admixtureWork(md);
     const before = helperRuns();
-    const withHelper = everyPass();
+    const whileStarting = everyPass(starting);
     for (const [j, x] of alone.entries())
-      assert.ok(bitsEqual(x, withHelper[j]!), `output ${j} while the helper starts`);
-    for (let wait = 0; helperRuns() === before && wait < 100; wait++) {
-      const work = admixtureWork(md);
-      const passes = twoAllelePasses(passData(md, work, K, p.Q, p.F))!;
-      await sleep(50);
+      assert.ok(bitsEqual(x, whileStarting[j]!), `output ${j} while the helper starts`);
+    wasmPassesOf(starting, passData(md, starting, K, p.Q, p.F))!.close?.();
+    // Passes whose helper is ready (a pass now and then until it has taken a half).
+    const work = admixtureWork(md);
+    const passes = wasmPassesOf(work, passData(md, work, K, p.Q, p.F))!;
+    for (let wait = 0; helperRuns() === before && wait < 200; wait++) {
+      await sleep(25);
       passes.logLik(p.Q, p.F);
-      passes.close?.();
     }
-    const ran = helperRuns();
-    assert.ok(ran > before, 'the helper ran halves of passes');
-    const shared = everyPass();
-    assert.ok(helperRuns() > ran);
+    const ready = helperRuns();
+    assert.ok(ready > before, 'the helper ran halves of passes');
+    const shared = everyPass(work);
+    assert.ok(helperRuns() > ready + 20, `the helper took half of the passes: ${helperRuns() - ready}`);
     for (const [j, x] of alone.entries()) assert.ok(bitsEqual(x, shared[j]!), `output ${j} with the helper`);
+    passes.close?.();
   } finally {
     setKernelHelpers(0);
     setHelperSpawner(undefined);

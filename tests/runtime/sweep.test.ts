@@ -163,9 +163,11 @@ test('a pool hands each worker a start to run before it queues a second on any: 
   assert.deepEqual(started, [1, 1]);
 });
 
-test('a pool gives the cores no task uses to the tasks as helper threads: one start on three workers gets two, more tasks than workers none', async () => {
+test('a pool starts no more workers than tasks and gives the threads no task uses to the tasks as helpers: one start on three threads gets two, more tasks than threads none', async () => {
   const helpers: number[] = [];
+  let spawned = 0;
   const pool = new StartPool(() => {
+    spawned++;
     const port = spawnInProcess();
     return {
       postMessage(message: unknown, transfer?: Transferable[]) {
@@ -181,9 +183,11 @@ test('a pool gives the cores no task uses to the tasks as helper threads: one st
   try {
     await runSweep(data, { ...options, kValues: [2], replicates: 1, starts: 1 }, pool);
     assert.deepEqual(helpers, [2]);
+    assert.equal(spawned, 1);
     helpers.length = 0;
     await runSweep(data, { ...options, kValues: [2], replicates: 1, starts: 4 }, pool);
     assert.deepEqual(helpers, [0, 0, 0, 0]);
+    assert.equal(spawned, 3);
   } finally {
     pool.close();
   }
