@@ -127,6 +127,7 @@ export function fNewtonStep(
   });
   const wasm = work.wasm === false ? undefined : wasmPassesOf(work, pass);
   wasm?.beginFStep(pass);
+  const c: FStep = { md, work, K, Q, F, s, wasm };
   let ll = 0;
   for (const { l0, l1, rowBase, rows } of fBlocks(md.offsets, md.L, K)) {
     const viaWasm = wasm?.fDerivatives(pass, l0, l1, rowBase, rows) ?? false;
@@ -136,7 +137,7 @@ export function fNewtonStep(
       fDerivativesPass(pass, l0, l1, rowBase);
     }
     if (!(viaWasm && wasm!.solves)) {
-      for (let l = l0; l < l1; l++) ll += locusStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
+      for (let l = l0; l < l1; l++) ll += locusStep(c, l, md.offsets[l]! - rowBase);
       continue;
     }
     // The block's solves and certain steps in one call; the steps to check here.
@@ -150,7 +151,7 @@ export function fNewtonStep(
       if (status !== BlockSolve.Check) continue;
       const from = (md.offsets[l]! - rowBase) * K;
       for (let e = 0; e < md.alleles[l]! * K; e++) s.step[e] = blockSteps[from + e]!;
-      checkedStep(md, work, K, Q, F, s, l, md.offsets[l]! - rowBase, wasm);
+      checkedStep(c, l, md.offsets[l]! - rowBase);
     }
   }
   return ll;
@@ -176,23 +177,25 @@ export function fStepLogLik(
   return ll;
 }
 
+/** What a locus's step reads: the data, Q and F (updated in place), the step's work, the passes. */
+interface FStep {
+  readonly md: PreparedData;
+  readonly work: AdmixtureWork;
+  readonly K: number;
+  readonly Q: Float64Array;
+  readonly F: Float64Array;
+  readonly s: FNewtonWork;
+  readonly wasm: WasmPasses | undefined;
+}
+
 /** Locus l's safeguarded step (its derivatives in s from row rb); returns ψ_l at the F it was given. */
-function locusStep(
-  md: PreparedData,
-  work: AdmixtureWork,
-  K: number,
-  Q: Float64Array,
-  F: Float64Array,
-  s: FNewtonWork,
-  l: number,
-  rb: number,
-  wasm: WasmPasses | undefined,
-): number {
+function locusStep(c: FStep, l: number, rb: number): number {
+  const { md, K, F, s } = c;
   const before = s.lociLL[l]!;
   const solved = solveLocus(md, K, F, s, l, rb);
   if (solved === Solved.None) return before;
   if (solved === Solved.Certain) applyLocus(md, K, F, s.step, l, 1);
-  else checkedStep(md, work, K, Q, F, s, l, rb, wasm);
+  else checkedStep(c, l, rb);
   return before;
 }
 
@@ -200,19 +203,10 @@ function locusStep(
  * Locus l's step in s.step, not certain to raise ψ_l: taken if ψ_l does not fall, else EM's update
  * of the locus if it does better, else halved until ψ_l does not fall.
  */
-function checkedStep(
-  md: PreparedData,
-  work: AdmixtureWork,
-  K: number,
-  Q: Float64Array,
-  F: Float64Array,
-  s: FNewtonWork,
-  l: number,
-  rb: number,
-  wasm: WasmPasses | undefined,
-): void {
+function checkedStep(c: FStep, l: number, rb: number): void {
+  const { md, K, F, s } = c;
   const before = s.lociLL[l]!;
-  const trialLogLik = (step: Float64Array, t: number) => trialLocusLogLik(md, work, K, Q, F, s, step, l, t, wasm);
+  const trialLogLik = (step: Float64Array, t: number) => trialLocusLogLik(c, step, l, t);
   // Far from the optimum Newton's model of a logarithm is poor (a frequency that should grow
   // tenfold at most doubles); EM's F update, which moves frequencies in proportion, may then do
   // better. It is tried when the Newton step fails or nearly doubles a frequency.
@@ -235,18 +229,8 @@ function checkedStep(
 }
 
 /** ψ_l(F_l + tΔ), with F_l + tΔ formed in s.trial (ψ by the WebAssembly pass where there is one). */
-function trialLocusLogLik(
-  md: PreparedData,
-  work: AdmixtureWork,
-  K: number,
-  Q: Float64Array,
-  F: Float64Array,
-  s: FNewtonWork,
-  step: Float64Array,
-  l: number,
-  t: number,
-  wasm: WasmPasses | undefined,
-): number {
+function trialLocusLogLik(c: FStep, step: Float64Array, l: number, t: number): number {
+  const { md, work, K, Q, F, s, wasm } = c;
   const off = md.offsets[l]!;
   const alleles = md.alleles[l]!;
   const trial = s.trial;
