@@ -106,14 +106,15 @@ test('two-allele passes with a helper thread taking half give the bits of one th
   try {
     // The helper starts on the first pass that may use it; until it is ready the passes run here.
     const starting = admixtureWork(md);
-    const before = helperRuns();
     const whileStarting = everyPass(starting);
     for (const [j, x] of alone.entries())
       assert.ok(bitsEqual(x, whileStarting[j]!), `output ${j} while the helper starts`);
     wasmPassesOf(starting, passData(md, starting, K, p.Q, p.F))!.close?.();
-    // Passes whose helper is ready (a pass now and then until it has taken a half).
+    // Passes whose helper is ready (a pass now and then until this one's helper has taken a half;
+    // the first passes' helper may have run halves too).
     const work = admixtureWork(md);
     const passes = wasmPassesOf(work, passData(md, work, K, p.Q, p.F))!;
+    const before = helperRuns();
     for (let wait = 0; helperRuns() === before && wait < 200; wait++) {
       await sleep(25);
       passes.logLik(p.Q, p.F);
