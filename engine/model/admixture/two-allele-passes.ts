@@ -29,9 +29,9 @@ import type { PreparedData } from '../prepared/prepared-data.ts';
 export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined {
   const { N, L, K, offsets } = a;
   if (!offsets || K > MAX_K) return undefined;
-  const bpl = Math.ceil(N / 4);
-  const codes = packedCodes(a, bpl);
+  const codes = packedCodes(a);
   if (!codes) return undefined;
+  const bpl = Math.ceil(N / 4);
   // A shared memory where a helper thread may take half of each pass (kernel-team.ts).
   const shared = helpersPossible();
   const module = passModule(shared);
@@ -314,13 +314,14 @@ const ONE_EACH = 2;
 const SECOND_TWICE = 3;
 
 /**
- * The genotypes as two-bit codes, locus-major, bpl ≥ ⌈N/4⌉ bytes a locus (individual i in bits 2(i mod 4)
+ * The genotypes as two-bit codes, locus-major, ⌈N/4⌉ bytes a locus (individual i in bits 2(i mod 4)
  * of byte ⌊i/4⌋; padding individuals missing), held-out entries missing; undefined unless every
  * locus has at most two alleles and every observed genotype two copies.
  */
-export function packedCodes(a: Omit<PassData, 'Q'>, bpl = Math.ceil(a.N / 4)): Uint8Array | undefined {
+export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
   const { N, L, genotypeOffsets, heldOut, start, row, count, offsets, locusCodes } = a;
   if (!offsets) return undefined;
+  const bpl = Math.ceil(N / 4);
   // Per genotype (all loci): its code.
   const G = genotypeOffsets[L]!;
   const codeOf = new Uint8Array(G);

@@ -53,7 +53,9 @@ export interface WasmPasses {
    * f-newton.ts's solveLocus (its Solved code, the same bits) for the locus whose rows of F start at
    * firstRow (alleles of them; F as the last fDerivatives copied it in) and whose gradient and
    * Hessian rows start at blockRow in that pass's block: the step into `solvedStep`. Where `solves`,
-   * fDerivatives leaves the Hessians here and does not copy them out.
+   * fDerivatives leaves the Hessians here and does not copy them out. The fit solves a block at a
+   * time (solveBlock); this one locus's solve lets tests compare every step, certain or not, with
+   * the JavaScript solve bit for bit.
    */
   solve(firstRow: number, alleles: number, blockRow: number): number;
   /**
