@@ -1,4 +1,6 @@
 import { alleleOffsets, locusPloidy, type GenotypeData } from '../data/genotype-data.ts';
+import { emSteps, leaveOneOutShift, locusEm, shiftScratch, type LocusCounts, type LocusEm } from './fit-check-em.ts';
+import { residualRows } from './pair-dots.ts';
 
 /**
  * The model-fit check of Garcia-Erill & Albrechtsen (2020, Mol Ecol Resour 20:936, "evalAdmix"):
@@ -41,6 +43,8 @@ export interface FitCheckOptions {
   readonly onProgress?: (fraction: number) => void;
   /** Override the work bound (tests). */
   readonly maxWork?: number;
+  /** false: the JavaScript dot products even where WebAssembly runs (tests). */
+  readonly wasm?: boolean;
 }
 
 export interface ResidualCorrelations {
@@ -83,20 +87,6 @@ export function fitCheckPlan(
   return { loci, columns: used, stride };
 }
 
-/** Per-locus state: the EM map at the fitted F (for the linearised correction). */
-interface LocusTerms {
-  readonly A: number;
-  /** G[a·K + k] = Σ_i n_ia q_ik / p_ia. */
-  readonly G: Float64Array;
-  /** H[(a·K + k)·K + k'] = Σ_i n_ia q_ik q_ik' / p_ia². */
-  readonly H: Float64Array;
-  /** D[k] = Σ_a f_ak G_ak; M = f·G / D (the EM map at F). */
-  readonly D: Float64Array;
-  readonly M: Float64Array;
-}
-
-const P_FLOOR = 1e-12;
-
 /**
  * The residual correlation matrix of a fit: Q shape (N, K), F shape (Σ alleles, K) as the models
  * store them (rows per locus and allele).
@@ -120,32 +110,32 @@ export function residualCorrelations(
   const C = plan.columns;
   const P = data.ploidy;
   const calls = data.calls;
-
-  // Column layout and per-locus state.
   const lociUsed = plan.loci;
-  const colStart = new Int32Array(lociUsed.length + 1);
+  const U = lociUsed.length;
+  const ploidyOf = Int32Array.from(lociUsed, (l) => locusPloidy(data, l));
+  const colStart = new Int32Array(U + 1);
   lociUsed.forEach((l, u) => {
     const A = data.loci[l]!.alleles.length;
     colStart[u + 1] = colStart[u]! + (A === 2 ? 1 : A);
   });
-  const terms: LocusTerms[] = [];
-  /** d: i's centred residuals with F; d0: j's with F⁽⁰⁾ (both 0 where missing). */
-  const d = new Float32Array(N * C);
-  const d0 = new Float32Array(N * C);
-  const copies = new Uint8Array(N * lociUsed.length);
+  const progress = options.onProgress;
+
+  // Residuals: d with F (i's side), d0 with F⁽⁰⁾ (j's side), 0 where missing; centred below.
+  const rows = residualRows(N, C, options.wasm ?? true);
+  const W = rows.stride;
+  const { d, d0 } = rows;
+  const terms: LocusEm[] = [];
+  const copies = new Uint8Array(N * U);
   const sum = new Float64Array(N);
   const sum0 = new Float64Array(N);
   const observedCols = new Int32Array(N);
-
   const maxA = lociUsed.reduce((m, l) => Math.max(m, data.loci[l]!.alleles.length), 2);
   const counts = new Uint8Array(N * maxA);
+  const called = new Uint8Array(N);
   const f0 = new Float64Array(maxA * K);
-  const g = new Float64Array(maxA * K);
-  const pr = new Float64Array(maxA);
-
   lociUsed.forEach((l, u) => {
     const A = data.loci[l]!.alleles.length;
-    const Pl = locusPloidy(data, l);
+    const Pl = ploidyOf[u]!;
     counts.fill(0, 0, N * A);
     for (let i = 0; i < N; i++) {
       const base = (l * N + i) * P;
@@ -157,28 +147,19 @@ export function residualCorrelations(
           m++;
         }
       }
-      copies[i * lociUsed.length + u] = m;
+      called[i] = m;
+      copies[i * U + u] = m;
     }
+    const lc: LocusCounts = { A, counts, copies: called };
     const fl = F.subarray(offsets[l]! * K, (offsets[l]! + A) * K);
-    // EM map terms at F (Jacobian pieces), then F⁽⁰⁾ by `iterations` full EM steps.
-    const G = new Float64Array(A * K);
-    const H = new Float64Array(A * K * K);
-    emSums(counts, copies, u, lociUsed.length, Q, fl, N, A, K, G, H);
-    const D = new Float64Array(K);
-    const M = new Float64Array(A * K);
-    emMap(fl, G, A, K, D, M);
-    terms.push({ A, G, H, D, M });
-    f0.set(fl);
-    for (let t = 0; t < iterations; t++) {
-      emSums(counts, copies, u, lociUsed.length, Q, f0, N, A, K, g, undefined);
-      const Dt = new Float64Array(K);
-      emMap(f0.subarray(0, A * K), g, A, K, Dt, f0);
-    }
-    // Raw residuals (centred below, once every locus is in).
+    terms.push(locusEm(lc, Q, fl, N, K));
+    const f0l = f0.subarray(0, A * K);
+    f0l.set(fl);
+    emSteps(lc, Q, f0l, N, K, iterations);
     const cols = A === 2 ? 1 : A;
     const c0 = colStart[u]!;
     for (let i = 0; i < N; i++) {
-      const m = copies[i * lociUsed.length + u]!;
+      const m = called[i]!;
       if (m === 0) continue;
       observedCols[i]! += cols;
       for (let a = 0; a < cols; a++) {
@@ -186,20 +167,19 @@ export function residualCorrelations(
         let p0 = 0;
         for (let k = 0; k < K; k++) {
           p += Q[i * K + k]! * fl[a * K + k]!;
-          p0 += Q[i * K + k]! * f0[a * K + k]!;
+          p0 += Q[i * K + k]! * f0l[a * K + k]!;
         }
         const r = counts[i * A + a]! - m * p;
         const r0 = counts[i * A + a]! - m * p0;
-        d[i * C + c0 + a] = r;
-        d0[i * C + c0 + a] = r0;
+        d[i * W + c0 + a] = r;
+        d0[i * W + c0 + a] = r0;
         sum[i]! += r;
         sum0[i]! += r0;
       }
     }
   });
 
-  // Centre; per-individual totals; lists of partly called and missing loci.
-  const mean0 = new Float64Array(N);
+  // Centre; per-individual totals (of the stored float32 values); partly called and missing loci.
   const total = new Float64Array(N);
   const total2 = new Float64Array(N);
   const total0 = new Float64Array(N);
@@ -209,126 +189,120 @@ export function residualCorrelations(
   for (let i = 0; i < N; i++) {
     const n = observedCols[i]!;
     const mean = n > 0 ? sum[i]! / n : 0;
-    mean0[i] = n > 0 ? sum0[i]! / n : 0;
-    for (let u = 0; u < lociUsed.length; u++) {
-      const m = copies[i * lociUsed.length + u]!;
-      if (m < locusPloidy(data, lociUsed[u]!)) partial[i]!.push(u);
+    const mean0 = n > 0 ? sum0[i]! / n : 0;
+    for (let u = 0; u < U; u++) {
+      const m = copies[i * U + u]!;
+      if (m < ploidyOf[u]!) partial[i]!.push(u);
       if (m === 0) {
         missing[i]!.push(u);
         continue;
       }
-      for (let s = colStart[u]!; s < colStart[u + 1]!; s++) {
-        const x = d[i * C + s]! - mean;
-        const x0 = d0[i * C + s]! - mean0[i]!;
-        d[i * C + s] = x;
-        d0[i * C + s] = x0;
-        total[i]! += d[i * C + s]!;
-        total2[i]! += d[i * C + s]! ** 2;
-        total0[i]! += d0[i * C + s]!;
-        total02[i]! += d0[i * C + s]! ** 2;
+      for (let x = i * W + colStart[u]!; x < i * W + colStart[u + 1]!; x++) {
+        d[x] = d[x]! - mean;
+        d0[x] = d0[x]! - mean0;
+        total[i]! += d[x]!;
+        total2[i]! += d[x]! * d[x]!;
+        total0[i]! += d0[x]!;
+        total02[i]! += d0[x]! * d0[x]!;
       }
     }
   }
 
-  const matrix = new Float32Array(N * N).fill(NaN);
-  const delta = new Float64Array(C * K); // δ̃ of the current i, per column
-  const step = new Float64Array(maxA * K);
-  const next = new Float64Array(maxA * K);
-  const nMinus = new Float64Array(maxA * K);
-  const dMinus = new Float64Array(K);
-  const dScratch = new Float64Array(K);
-  const mMinus = new Float64Array(maxA * K);
-  const gMinus = new Float64Array(maxA * K);
-  const hMinus = new Float64Array(maxA * K * K);
+  // Σ_s d_i d0_j for every pair i < j, into the upper triangle (the N² × columns work).
+  const matrix = new Float32Array(N * N);
+  const pairs = (N * (N - 1)) / 2;
+  const DOTS_SHARE = 0.85;
+  rows.dots(matrix, (done) => progress?.((DOTS_SHARE * done) / Math.max(1, pairs)));
+
+  // Multi-allelic loci are corrected a locus at a time (sums over its columns), two-allele loci a column.
+  const multi = maxA > 2;
+  /** Per (j, locus): Σ d0_j and Σ d0_j² over the locus's columns (multi-allelic data). */
+  const loc0 = multi ? new Float64Array(N * U) : undefined;
+  const loc02 = multi ? new Float64Array(N * U) : undefined;
+  if (loc0 && loc02)
+    for (let j = 0; j < N; j++)
+      for (let u = 0; u < U; u++)
+        for (let x = j * W + colStart[u]!; x < j * W + colStart[u + 1]!; x++) {
+          loc0[j * U + u]! += d0[x]!;
+          loc02[j * U + u]! += d0[x]! * d0[x]!;
+        }
+  const delta = new Float64Array(C * K); // δ̃⁽ⁱ⁾ per column
+  // Per locus, for the current i: Σ d_i, Σ d_i², columns, Σ d_i δ̃_k, Σ δ̃_k, Σ δ̃_k δ̃_k'.
+  const locD = new Float64Array(U);
+  const locD2 = new Float64Array(U);
+  const locN = new Int32Array(U);
+  const locDd = new Float64Array(U * K);
+  const locDl = new Float64Array(U * K);
+  const locDD = multi ? new Float64Array(U * K * K) : undefined;
+  const shift = new Float64Array(maxA * K);
+  const ni = new Float64Array(maxA);
+  const scratch = shiftScratch(maxA, K);
   const c = new Float64Array(K);
   const a = new Float64Array(K);
   const B = new Float64Array(K * K);
-  const pairs = (N * (N - 1)) / 2;
   let pairsDone = 0;
   let reported = 0;
-
   for (let i = 0; i < N; i++) {
-    // δ̃⁽ⁱ⁾: F⁽⁻ⁱ⁾ − F⁽⁰⁾ after `iterations` steps, linearised; zero where i is missing.
-    delta.fill(0);
+    const qi = Q.subarray(i * K, (i + 1) * K);
+    // δ̃⁽ⁱ⁾ = F⁽⁻ⁱ⁾ − F⁽⁰⁾ (zero where i is missing) and the sums over columns the pairs need:
+    // c_k = Σ_s d_is P_s δ̃_sk, a_k = Σ_s P_s δ̃_sk, B = Σ_s P_s² δ̃_s δ̃_sᵀ (P_s the locus's ploidy).
     c.fill(0);
     a.fill(0);
     B.fill(0);
-    if (iterations > 0)
-      lociUsed.forEach((l, u) => {
-        const m = copies[i * lociUsed.length + u]!;
-        if (m === 0) return;
-        const t = terms[u]!;
-        const A = t.A;
-        const fl = F.subarray(offsets[l]! * K, (offsets[l]! + A) * K);
-        const base = (l * N + i) * P;
-        const Pl = locusPloidy(data, l);
-        // i's allele counts here.
-        pr.fill(0, 0, A);
-        for (let cc = 0; cc < Pl; cc++) {
-          const x = calls[base + cc]!;
-          if (x >= 0) pr[x]!++;
-        }
-        // The EM map without i at F: its sums less i's terms (G₋ᵢ, H₋ᵢ, D₋ᵢ, M₋ᵢ).
-        gMinus.set(t.G);
-        hMinus.set(t.H);
-        for (let al = 0; al < A; al++) {
-          const n = pr[al]!;
-          if (n === 0) continue;
-          let p = 0;
-          for (let k = 0; k < K; k++) p += Q[i * K + k]! * fl[al * K + k]!;
-          p = Math.max(p, P_FLOOR);
-          const w = n / p;
-          for (let k = 0; k < K; k++) {
-            const qk = Q[i * K + k]!;
-            gMinus[al * K + k]! -= w * qk;
-            for (let k2 = 0; k2 < K; k2++) hMinus[(al * K + k) * K + k2]! -= (w / p) * qk * Q[i * K + k2]!;
-          }
-        }
-        emMap(fl, gMinus, A, K, dMinus, mMinus);
-        // First step exact: M₋ᵢ(F) − M(F); then ε ← first + J₋ᵢ·ε.
-        for (let x = 0; x < A * K; x++) step[x] = dMinus[x % K]! > 0 ? mMinus[x]! - t.M[x]! : 0;
-        next.set(step.subarray(0, A * K));
-        const without = { A, G: gMinus, H: hMinus, D: dMinus, M: mMinus };
-        for (let it = 1; it < iterations; it++) jacobianStep(without, fl, next, step, A, K, nMinus, dScratch);
-        const cols = A === 2 ? 1 : A;
-        const s0 = colStart[u]!;
-        for (let al = 0; al < cols; al++) {
-          const s = s0 + al;
-          const dis = d[i * C + s]!;
-          for (let k = 0; k < K; k++) {
-            const v = next[al * K + k]!;
-            delta[s * K + k] = v;
-            c[k]! += dis * Pl * v;
-            a[k]! += Pl * v;
-            for (let k2 = 0; k2 < K; k2++) B[k * K + k2]! += Pl * Pl * v * next[al * K + k2]!;
-          }
-        }
-      });
-
-    const rowI = i * C;
-    for (let j = i + 1; j < N; j++) {
-      const rowJ = j * C;
-      // Σ_S d_i d0_j: the one N² × columns term (zeros stand for missing).
-      let g0 = 0;
-      let g1 = 0;
-      let g2 = 0;
-      let g3 = 0;
-      let s = 0;
-      for (; s + 3 < C; s += 4) {
-        g0 += d[rowI + s]! * d0[rowJ + s]!;
-        g1 += d[rowI + s + 1]! * d0[rowJ + s + 1]!;
-        g2 += d[rowI + s + 2]! * d0[rowJ + s + 2]!;
-        g3 += d[rowI + s + 3]! * d0[rowJ + s + 3]!;
+    locDd.fill(0);
+    locDl.fill(0);
+    locDD?.fill(0);
+    for (let u = 0; u < U; u++) {
+      locD[u] = 0;
+      locD2[u] = 0;
+      locN[u] = 0;
+      if (copies[i * U + u] === 0) continue;
+      const l = lociUsed[u]!;
+      const A = data.loci[l]!.alleles.length;
+      const Pl = ploidyOf[u]!;
+      const cols = A === 2 ? 1 : A;
+      locN[u] = cols;
+      for (let x = i * W + colStart[u]!; x < i * W + colStart[u + 1]!; x++) {
+        locD[u]! += d[x]!;
+        locD2[u]! += d[x]! * d[x]!;
       }
-      for (; s < C; s++) g0 += d[rowI + s]! * d0[rowJ + s]!;
-      const dot = g0 + g1 + g2 + g3;
+      if (iterations === 0) continue;
+      ni.fill(0, 0, A);
+      const base = (l * N + i) * P;
+      for (let cc = 0; cc < Pl; cc++) {
+        const x = calls[base + cc]!;
+        if (x >= 0) ni[x]!++;
+      }
+      const fl = F.subarray(offsets[l]! * K, (offsets[l]! + A) * K);
+      leaveOneOutShift(terms[u]!, fl, qi, ni, K, iterations, shift, scratch);
+      for (let al = 0; al < cols; al++) {
+        const s = colStart[u]! + al;
+        const dis = d[i * W + s]!;
+        for (let k = 0; k < K; k++) {
+          const v = shift[al * K + k]!;
+          delta[s * K + k] = v;
+          locDd[u * K + k]! += dis * v;
+          locDl[u * K + k]! += v;
+          c[k]! += dis * Pl * v;
+          a[k]! += Pl * v;
+          for (let k2 = 0; k2 < K; k2++) {
+            const vv = v * shift[al * K + k2]!;
+            B[k * K + k2]! += Pl * Pl * vv;
+            if (locDD) locDD[(u * K + k) * K + k2]! += vv;
+          }
+        }
+      }
+    }
 
+    for (let j = i + 1; j < N; j++) {
+      const rowJ = j * W;
+      // Sums over the markers both have (S): i's side and j's as if S were all of theirs …
       let sdI = total[i]!;
       let sdI2 = total2[i]!;
       let nS = observedCols[i]!;
       let sd0 = total0[j]!;
       let sd02 = total02[j]!;
-      // The change of j's prediction, e_js = m_js q_j·δ̃_s, summed as if j had every copy …
+      // … and the change of j's prediction, e_js = m_js q_j·δ̃_s, as if j had every copy …
       let sde = 0;
       let se = 0;
       let se2 = 0;
@@ -340,137 +314,66 @@ export function residualCorrelations(
         for (let k2 = 0; k2 < K; k2++) row += B[k * K + k2]! * Q[j * K + k2]!;
         se2 += q * row;
       }
-      // … then corrected where j has fewer copies (or none).
+      // … corrected where j has fewer copies (or none) and i has the locus …
       for (const u of partial[j]!) {
-        const l = lociUsed[u]!;
-        const Pl = locusPloidy(data, l);
-        const m = copies[j * lociUsed.length + u]!;
-        const iObserved = copies[i * lociUsed.length + u]! > 0;
-        for (let x = colStart[u]!; x < colStart[u + 1]!; x++) {
-          const dis = d[rowI + x]!;
-          if (iterations > 0 && iObserved) {
-            let qd = 0;
-            for (let k = 0; k < K; k++) qd += Q[j * K + k]! * delta[x * K + k]!;
-            sde += dis * (m - Pl) * qd;
-            se += (m - Pl) * qd;
-            se2 += (m * m - Pl * Pl) * qd * qd;
+        if (locN[u] === 0) continue;
+        const Pl = ploidyOf[u]!;
+        const m = copies[j * U + u]!;
+        if (iterations > 0) {
+          let qdd = 0;
+          let qdl = 0;
+          let qq = 0;
+          for (let k = 0; k < K; k++) {
+            const q = Q[j * K + k]!;
+            qdd += q * locDd[u * K + k]!;
+            if (locDD) {
+              qdl += q * locDl[u * K + k]!;
+              let row = 0;
+              for (let k2 = 0; k2 < K; k2++) row += locDD[(u * K + k) * K + k2]! * Q[j * K + k2]!;
+              qq += q * row;
+            } else qdl += q * delta[colStart[u]! * K + k]!;
           }
-          if (m === 0) {
-            sdI -= dis;
-            sdI2 -= dis * dis;
-            if (iObserved) nS--;
-          }
+          if (!locDD) qq = qdl * qdl;
+          sde += (m - Pl) * qdd;
+          se += (m - Pl) * qdl;
+          se2 += (m * m - Pl * Pl) * qq;
+        }
+        if (m === 0) {
+          sdI -= locD[u]!;
+          sdI2 -= locD2[u]!;
+          nS -= locN[u]!;
         }
       }
-      for (const u of missing[i]!)
-        for (let x = colStart[u]!; x < colStart[u + 1]!; x++) {
-          const v = d0[rowJ + x]!;
+      // … and where i has none.
+      for (const u of missing[i]!) {
+        if (loc0 && loc02) {
+          sd0 -= loc0[j * U + u]!;
+          sd02 -= loc02[j * U + u]!;
+        } else {
+          const v = d0[rowJ + colStart[u]!]!;
           sd0 -= v;
           sd02 -= v * v;
         }
+      }
+      // r'_j − r̄'_j = d0_j − (e_j − ē_j), ē_j = Σ_{j's markers} e_j / (j's columns).
       const nj = observedCols[j]!;
       const eBar = nj > 0 ? se / nj : 0;
-      const num = dot - sde + eBar * sdI;
+      const num = matrix[i * N + j]! - sde + eBar * sdI;
       const den2 = sd02 + 2 * eBar * sd0 + se2 - 2 * eBar * se + nS * eBar * eBar;
       const den = Math.sqrt(sdI2 * den2);
       const r = nS > 0 && den > 0 ? num / den : NaN;
       matrix[i * N + j] = r;
       matrix[j * N + i] = r;
     }
+    matrix[i * N + i] = NaN;
     pairsDone += N - 1 - i;
-    if (options.onProgress && pairsDone - reported >= pairs / 100) {
+    if (progress && pairsDone - reported >= pairs / 100) {
       reported = pairsDone;
-      options.onProgress(pairsDone / pairs);
+      progress(DOTS_SHARE + ((1 - DOTS_SHARE) * pairsDone) / pairs);
     }
   }
-  options.onProgress?.(1);
-  return {
-    N,
-    matrix,
-    loci: lociUsed.length,
-    lociTotal: data.loci.length,
-    columns: C,
-    iterations,
-  };
-}
-
-/**
- * EM sums of one locus at frequencies f (A × K): G[a,k] = Σ_i n_ia q_ik / p_ia and, when asked,
- * H[a,k,k'] = Σ_i n_ia q_ik q_ik' / p_ia².
- */
-function emSums(
-  counts: Uint8Array,
-  copies: Uint8Array,
-  u: number,
-  stride: number,
-  Q: Float64Array,
-  f: Float64Array,
-  N: number,
-  A: number,
-  K: number,
-  G: Float64Array,
-  H: Float64Array | undefined,
-): void {
-  G.fill(0, 0, A * K);
-  H?.fill(0);
-  for (let i = 0; i < N; i++) {
-    if (copies[i * stride + u] === 0) continue;
-    for (let a = 0; a < A; a++) {
-      const n = counts[i * A + a]!;
-      if (n === 0) continue;
-      let p = 0;
-      for (let k = 0; k < K; k++) p += Q[i * K + k]! * f[a * K + k]!;
-      p = Math.max(p, P_FLOOR);
-      const w = n / p;
-      for (let k = 0; k < K; k++) G[a * K + k]! += w * Q[i * K + k]!;
-      if (H) {
-        const w2 = w / p;
-        for (let k = 0; k < K; k++) {
-          const qk = w2 * Q[i * K + k]!;
-          for (let k2 = 0; k2 < K; k2++) H[(a * K + k) * K + k2]! += qk * Q[i * K + k2]!;
-        }
-      }
-    }
-  }
-}
-
-/** The EM map of one locus: D[k] = Σ_a f_ak G_ak, out = f·G / D (f where D = 0). */
-function emMap(f: Float64Array, G: Float64Array, A: number, K: number, D: Float64Array, out: Float64Array): void {
-  D.fill(0);
-  for (let a = 0; a < A; a++) for (let k = 0; k < K; k++) D[k]! += f[a * K + k]! * G[a * K + k]!;
-  for (let a = 0; a < A; a++)
-    for (let k = 0; k < K; k++) {
-      const x = a * K + k;
-      out[x] = D[k]! > 0 ? (f[x]! * G[x]!) / D[k]! : f[x]!;
-    }
-}
-
-/** next ← first + J·next, J the EM map's Jacobian at f (terms t). Scratch: dN (A × K), dD (K). */
-function jacobianStep(
-  t: LocusTerms,
-  f: Float64Array,
-  next: Float64Array,
-  first: Float64Array,
-  A: number,
-  K: number,
-  dN: Float64Array,
-  dD: Float64Array,
-): void {
-  dD.fill(0);
-  for (let a = 0; a < A; a++)
-    for (let k = 0; k < K; k++) {
-      const x = a * K + k;
-      let hd = 0;
-      for (let k2 = 0; k2 < K; k2++) hd += t.H[x * K + k2]! * next[a * K + k2]!;
-      const v = next[x]! * t.G[x]! - f[x]! * hd;
-      dN[x] = v;
-      dD[k]! += v;
-    }
-  for (let a = 0; a < A; a++)
-    for (let k = 0; k < K; k++) {
-      const x = a * K + k;
-      next[x] = first[x]! + (t.D[k]! > 0 ? (dN[x]! - t.M[x]! * dD[k]!) / t.D[k]! : 0);
-    }
+  progress?.(1);
+  return { N, matrix, loci: U, lociTotal: data.loci.length, columns: C, iterations };
 }
 
 /** Per-population means of a residual correlation matrix: groups (N,) index populations 0..G-1 or -1. */
