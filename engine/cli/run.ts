@@ -13,6 +13,7 @@ import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
 import { bootstrapAncestry, type AncestryBootstrap } from '../service/bootstrap.ts';
+import { checkFitAtK, fitMatrixTsv, fitMeansTsv, type FitCheck } from '../service/fit-check.ts';
 import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import {
@@ -297,6 +298,10 @@ export function registerRun(program: Command): void {
       '--bootstrap <B>',
       "admixture model: standard errors and 95 % intervals of Q from B refits on resampled markers (ADMIXTURE's -B): .Q_se, .Q_lower, .Q_upper",
     )
+    .option(
+      '--fit-check [matrix]',
+      "the model-fit check (evalAdmix's residual correlations) of each K's likeliest run: fit.K{K}.tsv, population × population means; 'matrix' adds fit.K{K}.matrix.tsv, every pair",
+    )
     .action(async (file: string, o: Record<string, unknown>) => {
       const out = String(o['out']);
       // Options first, then the folder, then the data: a mistake costs neither a folder nor a read.
@@ -304,6 +309,7 @@ export function registerRun(program: Command): void {
       const bootstrap = o['bootstrap'] === undefined ? undefined : positiveInt(o['bootstrap'], '--bootstrap');
       if (bootstrap !== undefined && (bootstrap < 2 || options.fit.model !== 'admixture'))
         throw new Error('--bootstrap: 2 or more replicates, with --model admixture');
+      const fitCheck = fitCheckOption(o['fitCheck']);
       ensureWritableDir(out);
       const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
       const stem = 'stratify';
@@ -343,11 +349,64 @@ export function registerRun(program: Command): void {
             );
           entry['bootstrap'] = writeBootstrapFiles(out, stem, data, run, b);
         });
+      if (fitCheck !== undefined) json['fitCheck'] = writeFitChecks(out, data, result.runs, fitCheck === 'matrix');
       writeFileSync(join(out, `${stem}.json`), JSON.stringify(json));
       process.stdout.write(
         `wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`,
       );
     });
+}
+
+/** `--fit-check` (true) or `--fit-check matrix`; undefined when not given. */
+function fitCheckOption(value: unknown): 'means' | 'matrix' | undefined {
+  if (value === undefined) return undefined;
+  if (value === true) return 'means';
+  if (value === 'matrix') return 'matrix';
+  throw new Error(`--fit-check takes nothing or "matrix", got "${String(value)}"`);
+}
+
+/** Runs the fit check of each K's likeliest run, writes fit.K{K}.tsv (and the matrix); the JSON entries. */
+function writeFitChecks(
+  out: string,
+  data: GenotypeData,
+  runs: readonly SweepRun[],
+  matrix: boolean,
+): Record<string, unknown>[] {
+  const entries: Record<string, unknown>[] = [];
+  for (const K of [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b)) {
+    const bar = new ProgressBar(process.stderr);
+    const label = `fit check (residual correlations) of K=${K}`;
+    let check: FitCheck;
+    try {
+      check = checkFitAtK(data, runs, K, { onProgress: (f) => bar.update(Math.round(f * 1000), 1000, label) });
+    } finally {
+      bar.done();
+    }
+    writeFileSync(join(out, `fit.K${K}.tsv`), fitMeansTsv(check));
+    if (matrix) writeFileSync(join(out, `fit.K${K}.matrix.tsv`), fitMatrixTsv(data, check));
+    const G = check.populations.length;
+    const within = check.populations.map((_, g) => check.means[g * G + g]!);
+    const shown = within.filter((v) => !Number.isNaN(v));
+    const mean = shown.reduce((a, b) => a + b, 0) / Math.max(1, shown.length);
+    process.stdout.write(
+      `fit check K=${K} replicate=${check.replicate + 1}: mean within-population residual correlation ${mean.toFixed(4)} over ${shown.length} populations (${check.loci} of ${check.lociTotal} markers) → fit.K${K}.tsv\n`,
+    );
+    if (check.note && entries.length === 0) process.stdout.write(`fit check: ${check.note}\n`);
+    entries.push({
+      K,
+      replicate: check.replicate,
+      model: check.model,
+      iterations: check.iterations,
+      loci: check.loci,
+      lociTotal: check.lociTotal,
+      populations: check.populations,
+      means: Array.from({ length: G }, (_, a) =>
+        Array.from(check.means.subarray(a * G, (a + 1) * G), (v) => (Number.isNaN(v) ? null : Number(v.toFixed(5)))),
+      ),
+      ...(check.note ? { note: check.note } : {}),
+    });
+  }
+  return entries;
 }
 
 /** The start range of a piece, 1-based inclusive on the command line, as [from, to) indices. */

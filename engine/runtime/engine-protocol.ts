@@ -117,7 +117,9 @@ export type EngineProgress =
   | Extract<SweepProgress, { kind: 'iteration' }>
   | Extract<SweepProgress, { kind: 'cv' }>
   | Extract<SweepProgress, { kind: 'estimate' }>
-  | { readonly kind: 'run'; readonly run: RunInfo };
+  | { readonly kind: 'run'; readonly run: RunInfo }
+  /** The fit check's share of work done (0..1). */
+  | { readonly kind: 'fit-check'; readonly fraction: number };
 
 /** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */
 export type KInfo = Omit<KAnalysis, 'versusPrevious'> & { readonly mannWhitneyP?: number };
@@ -204,6 +206,24 @@ export interface ProjectionInfo {
   readonly run: string;
 }
 
+/** A run's model-fit check (engine/service/fit-check.ts), as the Structure view draws it. */
+export interface FitCheckInfo {
+  readonly K: number;
+  /** The run checked (0-based replicate: the likeliest at K). */
+  readonly replicate: number;
+  readonly model: Model;
+  readonly N: number;
+  /** shape (N, N), the individuals in the dataset's order; NaN on the diagonal. */
+  readonly matrix: Float32Array;
+  readonly populations: readonly string[];
+  /** shape (G, G), G populations: mean correlation over pairs of different individuals. */
+  readonly means: Float64Array;
+  readonly loci: number;
+  readonly lociTotal: number;
+  readonly iterations: number;
+  readonly note?: string;
+}
+
 /** A PCA of an open dataset (engine/analysis/pca.ts), as the PCA view draws it. */
 export interface PcaInfo {
   readonly pcs: number;
@@ -247,6 +267,11 @@ export interface EngineApi {
     options: OpenOptions,
     shown?: Float64Array,
   ): Promise<ProjectionInfo>;
+  /**
+   * The model-fit check of the sweep's run at K with the highest ln L (evalAdmix's residual
+   * correlations, Garcia-Erill & Albrechtsen 2020), with per-population means.
+   */
+  checkFit(sweepId: number, K: number): Promise<FitCheckInfo>;
   /** Principal components of an open dataset's genotypes. */
   principalComponents(datasetId: number, pcs: number): Promise<PcaInfo>;
   /**
@@ -299,6 +324,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'assign',
   'principalComponents',
   'projectSamples',
+  'checkFit',
   'applySites',
   'exportDataset',
   'closeDataset',

@@ -15,6 +15,7 @@ import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
+import { checkFitAtK } from '../service/fit-check.ts';
 import { projectOntoSweep } from '../service/project.ts';
 import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
 import { replicatesForMannWhitney, smallestMannWhitneyP } from '../util/rank-tests.ts';
@@ -317,6 +318,31 @@ export class EngineServer {
           copies: p.copies,
           markers: p.counts,
           run: p.reference.run,
+        };
+      },
+      checkFit: async (sweepId: number, K: number) => {
+        const { data, runs } = this.sweep(sweepId);
+        let last = -1;
+        const c = checkFitAtK(data, runs, K, {
+          onProgress: (fraction) => {
+            // A message per percent at most.
+            if (fraction - last < 0.01 && fraction < 1) return;
+            last = fraction;
+            progress({ kind: 'fit-check', fraction });
+          },
+        });
+        return {
+          K,
+          replicate: c.replicate,
+          model: c.model,
+          N: c.N,
+          matrix: c.matrix,
+          populations: c.populations,
+          means: c.means,
+          loci: c.loci,
+          lociTotal: c.lociTotal,
+          iterations: c.iterations,
+          ...(c.note ? { note: c.note } : {}),
         };
       },
       applySites: async (datasetId: number, file: FileInput) => {
