@@ -54,7 +54,8 @@ export function colourLimit(matrix: Float32Array): number {
   for (let x = 0; x < matrix.length; x += step) if (!Number.isNaN(matrix[x]!)) values.push(Math.abs(matrix[x]!));
   values.sort((a, b) => a - b);
   const p99 = values.length ? values[Math.floor(0.99 * (values.length - 1))]! : 0;
-  return Math.max(0.02, Math.ceil(p99 * 100) / 100);
+  // (rounded first: a float32 0.2 is 0.2000000029, not above 0.2)
+  return Math.max(0.02, Math.ceil(Math.round(p99 * 1e4) / 100) / 100);
 }
 
 /** Draws the heat map into a canvas of side `size` px, with population separators. */
