@@ -377,6 +377,7 @@ function writeFitChecks(
     const bar = new ProgressBar(process.stderr);
     const label = `fit check (residual correlations) of K=${K}`;
     let check: FitCheck;
+    const t0 = performance.now();
     try {
       check = checkFitAtK(data, runs, K, { onProgress: (f) => bar.update(Math.round(f * 1000), 1000, label) });
     } finally {
@@ -389,7 +390,7 @@ function writeFitChecks(
     const shown = within.filter((v) => !Number.isNaN(v));
     const mean = shown.reduce((a, b) => a + b, 0) / Math.max(1, shown.length);
     process.stdout.write(
-      `fit check K=${K} replicate=${check.replicate + 1}: mean within-population residual correlation ${mean.toFixed(4)} over ${shown.length} populations (${check.loci} of ${check.lociTotal} markers) → fit.K${K}.tsv\n`,
+      `fit check K=${K} replicate=${check.replicate + 1}: mean within-population residual correlation ${mean.toFixed(4)} over ${shown.length} populations (${check.loci} of ${check.lociTotal} markers; ${((performance.now() - t0) / 1000).toFixed(1)} s) → fit.K${K}.tsv\n`,
     );
     if (check.note && entries.length === 0) process.stdout.write(`fit check: ${check.note}\n`);
     entries.push({
