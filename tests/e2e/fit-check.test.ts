@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp } from './browser.ts';
+import { launch, openApp, screenshotPath } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 
 let browser: Browser;
@@ -73,6 +73,6 @@ test('Structure view → Model fit: a heat map of residual correlations and the 
     return { red, blue, size: c.width };
   });
   assert.ok(colours.size > 0 && colours.red > 0 && colours.blue > 0, JSON.stringify(colours));
-  await page.getByTestId('fit-check').screenshot({ path: join(ROOT, 'test-results', 'fit-check.png') });
+  await page.getByTestId('fit-check').screenshot({ path: screenshotPath('fit-check-nancycats.png') });
   assert.deepEqual(errors, []);
 });
