@@ -12,7 +12,7 @@ import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
-import { bootstrapAncestry, type AncestryBootstrap } from '../service/bootstrap.ts';
+import { bootstrapAncestryOn, type AncestryBootstrap } from '../service/bootstrap.ts';
 import { checkFitAtK, fitMatrixTsv, fitMeansTsv, type FitCheck } from '../service/fit-check.ts';
 import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
@@ -334,21 +334,28 @@ export function registerRun(program: Command): void {
         ...sweepJson(data, sweep, result.runs, result.cancelled),
         readFlags: pickReadFlags(o),
       };
-      if (bootstrap !== undefined)
-        (json['runs'] as Record<string, unknown>[]).forEach((entry, k) => {
-          const run = result.runs[k]!;
-          const bar = new ProgressBar(process.stderr);
-          const label = `bootstrap of K=${run.K} replicate ${run.replicate + 1}`;
-          const b = bootstrapAncestry(data, run, bootstrap, sweep.seed, sweep.fit, (done) =>
-            bar.update(done, bootstrap, label),
-          );
-          bar.done();
-          if (!bar.active)
-            process.stdout.write(
-              `${label}: ${bootstrap} refits on resampled ${b.blocks === undefined ? 'markers' : `genome windows (${b.blocks})`}\n`,
+      if (bootstrap !== undefined) {
+        const entries = json['runs'] as Record<string, unknown>[];
+        const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
+        try {
+          for (const [k, run] of result.runs.entries()) {
+            const bar = new ProgressBar(process.stderr);
+            const label = `bootstrap of K=${run.K} replicate ${run.replicate + 1}`;
+            const b = await bootstrapAncestryOn(pool, data, run, bootstrap, sweep.seed, sweep.fit, undefined, (done) =>
+              bar.update(done, bootstrap, label),
             );
-          entry['bootstrap'] = writeBootstrapFiles(out, stem, data, run, b);
-        });
+            bar.done();
+            if (!b) throw new Error(`${label}: cancelled`);
+            if (!bar.active)
+              process.stdout.write(
+                `${label}: ${bootstrap} refits on resampled ${b.blocks === undefined ? 'markers' : `genome windows (${b.blocks})`}\n`,
+              );
+            entries[k]!['bootstrap'] = writeBootstrapFiles(out, stem, data, run, b);
+          }
+        } finally {
+          pool.close();
+        }
+      }
       if (fitCheck !== undefined) json['fitCheck'] = writeFitChecks(out, data, result.runs, fitCheck === 'matrix');
       writeFileSync(join(out, `${stem}.json`), JSON.stringify(json));
       process.stdout.write(

@@ -15,6 +15,8 @@ import { randomTanModel } from './tan/tan-model.ts';
 
 /** What a start needs: the naive Bayes view of the data and, for EMA-TAN, its TAN variables. */
 export interface StartContext {
+  /** The dataset, where the context was made from one (bootstrap replicates resample its markers). */
+  readonly data?: GenotypeData;
   readonly md: PreparedData;
   tan(o: TanDataOptions): TanData;
   /** The admixture model's per-dataset constants (built on first use). */
@@ -26,6 +28,7 @@ export function startContext(data: GenotypeData, md: PreparedData = preparedData
   const cache = new Map<string, TanData>();
   let work: AdmixtureWork | undefined;
   return {
+    data,
     md,
     admixtureWork: () => (work ??= admixtureWork(md)),
     tan(o) {

@@ -11,6 +11,7 @@ import {
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 import type { StartTask } from '../service/start-work.ts';
+import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';
@@ -77,6 +78,25 @@ export class StartPool implements StartRunner {
       (taskId, datasetId, task, helpers) => ({ op: 'cv-fold', taskId, datasetId, task, options, helpers }),
       true,
       { onStart: () => onFold?.(++completed) },
+      signal,
+    );
+  }
+
+  /** Runs bootstrap replicates of the admixture model on the workers (each replicate's Q, in task order). */
+  runBootstrap(
+    data: GenotypeData,
+    tasks: readonly BootstrapTask[],
+    options: FitOptions,
+    signal?: AbortSignal,
+    onReplicate?: (completed: number) => void,
+  ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }> {
+    let completed = 0;
+    return this.schedule<BootstrapTask, Float64Array>(
+      data,
+      tasks,
+      (taskId, datasetId, task, helpers) => ({ op: 'bootstrap', taskId, datasetId, task, options, helpers }),
+      true,
+      { onStart: () => onReplicate?.(++completed) },
       signal,
     );
   }
@@ -165,7 +185,7 @@ export class StartPool implements StartRunner {
             }
             inFlight.delete(msg.taskId);
             load[slot.worker]!--;
-            if (msg.op === 'done' || msg.op === 'cv-done') {
+            if (msg.op === 'done' || msg.op === 'cv-done' || msg.op === 'bootstrap-done') {
               const result = msg.result as R;
               results[slot.position] = result;
               hooks.onStart?.(task, result);

@@ -1,3 +1,4 @@
+import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 import type {
   CvFold,
   CvFoldTask,
@@ -37,6 +38,15 @@ export type ToStartWorker =
       readonly options: FitOptions;
       readonly helpers?: number;
     }
+  /** One bootstrap replicate of the admixture model (answered with 'bootstrap-done': its Q). */
+  | {
+      readonly op: 'bootstrap';
+      readonly taskId: number;
+      readonly datasetId: number;
+      readonly task: BootstrapTask;
+      readonly options: FitOptions;
+      readonly helpers?: number;
+    }
   | { readonly op: 'cancel'; readonly taskId: number }
   /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */
   | { readonly op: 'drop'; readonly datasetId: number }
@@ -55,6 +65,7 @@ export type FromStartWorker =
     }
   | { readonly op: 'done'; readonly taskId: number; readonly result: StartResult }
   | { readonly op: 'cv-done'; readonly taskId: number; readonly result: CvFold }
+  | { readonly op: 'bootstrap-done'; readonly taskId: number; readonly result: Float64Array }
   | { readonly op: 'cancelled'; readonly taskId: number }
   | { readonly op: 'error'; readonly taskId: number; readonly name: string; readonly message: string }
   | { readonly op: 'held'; readonly datasets: number };

@@ -1,4 +1,5 @@
 import {
+  bootstrapWork,
   cvFoldWork,
   startWork,
   workerDataset,
@@ -22,7 +23,7 @@ const PROGRESS_EVERY_MS = 200;
  */
 export function serveStarts(port: Port): void {
   const datasets = new Map<number, StartContext>();
-  const queue: Extract<ToStartWorker, { op: 'start' | 'cv-fold' }>[] = [];
+  const queue: Extract<ToStartWorker, { op: 'start' | 'cv-fold' | 'bootstrap' }>[] = [];
   const cancelled = new Set<number>();
   let running = false;
   const send = (m: FromStartWorker, transfer?: Transferable[]) => port.postMessage(m, transfer);
@@ -30,11 +31,20 @@ export function serveStarts(port: Port): void {
   /** A queued task's iterations and what to send when they are done. */
   function job(
     data: StartContext,
-    msg: Extract<ToStartWorker, { op: 'start' | 'cv-fold' }>,
+    msg: Extract<ToStartWorker, { op: 'start' | 'cv-fold' | 'bootstrap' }>,
   ): {
     steps: Generator<{ iteration: number; logLik: number; change: number }, unknown>;
     finish(value: unknown): void;
   } {
+    if (msg.op === 'bootstrap') {
+      return {
+        steps: bootstrapWork(data, msg.task, msg.options),
+        finish: (value) => {
+          const q = value as Float64Array;
+          send({ op: 'bootstrap-done', taskId: msg.taskId, result: q }, [q.buffer] as Transferable[]);
+        },
+      };
+    }
     if (msg.op === 'cv-fold') {
       return {
         steps: cvFoldWork(data, msg.task, msg.options),
@@ -111,6 +121,7 @@ export function serveStarts(port: Port): void {
         break;
       case 'start':
       case 'cv-fold':
+      case 'bootstrap':
         queue.push(msg);
         void drain();
         break;

@@ -1,8 +1,9 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { bootstrapReplicate, resampleMarkers } from '../model/admixture/bootstrap.ts';
+import { bootstrapReplicate, resampledBlocks, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 import type { FitOptions } from '../model/fit-options.ts';
 import type { SweepRun } from '../model/sweep.ts';
-import { createRng, deriveSeed } from '../util/rng.ts';
+import { deriveSeed } from '../util/rng.ts';
+import type { StartRunner } from './start-runner.ts';
 
 /** Bootstrap standard errors and 95 % percentile intervals of an admixture run's Q. */
 export interface AncestryBootstrap {
@@ -16,10 +17,27 @@ export interface AncestryBootstrap {
 }
 
 /**
- * Use case "bootstrap ancestry" (ADMIXTURE's -B): B refits of an admixture run on markers
- * resampled with replacement (in blocks of consecutive markers where positions exist), each
- * started from the estimate; per entry of Q the standard deviation over the refits and the
- * percentile interval. Seeded: the same seed gives the same replicates.
+ * The replicates of a bootstrap of `run` (B refits on markers resampled with replacement, in
+ * blocks of consecutive markers where positions exist, each started from the estimate), each
+ * seeded by (seed, K, replicate, b): the same replicates wherever they run.
+ */
+export function bootstrapTasks(run: SweepRun, B: number, seed: number): BootstrapTask[] {
+  if (run.model !== 'admixture')
+    throw new RangeError('the bootstrap of Q is for the admixture model (--model admixture)');
+  if (!Number.isInteger(B) || B < 2) throw new RangeError(`bootstrap replicates: a whole number ≥ 2, got ${B}`);
+  const { K } = run;
+  return Array.from({ length: B }, (_, b) => ({
+    K,
+    Q: run.clustering.Q,
+    F: run.clustering.model.theta,
+    seed: deriveSeed(seed, K, run.replicate, b),
+  }));
+}
+
+/**
+ * Use case "bootstrap ancestry" (ADMIXTURE's -B) in this thread: per entry of Q the standard
+ * deviation over the refits and the percentile interval. Seeded: the same seed gives the same
+ * replicates; {@link bootstrapAncestryOn} runs them on a runner's workers with the same result.
  */
 export function bootstrapAncestry(
   data: GenotypeData,
@@ -29,27 +47,52 @@ export function bootstrapAncestry(
   fit: FitOptions,
   onReplicate?: (done: number) => void,
 ): AncestryBootstrap {
-  if (run.model !== 'admixture')
-    throw new RangeError('the bootstrap of Q is for the admixture model (--model admixture)');
-  if (!Number.isInteger(B) || B < 2) throw new RangeError(`bootstrap replicates: a whole number ≥ 2, got ${B}`);
-  const { K } = run;
-  const N = data.individuals.length;
-  const estimate = { K, Q: run.clustering.Q, F: run.clustering.model.theta };
-  const reps = new Float64Array(B * N * K);
-  let blocks: number | undefined;
-  for (let b = 0; b < B; b++) {
-    const sample = resampleMarkers(data, createRng(deriveSeed(seed, K, run.replicate, b)));
-    blocks = sample.blocks;
-    reps.set(bootstrapReplicate(data, estimate, sample.loci, { ...fit, model: 'admixture' }), b * N * K);
+  const tasks = bootstrapTasks(run, B, seed);
+  const reps = tasks.map((task, b) => {
+    const q = bootstrapReplicate(data, task, { ...fit, model: 'admixture' });
     onReplicate?.(b + 1);
-  }
+    return q;
+  });
+  return summarizeBootstrap(reps, data.individuals.length, run.K, resampledBlocks(data));
+}
+
+/**
+ * {@link bootstrapAncestry} with the replicates on the runner's workers (several at once; each
+ * start of a worker's pool is one replicate); runners without workers for them run them in this
+ * thread. Undefined when cancelled.
+ */
+export async function bootstrapAncestryOn(
+  runner: StartRunner,
+  data: GenotypeData,
+  run: SweepRun,
+  B: number,
+  seed: number,
+  fit: FitOptions,
+  signal?: AbortSignal,
+  onReplicate?: (done: number) => void,
+): Promise<AncestryBootstrap | undefined> {
+  if (!runner.runBootstrap) return bootstrapAncestry(data, run, B, seed, fit, onReplicate);
+  const tasks = bootstrapTasks(run, B, seed);
+  const done = await runner.runBootstrap(data, tasks, { ...fit, model: 'admixture' }, signal, onReplicate);
+  if (done.cancelled || done.results.some((r) => r === undefined)) return undefined;
+  return summarizeBootstrap(done.results as Float64Array[], data.individuals.length, run.K, resampledBlocks(data));
+}
+
+/** Per entry of Q over the replicates: standard deviation and the 2.5 % and 97.5 % quantiles. */
+function summarizeBootstrap(
+  reps: readonly Float64Array[],
+  N: number,
+  K: number,
+  blocks: number | undefined,
+): AncestryBootstrap {
+  const B = reps.length;
   const se = new Float64Array(N * K);
   const lower = new Float64Array(N * K);
   const upper = new Float64Array(N * K);
   const values = new Float64Array(B);
   for (let x = 0; x < N * K; x++) {
     let mean = 0;
-    for (let b = 0; b < B; b++) mean += values[b] = reps[b * N * K + x]!;
+    for (let b = 0; b < B; b++) mean += values[b] = reps[b]![x]!;
     mean /= B;
     let ss = 0;
     for (let b = 0; b < B; b++) ss += (values[b]! - mean) ** 2;

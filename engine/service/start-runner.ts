@@ -3,6 +3,7 @@ import type { FitOptions } from '../model/fit-options.ts';
 import type { StartResult } from '../model/start.ts';
 import type { StartTask } from '../model/sweep.ts';
 import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
+import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 
 /** What a runner reports while it works. */
 export interface StartHooks {
@@ -39,4 +40,13 @@ export interface StartRunner {
     /** Called as each fold finishes, with the folds finished so far. */
     onFold?: (completed: number) => void,
   ): Promise<{ results: (CvFold | undefined)[]; cancelled: boolean }>;
+  /** Runs bootstrap replicates of the admixture model (results: each replicate's Q, in task order). */
+  runBootstrap?(
+    data: GenotypeData,
+    tasks: readonly BootstrapTask[],
+    options: FitOptions,
+    signal?: AbortSignal,
+    /** Called as each replicate finishes, with the replicates finished so far. */
+    onReplicate?: (completed: number) => void,
+  ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
 }

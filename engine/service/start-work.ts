@@ -9,6 +9,7 @@ import {
 } from '../model/prepared/prepared-data.ts';
 import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
+import { bootstrapSteps, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import { MAX_K as TWO_ALLELE_MAX_K, twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';
@@ -41,6 +42,16 @@ export function startWork(
   options: FitOptions,
 ): Generator<{ iteration: number; logLik: number; change: number }, StartResult> {
   return startSteps(context, task.K, options, task.index, task.seed);
+}
+
+/** Use case "one bootstrap replicate" (in a worker): the refit's iterations, returning its Q. */
+export function bootstrapWork(
+  context: StartContext,
+  task: BootstrapTask,
+  options: FitOptions,
+): Generator<{ iteration: number; logLik: number; change: number }, Float64Array> {
+  if (!context.data) throw new RangeError('a bootstrap replicate needs the genotype data');
+  return bootstrapSteps(context.data, task, options);
 }
 
 /** Use case "one cross-validation fold" (in a worker): the refit's iterations, returning the fold's error terms. */

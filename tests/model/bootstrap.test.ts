@@ -11,11 +11,12 @@ import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { runToEnd } from '../../engine/model/mixture/fit.ts';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import type { SweepRun } from '../../engine/model/sweep.ts';
-import { bootstrapAncestry } from '../../engine/service/bootstrap.ts';
+import { bootstrapAncestry, bootstrapAncestryOn } from '../../engine/service/bootstrap.ts';
+import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { admixedData } from './synthetic.ts';
 
-test("bootstrap intervals of Q cover the true ancestry at their level, and the errors match the estimate's (K = 2, 2,000 SNPs)", () => {
+test("bootstrap intervals of Q cover the true ancestry at their level, and the errors match the estimate's (K = 2, 2,000 SNPs)", async () => {
   // Pure individuals anchor the clusters: without them the admixture model is identifiable only
   // up to a stretch of the simplex, and the estimate's error is that stretch, not sampling.
   const K = 2;
@@ -68,8 +69,19 @@ test("bootstrap intervals of Q cover the true ancestry at their level, and the e
   assert.ok(coverage >= 0.85 && coverage <= 0.99, `95 % intervals cover ${coverage}`);
   const ratio = Math.sqrt(se / n) / Math.sqrt(err / n);
   assert.ok(ratio > 0.7 && ratio < 1.4, `bootstrap standard error / actual error ${ratio}`);
-  // Same seed, same replicates.
-  assert.deepEqual(bootstrapAncestry(data, run, 2, 9, fit).se, bootstrapAncestry(data, run, 2, 9, fit).se);
+  // Same seed, same replicates — in this thread and on a pool of worker threads.
+  const here = bootstrapAncestry(data, run, 3, 9, fit);
+  assert.deepEqual(here.se, bootstrapAncestry(data, run, 3, 9, fit).se);
+  const pool = nodeStartPool(2);
+  try {
+    let reported = 0;
+    const there = await bootstrapAncestryOn(pool, data, run, 3, 9, fit, undefined, (done) => (reported = done));
+    assert.ok(there, 'not cancelled');
+    assert.equal(reported, 3);
+    assert.deepEqual([there.se, there.lower, there.upper], [here.se, here.lower, here.upper]);
+  } finally {
+    pool.close();
+  }
 });
 
 test('markers with positions are resampled in windows of consecutive markers, within chromosomes', () => {

@@ -5,8 +5,9 @@ import { genomeWindows } from '../prepared/genome-windows.ts';
 import { buildPreparedData } from '../prepared/prepared-data.ts';
 import { runToEnd } from '../mixture/fit.ts';
 import { admixtureWork, type AdmixtureParams } from './admixture.ts';
-import { admixtureFitSteps } from './admixture-fit.ts';
+import { admixtureFitSteps, type AdmixtureStepInfo } from './admixture-fit.ts';
 import { admixtureFitOptions } from './admixture-start.ts';
+import { createRng } from '../../util/rng.ts';
 
 /**
  * One bootstrap sample of the markers, as indices (with repeats): markers drawn with replacement
@@ -36,16 +37,31 @@ export function resampleMarkers(data: GenotypeData, rng: Rng): { loci: Int32Arra
   return { loci, blocks: windows.count };
 }
 
+/** Genome windows a bootstrap resamples (markers with positions), or undefined: single markers. */
+export function resampledBlocks(data: GenotypeData): number | undefined {
+  const windows = genomeWindows(data.loci);
+  return windows && windows.count >= 2 ? windows.count : undefined;
+}
+
+/** One bootstrap replicate as a task (for a worker): the estimate to start from and the replicate's seed. */
+export interface BootstrapTask {
+  readonly K: number;
+  readonly Q: Float64Array;
+  readonly F: Float64Array;
+  /** Seeds the resampling of markers (resampleMarkers). */
+  readonly seed: number;
+}
+
 /**
  * The admixture fit refitted on resampled markers, started from the estimate (so its clusters
- * keep their labels and no alignment is needed): the replicate's Q.
+ * keep their labels and no alignment is needed): its iterations, returning the replicate's Q.
  */
-export function bootstrapReplicate(
+export function* bootstrapSteps(
   data: GenotypeData,
-  estimate: AdmixtureParams,
-  loci: Int32Array,
+  task: BootstrapTask,
   fit: FitOptions,
-): Float64Array {
+): Generator<AdmixtureStepInfo, Float64Array> {
+  const { loci } = resampleMarkers(data, createRng(task.seed));
   const N = data.individuals.length;
   const sample = subsetData(
     data,
@@ -54,13 +70,18 @@ export function bootstrapReplicate(
   );
   const md = buildPreparedData(sample);
   const offsets = alleleOffsets(data);
-  const K = estimate.K;
+  const K = task.K;
   const F = new Float64Array(md.offsets[md.L]! * K);
   loci.forEach((l, j) => {
     const from = offsets[l]! * K;
-    F.set(estimate.F.subarray(from, offsets[l + 1]! * K), md.offsets[j]! * K);
+    F.set(task.F.subarray(from, offsets[l + 1]! * K), md.offsets[j]! * K);
   });
-  const init = { K, Q: Float64Array.from(estimate.Q), F };
-  const result = runToEnd(admixtureFitSteps(md, admixtureWork(md), init, admixtureFitOptions(fit)));
+  const init: AdmixtureParams = { K, Q: Float64Array.from(task.Q), F };
+  const result = yield* admixtureFitSteps(md, admixtureWork(md), init, admixtureFitOptions(fit));
   return result.params.Q;
+}
+
+/** {@link bootstrapSteps} to the end, in this thread. */
+export function bootstrapReplicate(data: GenotypeData, task: BootstrapTask, fit: FitOptions): Float64Array {
+  return runToEnd(bootstrapSteps(data, task, fit));
 }
