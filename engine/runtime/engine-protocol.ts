@@ -119,7 +119,9 @@ export type EngineProgress =
   | Extract<SweepProgress, { kind: 'estimate' }>
   | { readonly kind: 'run'; readonly run: RunInfo }
   /** The fit check's share of work done (0..1). */
-  | { readonly kind: 'fit-check'; readonly fraction: number };
+  | { readonly kind: 'fit-check'; readonly fraction: number }
+  /** Bootstrap replicates finished. */
+  | { readonly kind: 'bootstrap'; readonly completed: number; readonly total: number };
 
 /** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */
 export type KInfo = Omit<KAnalysis, 'versusPrevious'> & { readonly mannWhitneyP?: number };
@@ -224,6 +226,20 @@ export interface FitCheckInfo {
   readonly note?: string;
 }
 
+/** Bootstrap intervals of a run's ancestry (engine/service/bootstrap.ts), as the Structure view draws them. */
+export interface BootstrapInfo {
+  readonly K: number;
+  /** The run resampled (0-based replicate: the likeliest at K). */
+  readonly replicate: number;
+  readonly B: number;
+  /** Genome windows resampled, or undefined: single markers. */
+  readonly blocks?: number;
+  /** shape (N, K) each, columns in the order of the memberships shown (when given). */
+  readonly se: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+}
+
 /** A PCA of an open dataset (engine/analysis/pca.ts), as the PCA view draws it. */
 export interface PcaInfo {
   readonly pcs: number;
@@ -272,6 +288,12 @@ export interface EngineApi {
    * correlations, Garcia-Erill & Albrechtsen 2020), with per-population means.
    */
   checkFit(sweepId: number, K: number): Promise<FitCheckInfo>;
+  /**
+   * Bootstrap standard errors and 95 % intervals of the ancestry of the sweep's run at K with the
+   * highest ln L (admixture model; ADMIXTURE's -B): B refits on resampled markers, on the workers.
+   * `shown` (N, K) orders the clusters as a view draws them.
+   */
+  bootstrapAncestry(sweepId: number, K: number, B: number, shown?: Float64Array): Promise<BootstrapInfo>;
   /** Principal components of an open dataset's genotypes. */
   principalComponents(datasetId: number, pcs: number): Promise<PcaInfo>;
   /**
@@ -325,6 +347,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'principalComponents',
   'projectSamples',
   'checkFit',
+  'bootstrapAncestry',
   'applySites',
   'exportDataset',
   'closeDataset',

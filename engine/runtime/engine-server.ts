@@ -16,8 +16,9 @@ import { exportDataset, filterDataset, openDataset, placeDataset, preparedData }
 import { selectMarkers } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
 import { checkFitAtK } from '../service/fit-check.ts';
+import { bootstrapSweepRun } from '../service/bootstrap.ts';
 import { projectOntoSweep } from '../service/project.ts';
-import { runSettingProblem, type ExportFormat } from '../util/choices.ts';
+import { CLUSTER_DEFAULTS, runSettingProblem, type ExportFormat } from '../util/choices.ts';
 import { replicatesForMannWhitney, smallestMannWhitneyP } from '../util/rank-tests.ts';
 import type { Port } from './port.ts';
 import type { StartPool } from './pool.ts';
@@ -343,6 +344,31 @@ export class EngineServer {
           lociTotal: c.lociTotal,
           iterations: c.iterations,
           ...(c.note ? { note: c.note } : {}),
+        };
+      },
+      bootstrapAncestry: async (sweepId: number, K: number, B: number, shown?: Float64Array) => {
+        const { data, runs, options } = this.sweep(sweepId);
+        const b = await bootstrapSweepRun(
+          this.pool(),
+          data,
+          runs,
+          K,
+          B,
+          options?.seed ?? CLUSTER_DEFAULTS.seed,
+          options?.fit ?? { ...DEFAULT_FIT, model: 'admixture' },
+          shown,
+          signal,
+          (completed) => progress({ kind: 'bootstrap', completed, total: B }),
+        );
+        if (!b) throw new DOMException('the bootstrap was cancelled', 'AbortError');
+        return {
+          K,
+          replicate: b.replicate,
+          B: b.B,
+          ...(b.blocks !== undefined ? { blocks: b.blocks } : {}),
+          se: b.se,
+          lower: b.lower,
+          upper: b.upper,
         };
       },
       applySites: async (datasetId: number, file: FileInput) => {

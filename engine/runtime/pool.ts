@@ -11,7 +11,7 @@ import {
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 import type { StartTask } from '../service/start-work.ts';
-import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
+import type { BootstrapTask } from '../service/start-work.ts';
 import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';

@@ -1,4 +1,4 @@
-import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
+import type { BootstrapTask } from '../service/start-work.ts';
 import type {
   CvFold,
   CvFoldTask,

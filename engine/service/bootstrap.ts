@@ -1,7 +1,8 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { bootstrapReplicate, resampledBlocks, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 import type { FitOptions } from '../model/fit-options.ts';
-import type { SweepRun } from '../model/sweep.ts';
+import { likeliestRun, type SweepRun } from '../model/sweep.ts';
+import { alignToReference, permuteColumns } from '../model/align.ts';
 import { deriveSeed } from '../util/rng.ts';
 import type { StartRunner } from './start-runner.ts';
 
@@ -76,6 +77,34 @@ export async function bootstrapAncestryOn(
   const done = await runner.runBootstrap(data, tasks, { ...fit, model: 'admixture' }, signal, onReplicate);
   if (done.cancelled || done.results.some((r) => r === undefined)) return undefined;
   return summarizeBootstrap(done.results as Float64Array[], data.individuals.length, run.K, resampledBlocks(data));
+}
+
+/**
+ * Use case "bootstrap a sweep's run" (the app): {@link bootstrapAncestryOn} of the run at K with the
+ * highest ln L, its columns in the order of `shown` (the memberships a view draws, shape (N, K)).
+ */
+export async function bootstrapSweepRun(
+  runner: StartRunner,
+  data: GenotypeData,
+  runs: readonly SweepRun[],
+  K: number,
+  B: number,
+  seed: number,
+  fit: FitOptions,
+  shown?: Float64Array,
+  signal?: AbortSignal,
+  onReplicate?: (done: number) => void,
+): Promise<(AncestryBootstrap & { replicate: number }) | undefined> {
+  const atK = runs.filter((r) => r.K === K);
+  if (atK.length === 0) throw new RangeError(`no run at K = ${K}`);
+  const run = likeliestRun(atK);
+  const N = data.individuals.length;
+  if (shown && shown.length !== N * K) throw new RangeError(`the memberships shown are not (${N}, ${K})`);
+  const b = await bootstrapAncestryOn(runner, data, run, B, seed, fit, signal, onReplicate);
+  if (!b) return undefined;
+  const perm = shown ? alignToReference(shown, run.clustering.Q, N, K) : undefined;
+  const order = (a: Float64Array) => (perm ? permuteColumns(a, N, K, perm) : a);
+  return { ...b, replicate: run.replicate, se: order(b.se), lower: order(b.lower), upper: order(b.upper) };
 }
 
 /** Per entry of Q over the replicates: standard deviation and the 2.5 % and 97.5 % quantiles. */

@@ -10,6 +10,7 @@ import {
 import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { bootstrapSteps, type BootstrapTask } from '../model/admixture/bootstrap.ts';
+export type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import { MAX_K as TWO_ALLELE_MAX_K, twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';

@@ -40,6 +40,16 @@ export class PlotState {
    * while the user moves between views and cleared for another sweep's results ({@link modesFor}).
    */
   modeOf = $state<Record<number, number>>({});
+  /**
+   * Bootstrap intervals drawn as whiskers on the row of K, for the memberships they were aligned to
+   * (`shown`: the row's Q when they were computed; another mode or sweep shows none).
+   */
+  intervals = $state.raw<{
+    readonly K: number;
+    readonly shown: Float64Array;
+    readonly lower: Float64Array;
+    readonly upper: Float64Array;
+  } | null>(null);
   /** The results `modeOf` belongs to. */
   private modesOf: object | null = null;
 
