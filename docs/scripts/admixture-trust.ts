@@ -3,7 +3,6 @@
 // compare with the same individuals' ancestry in a joint fit of everyone (eHGDP, K = 3..5) and
 // with the true ancestry of simulated SNP data.
 // Usage: node --import tsx docs/scripts/admixture-trust.ts [--threads 2] > docs/admixture-trust.md
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,21 +15,14 @@ import { admixedData, shuffle } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
 import { scriptNumber } from '../../bench/args.ts';
 import { madeAt } from '../../bench/made-at.ts';
+import { stratify } from '../../bench/stratify-cli.ts';
 
 const threads = scriptNumber('--threads', 2);
 /** Starts per fit: the default (100) takes minutes per K on eHGDP; ADMIXTURE users run about 10 seeds. */
 const starts = scriptNumber('--starts', 10);
-const ROOT = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'stratify-trust-'));
 const out: string[] = [];
 const log = (s = '') => out.push(s);
-
-function stratify(...args: string[]): { stdout: string; seconds: number } {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`stratify ${args.join(' ')}: ${r.stderr}`);
-  return { stdout: r.stdout, seconds: (performance.now() - t) / 1000 };
-}
 
 /** `stratify run FILE --model admixture --k K --replicates 1` with the given starts (and options), into `out`. */
 function fitAdmixture(file: string, k: string, out: string, fitStarts = starts, ...more: string[]) {

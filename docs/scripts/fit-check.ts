@@ -3,7 +3,6 @@
 // CLI's timings, population-level heat maps (docs/fit-check/), and the uncorrected estimator beside
 // the corrected one on the simulated data (the frequency correction's effect; an engine call).
 // Usage: node --import tsx docs/scripts/fit-check.ts [--threads 2] > docs/fit-check.md
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { admixedData } from '../../tests/model/synthetic.ts';
 import { dataPath } from '../../data/datasets.ts';
 import { scriptNumber } from '../../bench/args.ts';
 import { madeAt } from '../../bench/made-at.ts';
+import { stratify } from '../../bench/stratify-cli.ts';
 
 const threads = scriptNumber('--threads', 2);
 const starts = scriptNumber('--starts', 10);
@@ -27,11 +27,10 @@ mkdirSync(figures, { recursive: true });
 const out: string[] = [];
 const log = (s = '') => out.push(s);
 
-function stratify(...args: string[]): { stdout: string; seconds: number } {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`stratify ${args.join(' ')}: ${r.stderr}`);
-  return { stdout: r.stdout, seconds: (performance.now() - t) / 1000 };
+/** `stratify run FILE --pops POPS --model admixture --k K… --fit-check` with the report's starts, into `out`. */
+function fitAndCheck(file: string, pops: string, k: string, out: string) {
+  const fit = ['--model', 'admixture', '--k', k, '--starts', String(starts), '--replicates', '1'];
+  return stratify('run', file, '--pops', pops, ...fit, '--threads', String(threads), '--fit-check', '--out', out);
 }
 
 interface FitEntry {
@@ -121,25 +120,7 @@ const vcf = join(dir, 'sim.vcf');
 writeFileSync(vcf, toText(writeVcf(simData)));
 const pops = join(dir, 'sim.pops.tsv');
 writeFileSync(pops, simData.individuals.map((d) => `${d.id}\t${d.population}`).join('\n') + '\n');
-const simRun = stratify(
-  'run',
-  vcf,
-  '--pops',
-  pops,
-  '--model',
-  'admixture',
-  '--k',
-  '2..3',
-  '--starts',
-  String(starts),
-  '--replicates',
-  '1',
-  '--threads',
-  String(threads),
-  '--fit-check',
-  '--out',
-  join(dir, 'sim'),
-);
+const simRun = fitAndCheck(vcf, pops, '2..3', join(dir, 'sim'));
 const simJson = JSON.parse(readFileSync(join(dir, 'sim', 'stratify.json'), 'utf8')) as {
   fitCheck: FitEntry[];
   runs: RunEntry[];
@@ -179,25 +160,7 @@ for (const entry of simJson.fitCheck) {
 
 // eHGDP, K = 2..7: per region.
 const labels = dataPath('eHGDP.labels.tsv');
-const ehRun = stratify(
-  'run',
-  dataPath('eHGDP.str.gz'),
-  '--pops',
-  labels,
-  '--model',
-  'admixture',
-  '--k',
-  '2..7',
-  '--starts',
-  String(starts),
-  '--replicates',
-  '1',
-  '--threads',
-  String(threads),
-  '--fit-check',
-  '--out',
-  join(dir, 'eh'),
-);
+const ehRun = fitAndCheck(dataPath('eHGDP.str.gz'), labels, '2..7', join(dir, 'eh'));
 const ehJson = JSON.parse(readFileSync(join(dir, 'eh', 'stratify.json'), 'utf8')) as { fitCheck: FitEntry[] };
 const ehSeconds = checkSeconds(ehRun.stdout);
 const regionOf = new Map<string, string>();

@@ -26,6 +26,28 @@ interface Exports {
 
 let compiled: WebAssembly.Module | null | undefined;
 
+/**
+ * The pairs' loop, blocks of four i against each j > i: `four(i0, j)` leaves d_{i0+r} · d0_j in
+ * out[r] (rows past N are zeros), stored to matrix[(i0 + r)·N + j] for i0 + r < j.
+ */
+function blockedDots(
+  N: number,
+  matrix: Float32Array,
+  out: Float64Array,
+  four: (i0: number, j: number) => void,
+  onRows?: (pairsDone: number) => void,
+): void {
+  let done = 0;
+  for (let i0 = 0; i0 < N; i0 += 4) {
+    for (let j = i0 + 1; j < N; j++) {
+      four(i0, j);
+      for (let r = 0; r < 4 && i0 + r < j; r++) matrix[(i0 + r) * N + j] = out[r]!;
+    }
+    for (let r = 0; r < 4 && i0 + r < N; r++) done += N - 1 - (i0 + r);
+    onRows?.(done);
+  }
+}
+
 /** Rows for N individuals × `columns`, in WebAssembly memory when it can be had. */
 export function residualRows(N: number, columns: number, useWasm = true): ResidualRows {
   const stride = Math.max(4, Math.ceil(columns / 4) * 4);
@@ -35,40 +57,36 @@ export function residualRows(N: number, columns: number, useWasm = true): Residu
   if (mem && compiled) {
     const exports = new WebAssembly.Instance(compiled, { env: { memory: mem.memory } }).exports as unknown as Exports;
     const buffer = mem.memory.buffer;
-    const d = new Float32Array(buffer, mem.at.d, rowsD * stride);
-    const d0 = new Float32Array(buffer, mem.at.d0, N * stride);
     const out = new Float64Array(buffer, mem.at.out, 4);
+    const { d: at, d0: at0 } = mem.at;
     return {
       stride,
-      d,
-      d0,
-      dots(matrix, onRows) {
-        let done = 0;
-        for (let i0 = 0; i0 < N; i0 += 4) {
-          for (let j = i0 + 1; j < N; j++) {
-            exports.dots4(mem.at.d + i0 * stride * 4, stride * 4, mem.at.d0 + j * stride * 4, stride, mem.at.out);
-            for (let r = 0; r < 4 && i0 + r < j; r++) matrix[(i0 + r) * N + j] = out[r]!;
-          }
-          for (let r = 0; r < 4 && i0 + r < N; r++) done += N - 1 - (i0 + r);
-          onRows?.(done);
-        }
-      },
+      d: new Float32Array(buffer, at, rowsD * stride),
+      d0: new Float32Array(buffer, at0, N * stride),
+      dots: (matrix, onRows) =>
+        blockedDots(
+          N,
+          matrix,
+          out,
+          (i0, j) => exports.dots4(at + i0 * stride * 4, stride * 4, at0 + j * stride * 4, stride, mem.at.out),
+          onRows,
+        ),
     };
   }
   const d = new Float32Array(rowsD * stride);
   const d0 = new Float32Array(N * stride);
+  const out = new Float64Array(4);
   return {
     stride,
     d,
     d0,
-    dots(matrix, onRows) {
-      let done = 0;
-      for (let i0 = 0; i0 < N; i0 += 4) {
-        const r0 = i0 * stride;
-        const r1 = r0 + stride;
-        const r2 = r1 + stride;
-        const r3 = r2 + stride;
-        for (let j = i0 + 1; j < N; j++) {
+    dots: (matrix, onRows) =>
+      blockedDots(
+        N,
+        matrix,
+        out,
+        (i0, j) => {
+          const r0 = i0 * stride;
           const rj = j * stride;
           let x0 = 0;
           let x1 = 0;
@@ -77,16 +95,16 @@ export function residualRows(N: number, columns: number, useWasm = true): Residu
           for (let s = 0; s < stride; s++) {
             const v = d0[rj + s]!;
             x0 += d[r0 + s]! * v;
-            x1 += d[r1 + s]! * v;
-            x2 += d[r2 + s]! * v;
-            x3 += d[r3 + s]! * v;
+            x1 += d[r0 + stride + s]! * v;
+            x2 += d[r0 + 2 * stride + s]! * v;
+            x3 += d[r0 + 3 * stride + s]! * v;
           }
-          const x = [x0, x1, x2, x3];
-          for (let r = 0; r < 4 && i0 + r < j; r++) matrix[(i0 + r) * N + j] = x[r]!;
-        }
-        for (let r = 0; r < 4 && i0 + r < N; r++) done += N - 1 - (i0 + r);
-        onRows?.(done);
-      }
-    },
+          out[0] = x0;
+          out[1] = x1;
+          out[2] = x2;
+          out[3] = x3;
+        },
+        onRows,
+      ),
   };
 }

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT } from '../helpers.ts';
 
 export const BASE = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:4174/';
 
@@ -39,13 +41,28 @@ export async function openApp(
 }
 
 /** Starts a clustering sweep from the Run view with the given K range, starts and replicates. */
-export async function runClustering(page: Page, kFrom: number, kTo: number, starts: number, replicates: number) {
+export async function runClustering(
+  page: Page,
+  kFrom: number,
+  kTo: number,
+  starts: number,
+  replicates: number,
+  model?: 'admixture',
+) {
   await page.getByRole('button', { name: 'Run', exact: true }).first().click();
+  if (model) await page.getByTestId('model').selectOption(model);
   await page.getByTestId('k-from').fill(String(kFrom));
   await page.getByTestId('k-to').fill(String(kTo));
   await page.getByTestId('starts').fill(String(starts));
   await page.getByTestId('replicates').fill(String(replicates));
   await page.getByTestId('run').click();
+}
+
+/** Runs the command line (bin/stratify.mjs) to the end; throws with its stderr unless it succeeds. */
+export function stratifyCli(...args: string[]): string {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`stratify ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
 }
 
 /**
