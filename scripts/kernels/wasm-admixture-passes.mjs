@@ -27,7 +27,7 @@
 //     step's derivatives per row of F and ln L per locus (fDerivativesFunction).
 //   floglik{bits}(…, lociLL, flushes): ln L per locus alone (F: the parameters, or a step check's trial
 //     frequencies placed at the locus's rows).
-import wabtInit from 'wabt';
+import { watBase64 } from './wat.mjs';
 import { hexFloat, logFunction } from './wasm-det-math.mjs';
 
 const LOAD = { 8: 'i32.load8_u', 16: 'i32.load16_u', 32: 'i32.load' };
@@ -630,13 +630,6 @@ export const admixturePassWat = `(module
 `;
 
 /** The assembled module, base64. */
-export async function admixturePassBase64() {
-  const wabt = await wabtInit();
-  const module = wabt.parseWat('admixture-pass.wat', admixturePassWat, { simd: true });
-  try {
-    module.validate();
-    return Buffer.from(module.toBinary({}).buffer).toString('base64');
-  } finally {
-    module.destroy();
-  }
+export function admixturePassBase64() {
+  return watBase64('admixture-pass.wat', admixturePassWat, true);
 }

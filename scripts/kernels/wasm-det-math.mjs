@@ -7,7 +7,7 @@
 // Exports, over the module's memory "memory" (byte addresses, n doubles):
 //   log(src, dst, n):             dst[j] = detLog(src[j])
 //   logGamma(src, dst, n, shift): dst[j] = detLogGamma(shift + src[j])
-import wabtInit from 'wabt';
+import { watBase64 } from './wat.mjs';
 
 /** The exact WebAssembly text of a double (hexadecimal float; finite values only). */
 export function hexFloat(x) {
@@ -151,13 +151,6 @@ export const detMathWat = `(module
 `;
 
 /** The assembled module, base64. */
-export async function detMathBase64() {
-  const wabt = await wabtInit();
-  const module = wabt.parseWat('det-math.wat', detMathWat);
-  try {
-    module.validate();
-    return Buffer.from(module.toBinary({}).buffer).toString('base64');
-  } finally {
-    module.destroy();
-  }
+export function detMathBase64() {
+  return watBase64('det-math.wat', detMathWat);
 }

@@ -7,7 +7,7 @@
 //   dots4(a, row, b, n, out): out[r] = Σ_s A_r[s] · B[s] (f64), A_r the n floats at a + r·row, r < 4,
 //                             B the n floats at b.
 // Assembled with wabt (its wat2wasm, compiled to JavaScript).
-import wabtInit from 'wabt';
+import { watBase64 } from './wat.mjs';
 
 const ROWS = [0, 1, 2, 3];
 const get = (name) => `(local.get $${name})`;
@@ -48,13 +48,6 @@ export const pairDotsWat = `
 `;
 
 /** The assembled module, base64. */
-export async function pairDotsBase64() {
-  const wabt = await wabtInit();
-  const module = wabt.parseWat('pair-dots.wat', pairDotsWat, { simd: true });
-  try {
-    module.validate();
-    return Buffer.from(module.toBinary({}).buffer).toString('base64');
-  } finally {
-    module.destroy();
-  }
+export function pairDotsBase64() {
+  return watBase64('pair-dots.wat', pairDotsWat, true);
 }

@@ -12,7 +12,7 @@
 //                                            a = alleles[g·P + p] (int16, missing < 0)  for g < G
 //   spread(alleles, G, P, K, acc, cnt):      cnt[a, :] += acc[g, :] for each observed copy a of g
 // Assembled with wabt (its wat2wasm, compiled to JavaScript).
-import wabtInit from 'wabt';
+import { watBase64 } from './wat.mjs';
 
 const LOAD = { 8: 'i32.load8_u', 16: 'i32.load16_u', 32: 'i32.load' };
 
@@ -124,13 +124,6 @@ export const rowKernelsWat = `(module
 `;
 
 /** The assembled module, base64. */
-export async function rowKernelsBase64() {
-  const wabt = await wabtInit();
-  const module = wabt.parseWat('row-kernels.wat', rowKernelsWat, { simd: true });
-  try {
-    module.validate();
-    return Buffer.from(module.toBinary({}).buffer).toString('base64');
-  } finally {
-    module.destroy();
-  }
+export function rowKernelsBase64() {
+  return watBase64('row-kernels.wat', rowKernelsWat, true);
 }
