@@ -1,7 +1,7 @@
 // `stratify run --fit-check`: fit.K{K}.tsv holds, for each pair of populations, the mean of the
 // residual correlations of pairs of different individuals — recomputed here from the full matrix
 // (`--fit-check matrix`), which is symmetric with NA on its diagonal; a wrong value is refused
-// before any data is read.
+// before any data is read; `stratify fit-check` on the saved result writes the same files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -64,6 +64,23 @@ test('stratify run --fit-check matrix: population means of the full matrix; K = 
     json.fitCheck.map((f) => f.K),
     [2, 3],
   );
+  // `stratify fit-check` on the saved result (no refit) writes the same files.
+  const again = stratify(
+    'fit-check',
+    VCF,
+    '--pops',
+    POPS,
+    '--result',
+    join(dir, 'stratify.json'),
+    '--out',
+    join(dir, 'fc'),
+  );
+  assert.equal(again.status, 0, again.stderr);
+  for (const K of [2, 3])
+    assert.equal(
+      readFileSync(join(dir, 'fc', `fit.K${K}.tsv`), 'utf8'),
+      readFileSync(join(dir, `fit.K${K}.tsv`), 'utf8'),
+    );
   const bad = stratify('run', VCF, '--fit-check', 'all', '--out', join(dir, 'bad'));
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /--fit-check takes nothing or "matrix", got "all"/);

@@ -166,3 +166,81 @@ test(
     assertSameFiles(join(dir, 'sweep'), join(dir, 'wf', 'results'));
   },
 );
+
+test('bootstrap pieces (`stratify bootstrap --piece`, combined by `--pieces`) give the intervals of `run --bootstrap`, byte for byte; wrong pieces are refused', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-bootstrap-pieces-'));
+  const fit = ['--model', 'admixture', '--k', '2..3', '--replicates', '1', '--starts', '2', '--seed', '7'];
+  ok(stratify(dir, 'run', DATA, ...fit, '--bootstrap', '5', '--threads', '2', '--out', 'direct'));
+  const boot = (...more: string[]) =>
+    stratify(dir, 'bootstrap', DATA, '--result', 'direct/stratify.json', '--k', '3', '--refits', '5', ...more);
+  ok(boot('--piece', '1..2', '--threads', '1', '--out', 'p'));
+  ok(boot('--piece', '3..5', '--threads', '2', '--out', 'p'));
+  ok(boot('--pieces', 'p/bootstrap.K3.1-2.piece.json', 'p/bootstrap.K3.3-5.piece.json', '--out', 'merged'));
+  for (const f of ['Q_se', 'Q_lower', 'Q_upper'].map((x) => `stratify.K3.r1.${x}`))
+    assert.ok(readFileSync(join(dir, 'direct', f)).equals(readFileSync(join(dir, 'merged', f))), `${f} differs`);
+  const refused = (pattern: RegExp, ...args: string[]) => {
+    const r = boot(...args, '--out', 'bad');
+    assert.equal(r.status, 1, r.stdout);
+    assert.match(r.stderr, pattern);
+  };
+  refused(/the pieces lack refit\(s\) 3, 4, 5 of 5/, '--pieces', 'p/bootstrap.K3.1-2.piece.json');
+  refused(
+    /refit 1 is in another piece too/,
+    '--pieces',
+    'p/bootstrap.K3.1-2.piece.json',
+    'p/bootstrap.K3.1-2.piece.json',
+  );
+  const six = stratify(dir, 'bootstrap', DATA, '--result', 'direct/stratify.json', '--k', '3', '--refits', '6');
+  assert.equal(six.status, 0, 'a full bootstrap runs');
+  const other = stratify(
+    dir,
+    'bootstrap',
+    DATA,
+    '--result',
+    'direct/stratify.json',
+    '--k',
+    '3',
+    '--refits',
+    '6',
+    '--pieces',
+    'p/bootstrap.K3.1-2.piece.json',
+    '--out',
+    'bad',
+  );
+  assert.match(other.stderr, /a piece of another bootstrap \(refits 5 there, 6 here\)/);
+  refused(/--piece takes a\.\.b within 1\.\.5/, '--piece', '4..9');
+});
+
+test(
+  'the Snakemake workflow with bootstrap: B bootstraps each K in pieces, as `run --bootstrap B`, byte for byte',
+  { skip: hasSnakemake ? false : 'snakemake is not installed (apt-get install -y snakemake; .ci/run installs it)' },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stratify-workflow-bootstrap-'));
+    const fit = ['--model', 'admixture', '--k', '2..3', '--replicates', '1', '--starts', '2', '--seed', '7'];
+    ok(stratify(dir, 'run', DATA, ...fit, '--bootstrap', '4', '--threads', '2', '--out', 'direct'));
+    const config = [
+      'input=' + DATA,
+      'out=wf',
+      'model=admixture',
+      'k=2..3',
+      'replicates=1',
+      'starts=2',
+      'seed=7',
+      'bootstrap=4',
+      'bootstrap_pieces=2',
+    ];
+    const run = spawnSync(
+      'snakemake',
+      ['-s', join(ROOT, 'workflow', 'Snakefile'), '--cores', '2', '--quiet', '--config', ...config],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assert.ok(readdirSync(join(dir, 'wf', 'bootstrap', 'pieces')).length === 4, 'two pieces per K');
+    for (const K of [2, 3])
+      for (const f of ['Q_se', 'Q_lower', 'Q_upper'].map((x) => `stratify.K${K}.r1.${x}`))
+        assert.ok(
+          readFileSync(join(dir, 'direct', f)).equals(readFileSync(join(dir, 'wf', 'bootstrap', f))),
+          `${f} differs`,
+        );
+  },
+);

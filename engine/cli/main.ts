@@ -14,6 +14,7 @@ import { registerMerge } from './merge.ts';
 import { registerWorkflow } from './workflow.ts';
 import { registerPca } from './pca.ts';
 import { registerProject } from './project.ts';
+import { registerTrust } from './trust.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerMerge(program);
   registerWorkflow(program);
   registerPca(program);
+  registerTrust(program);
   registerProject(program);
   return program;
 }

@@ -12,8 +12,7 @@ import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
-import { bootstrapAncestryOn, type AncestryBootstrap } from '../service/bootstrap.ts';
-import { checkFitAtK, fitMatrixTsv, fitMeansTsv, type FitCheck } from '../service/fit-check.ts';
+import { bootstrapRuns, fitCheckOption, writeFitChecks } from './trust-files.ts';
 import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import {
@@ -195,32 +194,6 @@ export function writeRunFiles(dir: string, stem: string, data: GenotypeData, run
   return files;
 }
 
-/** A run's bootstrap as .Q_se, .Q_lower and .Q_upper (the .Q layout), and its JSON entry. */
-function writeBootstrapFiles(
-  dir: string,
-  stem: string,
-  data: GenotypeData,
-  run: SweepRun,
-  b: AncestryBootstrap,
-): Record<string, unknown> {
-  const base = join(dir, `${stem}.K${run.K}.r${run.replicate + 1}`);
-  const N = data.individuals.length;
-  writeFileSync(`${base}.Q_se`, toText(writeQ(b.se, N, run.K)));
-  writeFileSync(`${base}.Q_lower`, toText(writeQ(b.lower, N, run.K)));
-  writeFileSync(`${base}.Q_upper`, toText(writeQ(b.upper, N, run.K)));
-  const rows = (a: Float64Array) =>
-    Array.from({ length: N }, (_, d) =>
-      Array.from(a.subarray(d * run.K, (d + 1) * run.K), (x) => Number(x.toPrecision(6))),
-    );
-  return {
-    replicates: b.B,
-    resampled: b.blocks === undefined ? 'markers' : `${b.blocks} genome windows`,
-    se: rows(b.se),
-    lower: rows(b.lower),
-    upper: rows(b.upper),
-  };
-}
-
 /** EMA-TAN's linkage map: per marker, the weight on C and on each candidate parent. */
 export function linkageTsv(data: GenotypeData, linkage: readonly ParentWeights[]): string {
   const rows = ['locus\tchrom\tpos\tdepends_on_cluster\tparent\tparent_weight'];
@@ -334,87 +307,19 @@ export function registerRun(program: Command): void {
         ...sweepJson(data, sweep, result.runs, result.cancelled),
         readFlags: pickReadFlags(o),
       };
-      if (bootstrap !== undefined) {
-        const entries = json['runs'] as Record<string, unknown>[];
-        const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
-        try {
-          for (const [k, run] of result.runs.entries()) {
-            const bar = new ProgressBar(process.stderr);
-            const label = `bootstrap of K=${run.K} replicate ${run.replicate + 1}`;
-            const b = await bootstrapAncestryOn(pool, data, run, bootstrap, sweep.seed, sweep.fit, undefined, (done) =>
-              bar.update(done, bootstrap, label),
-            );
-            bar.done();
-            if (!b) throw new Error(`${label}: cancelled`);
-            if (!bar.active)
-              process.stdout.write(
-                `${label}: ${bootstrap} refits on resampled ${b.blocks === undefined ? 'markers' : `genome windows (${b.blocks})`}\n`,
-              );
-            entries[k]!['bootstrap'] = writeBootstrapFiles(out, stem, data, run, b);
-          }
-        } finally {
-          pool.close();
-        }
-      }
+      if (bootstrap !== undefined)
+        await bootstrapRuns(out, stem, data, result.runs, json['runs'] as Record<string, unknown>[], {
+          B: bootstrap,
+          seed: sweep.seed,
+          fit: sweep.fit,
+          threads: setting(o['threads'], '--threads', 'threads'),
+        });
       if (fitCheck !== undefined) json['fitCheck'] = writeFitChecks(out, data, result.runs, fitCheck === 'matrix');
       writeFileSync(join(out, `${stem}.json`), JSON.stringify(json));
       process.stdout.write(
         `wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`,
       );
     });
-}
-
-/** `--fit-check` (true) or `--fit-check matrix`; undefined when not given. */
-function fitCheckOption(value: unknown): 'means' | 'matrix' | undefined {
-  if (value === undefined) return undefined;
-  if (value === true) return 'means';
-  if (value === 'matrix') return 'matrix';
-  throw new Error(`--fit-check takes nothing or "matrix", got "${String(value)}"`);
-}
-
-/** Runs the fit check of each K's likeliest run, writes fit.K{K}.tsv (and the matrix); the JSON entries. */
-function writeFitChecks(
-  out: string,
-  data: GenotypeData,
-  runs: readonly SweepRun[],
-  matrix: boolean,
-): Record<string, unknown>[] {
-  const entries: Record<string, unknown>[] = [];
-  for (const K of [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b)) {
-    const bar = new ProgressBar(process.stderr);
-    const label = `fit check (residual correlations) of K=${K}`;
-    let check: FitCheck;
-    const t0 = performance.now();
-    try {
-      check = checkFitAtK(data, runs, K, { onProgress: (f) => bar.update(Math.round(f * 1000), 1000, label) });
-    } finally {
-      bar.done();
-    }
-    writeFileSync(join(out, `fit.K${K}.tsv`), fitMeansTsv(check));
-    if (matrix) writeFileSync(join(out, `fit.K${K}.matrix.tsv`), fitMatrixTsv(data, check));
-    const G = check.populations.length;
-    const within = check.populations.map((_, g) => check.means[g * G + g]!);
-    const shown = within.filter((v) => !Number.isNaN(v));
-    const mean = shown.reduce((a, b) => a + b, 0) / Math.max(1, shown.length);
-    process.stdout.write(
-      `fit check K=${K} replicate=${check.replicate + 1}: mean within-population residual correlation ${mean.toFixed(4)} over ${shown.length} populations (${check.loci} of ${check.lociTotal} markers; ${((performance.now() - t0) / 1000).toFixed(1)} s) → fit.K${K}.tsv\n`,
-    );
-    if (check.note && entries.length === 0) process.stdout.write(`fit check: ${check.note}\n`);
-    entries.push({
-      K,
-      replicate: check.replicate,
-      model: check.model,
-      iterations: check.iterations,
-      loci: check.loci,
-      lociTotal: check.lociTotal,
-      populations: check.populations,
-      means: Array.from({ length: G }, (_, a) =>
-        Array.from(check.means.subarray(a * G, (a + 1) * G), (v) => (Number.isNaN(v) ? null : Number(v.toFixed(5)))),
-      ),
-      ...(check.note ? { note: check.note } : {}),
-    });
-  }
-  return entries;
 }
 
 /** The start range of a piece, 1-based inclusive on the command line, as [from, to) indices. */

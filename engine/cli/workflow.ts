@@ -13,6 +13,15 @@ const BIN = fileURLToPath(new URL('../../bin/stratify.mjs', import.meta.url));
 /** A YAML scalar (JSON strings and numbers are YAML). */
 const yaml = (v: string | number) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
 
+/** `--bootstrap`: 0 (none) or 2 or more refits, with the admixture model. */
+function bootstrapRefits(value: unknown, model: string): number {
+  const B = Number(value);
+  if (B === 0) return 0;
+  if (!Number.isInteger(B) || B < 2 || model !== 'admixture')
+    throw new Error(`--bootstrap: 0, or 2 or more refits with --model admixture, got "${String(value)}"`);
+  return B;
+}
+
 export function registerWorkflow(program: Command): void {
   program
     .command('workflow')
@@ -25,7 +34,10 @@ export function registerWorkflow(program: Command): void {
     .option('--algorithm <name>', ALGORITHM.values.join(' | '), D.algorithm)
     .option('--seed <s>', 'run seed', String(D.seed))
     .option('--threads <t>', 'worker threads per job', '1')
-    .option('--extra <flags>', 'further `stratify run` flags for every job, e.g. "--pops pops.tsv"', '')
+    .option('--read <flags>', 'how to read the file, for every job, e.g. "--pops pops.tsv"', '')
+    .option('--extra <flags>', 'further `stratify run` flags for every sweep job, e.g. "--rank-by evidence"', '')
+    .option('--bootstrap <B>', "admixture model: bootstrap each K's likeliest run with B refits, in pieces", '0')
+    .option('--bootstrap-pieces <n>', 'jobs the refits of one K are split into', '4')
     .option('--results <dir>', 'where the merged result lands (relative to the workflow folder)', 'results')
     .option('--out <dir>', 'the workflow folder to write', 'stratify-workflow')
     .action((file: string, o: Record<string, unknown>) => {
@@ -42,7 +54,10 @@ export function registerWorkflow(program: Command): void {
         ['starts', positiveInt(o['starts'], '--starts')],
         ['seed', Number.parseInt(String(o['seed']), 10)],
         ['threads', positiveInt(o['threads'], '--threads')],
+        ['read', String(o['read'] ?? '')],
         ['extra', String(o['extra'] ?? '')],
+        ['bootstrap', bootstrapRefits(o['bootstrap'], String(o['model']))],
+        ['bootstrap_pieces', positiveInt(o['bootstrapPieces'], '--bootstrap-pieces')],
         ['stratify', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`],
       ];
       copyFileSync(join(SHIPPED, 'Snakefile'), join(out, 'Snakefile'));

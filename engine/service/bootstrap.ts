@@ -1,5 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { bootstrapReplicate, resampledBlocks, type BootstrapTask } from '../model/admixture/bootstrap.ts';
+export { resampledBlocks } from '../model/admixture/bootstrap.ts';
 import type { FitOptions } from '../model/fit-options.ts';
 import { likeliestRun, type SweepRun } from '../model/sweep.ts';
 import { alignToReference, permuteColumns } from '../model/align.ts';
@@ -108,7 +109,7 @@ export async function bootstrapSweepRun(
 }
 
 /** Per entry of Q over the replicates: standard deviation and the 2.5 % and 97.5 % quantiles. */
-function summarizeBootstrap(
+export function summarizeBootstrap(
   reps: readonly Float64Array[],
   N: number,
   K: number,
