@@ -1,0 +1,355 @@
+import type { Score } from '../util/choices.ts';
+import { logGamma } from '../util/log-math.ts';
+import type { CategoricalData } from './categorical.ts';
+import { acllBetaCached } from './acll.ts';
+
+/**
+ * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
+ * approximate conditional log-likelihood with its closed-form parameters (âCLL, seed 000
+ * equation 28; the class term is common to every structure and left out), and ACL with its three
+ * parameter settings (seed 004).
+ */
+export type { Score };
+
+/** Laplacian smoothing constant e of the ACL parameters. */
+export const ACL_SMOOTHING = 1;
+/** Pseudo-count of âCLL's parameters. */
+const ACLL_PSEUDO = 0.5;
+/** Count tables up to this many cells are dense; larger ones (many-state features) are hashed. */
+const DENSE_CELLS = 1 << 16;
+
+/**
+ * φ_i(Π ∪ {C}), the local score of feature i with feature parents Π (the class is always a parent),
+ * from the labelled rows where i is observed; a missing parent is one more state. A structure
+ * search scores millions of (feature, parents) pairs, so the scorer keeps, once per dataset, each
+ * feature's column (missing as its extra state) and the rows that count for it, and per call only
+ * touches the table cells its rows fill: n log n, ln Γ and the âCLL/ACL logarithms of whole counts
+ * come from tables, and a call costs a pass over the rows plus the occupied cells.
+ */
+export class LocalScorer {
+  private readonly K: number;
+  /** Feature-major columns: cols[i·N + row] = state, a missing value as states[i]. */
+  private readonly cols: Int16Array;
+  /** Per feature, the labelled rows where it is observed. */
+  private readonly rowsOf: Int32Array[];
+  private readonly xlogx: Float64Array;
+  /** (n+1) ln(n+1) − n ln n. */
+  private readonly xlogxStep: Float64Array;
+  /** ln(n + 1) = ln Γ(n + 2) − ln Γ(n + 1). */
+  private readonly logNext: Float64Array;
+  private readonly lgamma1: Float64Array;
+  private readonly lgammaR = new Map<number, Float64Array>();
+  private readonly logR = new Map<number, Float64Array>();
+  private readonly table: Int32Array;
+  private readonly configCount: Int32Array;
+  private readonly touched: Int32Array;
+  private readonly touchedConfigs: Int32Array;
+  private readonly hashed = new Map<number, number>();
+  /** Configurations' places in `table` when the conditional scores' tables are not dense. */
+  private readonly slot = new Map<number, number>();
+  /** Scratch of one configuration, per state: totals over classes, weights, θ. */
+  private readonly stateTotals: Float64Array;
+  private readonly weights: Float64Array;
+  private readonly thetas: Float64Array;
+  /** ln n for whole n up to N + (most states + 1)·e. */
+  private readonly lnInt: Float64Array;
+  /** Rows per class among those that count for a feature (ACL's weights), per feature. */
+  private readonly classSizes: Float64Array;
+  private readonly acll?: { alpha: number; beta: number };
+  /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
+  private readonly N: number;
+  private readonly labels: Int32Array;
+  private readonly states: Int32Array;
+
+  constructor(
+    private readonly d: CategoricalData,
+    private readonly kind: Score,
+  ) {
+    const { N, n, labels, values, states } = d;
+    this.N = N;
+    this.labels = labels;
+    this.states = states;
+    this.K = d.classes.length;
+    this.cols = new Int16Array(n * N);
+    this.rowsOf = [];
+    this.classSizes = new Float64Array(n * this.K);
+    for (let i = 0; i < n; i++) {
+      const rows: number[] = [];
+      for (let row = 0; row < N; row++) {
+        const v = values[row * n + i]!;
+        this.cols[i * N + row] = v < 0 ? states[i]! : v;
+        if (labels[row]! >= 0 && v >= 0) {
+          rows.push(row);
+          this.classSizes[i * this.K + labels[row]!]!++;
+        }
+      }
+      this.rowsOf.push(Int32Array.from(rows));
+    }
+    this.xlogx = Float64Array.from({ length: N + 2 }, (_, c) => (c > 0 ? c * Math.log(c) : 0));
+    this.xlogxStep = Float64Array.from({ length: N + 1 }, (_, c) => this.xlogx[c + 1]! - this.xlogx[c]!);
+    this.logNext = Float64Array.from({ length: N + 1 }, (_, c) => Math.log(c + 1));
+    this.lgamma1 = Float64Array.from({ length: N + 1 }, (_, c) => logGamma(1 + c));
+    let widest = 0;
+    for (let i = 0; i < n; i++) widest = Math.max(widest, states[i]!);
+    // Dense tables, or (conditional scores of large configurations) one K × r table per row at most.
+    this.table = new Int32Array(Math.max(DENSE_CELLS, N * this.K * widest));
+    this.stateTotals = new Float64Array(widest);
+    this.weights = new Float64Array(widest);
+    this.thetas = new Float64Array(widest);
+    this.lnInt = Float64Array.from({ length: N + (widest + 2) * ACL_SMOOTHING + 1 }, (_, v) => Math.log(v));
+    this.configCount = new Int32Array(DENSE_CELLS);
+    this.touched = new Int32Array(Math.max(1, N));
+    this.touchedConfigs = new Int32Array(Math.max(1, N));
+    if (kind === 'acll') {
+      const beta = acllBetaCached(this.K);
+      this.acll = { alpha: 1 + beta, beta };
+    }
+  }
+
+  /** φ_i(parents ∪ {C}). */
+  score(i: number, parents: readonly number[]): number {
+    const k = this.kind;
+    if (k === 'acll' || k === 'acl' || k === 'acl-mid' || k === 'acl-max') return this.conditionalScore(i, parents);
+    return this.jointScore(i, parents);
+  }
+
+  /** Configurations of (class, parents): K · Π (states_p + 1). */
+  private configs(parents: readonly number[]): number {
+    let q = this.K;
+    for (let m = 0; m < parents.length; m++) q *= this.states[parents[m]!]! + 1;
+    return q;
+  }
+
+  /** ln Γ(r + c) for c = 0..N. */
+  private lgammaOf(r: number): Float64Array {
+    let t = this.lgammaR.get(r);
+    if (!t) this.lgammaR.set(r, (t = Float64Array.from({ length: this.d.N + 1 }, (_, c) => logGamma(r + c))));
+    return t;
+  }
+
+  /**
+   * LL, BIC, K2: counts N(x_i, c, Π) by (class, parents) configuration, the score kept as the rows
+   * come in. LL = Σ_cells n ln n − Σ_configs m ln m; K2 = Σ_cells ln Γ(1 + n) + Σ_configs (ln Γ(r) −
+   * ln Γ(r + m)). A count going from n to n + 1 changes them by a tabled difference: (n+1) ln(n+1) −
+   * n ln n or ln(n + 1) for a cell, and the same or −ln(r + m) for its configuration.
+   */
+  private jointScore(i: number, parents: readonly number[]): number {
+    const { cols, table, configCount, touched, labels, states } = this;
+    const N = this.N;
+    const r = states[i]!;
+    const rows = this.rowsOf[i]!;
+    const configs = this.configs(parents);
+    if (configs * r > DENSE_CELLS) return this.hashedJointScore(i, parents, configs);
+    const k2 = this.kind === 'k2';
+    const cellStep = k2 ? this.logNext : this.xlogxStep;
+    const configStep = k2 ? this.logStep(r) : this.xlogxStep;
+    const P = parents.length;
+    const p0 = P > 0 ? parents[0]! * N : 0;
+    const p1 = P > 1 ? parents[1]! * N : 0;
+    const s0 = P > 0 ? states[parents[0]!]! + 1 : 0;
+    const s1 = P > 1 ? states[parents[1]!]! + 1 : 0;
+    const xi = i * N;
+    let s = 0;
+    for (let t = 0; t < rows.length; t++) {
+      const row = rows[t]!;
+      let q = labels[row]!;
+      if (P > 0) q = q * s0 + cols[p0 + row]!;
+      if (P > 1) q = q * s1 + cols[p1 + row]!;
+      for (let m = 2; m < P; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
+      const cell = q * r + cols[xi + row]!;
+      touched[t] = cell;
+      s += cellStep[table[cell]!]! - configStep[configCount[q]!]!;
+      table[cell]!++;
+      configCount[q]!++;
+    }
+    for (let t = 0; t < rows.length; t++) {
+      const cell = touched[t]!;
+      table[cell] = 0;
+      configCount[(cell / r) | 0] = 0;
+    }
+    if (this.kind === 'bic') s -= this.penalty(i, configs);
+    return s;
+  }
+
+  /** BIC's penalty of feature i with `configs` (class, parents) configurations: ½ ln n · configs · (r − 1). */
+  penalty(i: number, configs: number): number {
+    return 0.5 * Math.log(Math.max(1, this.rowsOf[i]!.length)) * configs * (this.states[i]! - 1);
+  }
+
+  /**
+   * An upper bound of φ_i(parents ∪ {C}) and of every superset's, or +∞: for BIC, −penalty (the
+   * log-likelihood is at most 0 and the penalty grows with each parent); for LL, 0 (reached once
+   * every configuration holds one state). A search may skip a subset, and all it would extend,
+   * whose bound is not above the best score found.
+   */
+  bound(i: number, parents: readonly number[]): number {
+    if (this.kind === 'bic') return -this.penalty(i, this.configs(parents));
+    return this.kind === 'll' ? 0 : Infinity;
+  }
+
+  /** ln(r + m) for m = 0..N: K2's change of a configuration's term as its count grows (negated). */
+  private logStep(r: number): Float64Array {
+    let t = this.logR.get(r);
+    if (!t) this.logR.set(r, (t = Float64Array.from({ length: this.N + 1 }, (_, m) => Math.log(r + m))));
+    return t;
+  }
+
+  /** {@link jointScore} for tables too large to hold densely (features with many states). */
+  private hashedJointScore(i: number, parents: readonly number[], configs: number): number {
+    const { d, cols, hashed, xlogx } = this;
+    const N = d.N;
+    const r = d.states[i]!;
+    const rows = this.rowsOf[i]!;
+    hashed.clear();
+    for (const row of rows) {
+      let q = d.labels[row]!;
+      for (const p of parents) q = q * (d.states[p]! + 1) + cols[p * N + row]!;
+      const cell = q * r + cols[i * N + row]!;
+      hashed.set(cell, (hashed.get(cell) ?? 0) + 1);
+    }
+    const byConfig = new Map<number, number>();
+    const k2 = this.kind === 'k2';
+    let s = 0;
+    for (const [cell, c] of hashed) {
+      const q = Math.floor(cell / r);
+      byConfig.set(q, (byConfig.get(q) ?? 0) + c);
+      s += k2 ? this.lgamma1[c]! : xlogx[c]!;
+    }
+    const lgr = k2 ? this.lgammaOf(r) : undefined;
+    for (const nq of byConfig.values()) s += lgr ? lgr[0]! - lgr[nq]! : -xlogx[nq]!;
+    if (this.kind === 'bic') s -= 0.5 * Math.log(Math.max(1, rows.length)) * configs * (r - 1);
+    return s;
+  }
+
+  /**
+   * âCLL and ACL: per parent configuration (without the class) its (class, state) table. âCLL:
+   * Σ_{q,c,x} w ln(w⁺ / Σ_x w⁺), w = αN_qcx + βΣ_{c'≠c}N_qc'x, w⁺ = max(½, w). ACL (one class against
+   * the rest, Burge & Lane 2005, seed 004): ln PACL_c = Σ_{q,x} (N_cqx − N̄_cqx) ln θ^c_qx with the
+   * extra-class counts weighted to the class's size, N̄_cqx = (n_c / n_¬c) Σ_{c'≠c} N_c'qx, and
+   * θ ∝ N + e (acl), max(N − N̄, 0) + e (acl-max) or N − N̄ − min_x'(N − N̄) + e (acl-mid).
+   */
+  private conditionalScore(i: number, parents: readonly number[]): number {
+    const { cols, touchedConfigs, labels, states, table, slot } = this;
+    const N = this.N;
+    const K = this.K;
+    const r = states[i]!;
+    const rows = this.rowsOf[i]!;
+    const width = K * r;
+    let configs = 1;
+    for (const p of parents) configs *= states[p]! + 1;
+    const dense = configs * width <= DENSE_CELLS;
+    slot.clear();
+    let nConfigs = 0;
+    const xi = i * N;
+    for (let t = 0; t < rows.length; t++) {
+      const row = rows[t]!;
+      let q = 0;
+      for (let m = 0; m < parents.length; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
+      let base: number;
+      if (dense) {
+        base = q * width;
+        if (this.configCount[q] === 0) {
+          this.configCount[q] = 1;
+          touchedConfigs[nConfigs++] = q;
+        }
+      } else {
+        let at = slot.get(q);
+        if (at === undefined) {
+          slot.set(q, (at = nConfigs));
+          touchedConfigs[nConfigs++] = q;
+        }
+        base = at * width;
+      }
+      table[base + labels[row]! * r + cols[xi + row]!]!++;
+    }
+    let s = 0;
+    const sizes = this.classSizes.subarray(i * K, (i + 1) * K);
+    for (let t = 0; t < nConfigs; t++) {
+      const q = touchedConfigs[t]!;
+      const base = dense ? q * width : t * width;
+      if (dense) this.configCount[q] = 0;
+      // M_x = Σ_c N_cx: the other classes' count of state x is M_x − N_cx.
+      const M = this.stateTotals;
+      for (let x = 0; x < r; x++) {
+        let m = 0;
+        for (let c = 0; c < K; c++) m += table[base + c * r + x]!;
+        M[x] = m;
+      }
+      s += this.kind === 'acll' ? this.acllConfig(table, base, r, M) : this.aclConfig(table, base, r, M, sizes, rows.length);
+      table.fill(0, base, base + width);
+    }
+    return s;
+  }
+
+  /** One parent configuration's âCLL terms (its K × r table at base; M its state totals). */
+  private acllConfig(t: Int32Array, base: number, r: number, M: Float64Array): number {
+    const K = this.K;
+    const { alpha, beta } = this.acll!;
+    const w = this.weights;
+    let s = 0;
+    for (let c = 0; c < K; c++) {
+      let sum = 0;
+      for (let x = 0; x < r; x++) {
+        const own = t[base + c * r + x]!;
+        const v = alpha * own + beta * (M[x]! - own);
+        w[x] = v;
+        sum += Math.max(ACLL_PSEUDO, v);
+      }
+      const logSum = Math.log(sum);
+      for (let x = 0; x < r; x++) {
+        const v = w[x]!;
+        if (v !== 0) s += v * (Math.log(Math.max(ACLL_PSEUDO, v)) - logSum);
+      }
+    }
+    return s;
+  }
+
+  /**
+   * One parent configuration's ACL terms, summed over classes (one against the rest): weights
+   * w_x = N_cx − N̄_cx and unnormalised θ_x as the score's variant says.
+   */
+  private aclConfig(
+    t: Int32Array,
+    base: number,
+    r: number,
+    M: Float64Array,
+    sizes: Float64Array,
+    labelled: number,
+  ): number {
+    const K = this.K;
+    const kind = this.kind;
+    const w = this.weights;
+    const theta = this.thetas;
+    let s = 0;
+    for (let c = 0; c < K; c++) {
+      const rest = labelled - sizes[c]!;
+      const weight = rest > 0 ? sizes[c]! / rest : 0;
+      let minDiff = Infinity;
+      for (let x = 0; x < r; x++) {
+        const own = t[base + c * r + x]!;
+        const diff = own - weight * (M[x]! - own);
+        w[x] = diff;
+        if (diff < minDiff) minDiff = diff;
+      }
+      if (kind === 'acl') {
+        // θ_x = N_cx + e over N_c + r·e, both whole numbers (e = 1): logarithms from the table.
+        let own = 0;
+        for (let x = 0; x < r; x++) own += t[base + c * r + x]!;
+        const logSum = this.lnInt[own + r * ACL_SMOOTHING]!;
+        for (let x = 0; x < r; x++)
+          if (w[x] !== 0) s += w[x]! * (this.lnInt[t[base + c * r + x]! + ACL_SMOOTHING]! - logSum);
+        continue;
+      }
+      let sum = 0;
+      for (let x = 0; x < r; x++) {
+        const th = kind === 'acl-max' ? Math.max(w[x]!, 0) + ACL_SMOOTHING : w[x]! - minDiff + ACL_SMOOTHING;
+        theta[x] = th;
+        sum += th;
+      }
+      const logSum = Math.log(sum);
+      for (let x = 0; x < r; x++) if (w[x] !== 0) s += w[x]! * (Math.log(theta[x]!) - logSum);
+    }
+    return s;
+  }
+
+}
