@@ -60,7 +60,7 @@ export function bfsOrder(parents: Parents): number[] {
  * nor the naive Bayes' (S = ∅). For LL and BIC (score equivalent) the TAN is optimal; for K2 the
  * symmetrised weights make it a heuristic.
  */
-export function bckgParents(d: CategoricalData, k: number, score: Score): Parents {
+export function bckgParents(d: CategoricalData, k: number, score: Score, onFeature?: () => void): Parents {
   const scorer = scorerFor(d, score);
   const tan = tanForScore(d, score);
   const order = bfsOrder(tan);
@@ -90,6 +90,7 @@ export function bckgParents(d: CategoricalData, k: number, score: Score): Parent
     };
     visit(0);
     parents[i] = Int32Array.from(best);
+    onFeature?.();
   });
   return parents;
 }
@@ -99,7 +100,7 @@ export function bckgParents(d: CategoricalData, k: number, score: Score): Parent
  * at a time, the earlier feature that raises its local score φ_i(S ∪ {C}) most, until it has k
  * parents or no candidate raises it (Sahami's kDB ranks candidates by I(X_i; X_j | C) instead).
  */
-export function kdbParentsByScore(d: CategoricalData, k: number, score: Score): Parents {
+export function kdbParentsByScore(d: CategoricalData, k: number, score: Score, onFeature?: () => void): Parents {
   const scorer = scorerFor(d, score);
   const order = sahamiOrder(d);
   const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
@@ -124,6 +125,7 @@ export function kdbParentsByScore(d: CategoricalData, k: number, score: Score): 
       current = bestScore;
     }
     parents[i] = Int32Array.from(chosen);
+    onFeature?.();
   });
   return parents;
 }

@@ -107,8 +107,8 @@ export function chooseL2(d: CategoricalData, parents: Parents, alpha: number, pe
 export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, learning: 'generative', alpha: 1 };
 
 /** Learns structure and parameters from the labelled rows of `d`. */
-export function train(d: CategoricalData, o: ClassifierOptions): Classifier {
-  const parents = learnStructure(d, o.structure, o.k, o.score);
+export function train(d: CategoricalData, o: ClassifierOptions, onFeature?: () => void): Classifier {
+  const parents = learnStructure(d, o.structure, o.k, o.score, onFeature);
   if (o.learning === 'acll') return fitAcll(d, parents);
   const perRow = o.alphaPerRow ?? false;
   const alpha = o.alpha === 'auto' ? chooseAlpha(d, parents, perRow) : o.alpha;
@@ -164,10 +164,11 @@ export function crossValidate(
   folds: number,
   seed: number,
   prepare: (trainRows: number[]) => CategoricalData = () => d,
+  onFeature?: () => void,
 ): Evaluation {
   return crossValidateRows(d.labels, d.classes.length, folds, seed, (trainRows, test) => {
     const full = prepare(trainRows);
-    return predict(subsetRows(full, test), train(subsetRows(full, trainRows), o));
+    return predict(subsetRows(full, test), train(subsetRows(full, trainRows), o, onFeature));
   });
 }
 

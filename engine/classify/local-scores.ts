@@ -275,7 +275,10 @@ export class LocalScorer {
         for (let c = 0; c < K; c++) m += table[base + c * r + x]!;
         M[x] = m;
       }
-      s += this.kind === 'acll' ? this.acllConfig(table, base, r, M) : this.aclConfig(table, base, r, M, sizes, rows.length);
+      s +=
+        this.kind === 'acll'
+          ? this.acllConfig(table, base, r, M)
+          : this.aclConfig(table, base, r, M, sizes, rows.length);
       table.fill(0, base, base + width);
     }
     return s;
@@ -351,5 +354,4 @@ export class LocalScorer {
     }
     return s;
   }
-
 }

@@ -1,12 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ensureWritableDir } from './output-dir.ts';
+import { ProgressBar } from './progress-bar.ts';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { appendIndividuals } from '../data/merge.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import { assignIndividuals, DEFAULT_ALLELE_PRIOR, DEFAULT_EXCLUSION_DRAWS } from '../service/assign.ts';
+import {
+  assignIndividuals,
+  DEFAULT_ALLELE_PRIOR,
+  DEFAULT_EXCLUSION_DRAWS,
+  structureSearchWork,
+} from '../service/assign.ts';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
 import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
@@ -104,16 +110,28 @@ export function registerAssign(program: Command): void {
           : [];
       const out = String(o['out']);
       ensureWritableDir(out);
-      const a = assignIndividuals(data, {
-        by,
-        classifier: opts,
-        folds,
-        seed,
-        curveSizes,
-        variables,
-        allelePrior,
-        exclusionDraws,
-      });
+      const bar = new ProgressBar(process.stderr);
+      const searches = opts.score ? `${opts.structure.toUpperCase()} (k = ${opts.k}, ${opts.score})` : opts.structure;
+      let said = false;
+      let a: ReturnType<typeof assignIndividuals>;
+      try {
+        a = assignIndividuals(
+          data,
+          { by, classifier: opts, folds, seed, curveSizes, variables, allelePrior, exclusionDraws },
+          (p) => {
+            if (!said) {
+              said = true;
+              const work = structureSearchWork(data.loci.length, opts.structure, opts.k, opts.score);
+              process.stderr.write(
+                `structure search ${searches}: up to ${work.toLocaleString('en')} local scores a search, ${p.total / data.loci.length} searches\n`,
+              );
+            }
+            bar.update(p.done, p.total, `structure search: ${p.done} of ${p.total} features`);
+          },
+        );
+      } finally {
+        bar.done();
+      }
       const cat = a.data;
       const ev = a.evaluation;
       const K = cat.classes.length;

@@ -121,7 +121,12 @@ export type EngineProgress =
   /** The fit check's share of work done (0..1). */
   | { readonly kind: 'fit-check'; readonly fraction: number }
   /** Bootstrap replicates finished. */
-  | { readonly kind: 'bootstrap'; readonly completed: number; readonly total: number };
+  | { readonly kind: 'bootstrap'; readonly completed: number; readonly total: number }
+  /**
+   * Assignment's structure searches (BCkG, kDB by score): features searched of all the searches'
+   * features, and the local scores one search evaluates at most (the estimate said before).
+   */
+  | { readonly kind: 'structure-search'; readonly done: number; readonly total: number; readonly work: number };
 
 /** Per-K statistics for choosing K (service/analyze-sweep.ts), with the Mann–Whitney p-value alone. */
 export type KInfo = Omit<KAnalysis, 'versusPrevious'> & { readonly mannWhitneyP?: number };

@@ -7,7 +7,7 @@ import type { DatasetFiles } from '../formats/read-dataset.ts';
 import { isFormatError, type FormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
-import { assignIndividuals } from '../service/assign.ts';
+import { assignIndividuals, structureSearchWork } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
@@ -390,14 +390,27 @@ export class EngineServer {
           alpha: 'auto',
           ...(req.score ? { score: req.score } : {}),
         } as const;
-        const a = assignIndividuals(this.dataset(req.datasetId), {
-          by: req.by,
-          classifier,
-          folds: req.folds,
-          seed: req.seed,
-          curveSizes: req.curveSizes,
-          variables: req.variables ?? 'auto',
-        });
+        const data = this.dataset(req.datasetId);
+        const work = structureSearchWork(data.loci.length, req.classifier, 2, req.score);
+        let shown = -1;
+        const a = assignIndividuals(
+          data,
+          {
+            by: req.by,
+            classifier,
+            folds: req.folds,
+            seed: req.seed,
+            curveSizes: req.curveSizes,
+            variables: req.variables ?? 'auto',
+          },
+          (p) => {
+            // A message per percent at most.
+            const percent = Math.floor((100 * p.done) / p.total);
+            if (percent === shown) return;
+            shown = percent;
+            progress({ kind: 'structure-search', done: p.done, total: p.total, work });
+          },
+        );
         const ev = a.evaluation;
         return {
           classes: a.data.classes,

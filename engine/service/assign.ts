@@ -9,6 +9,8 @@ import {
   type Evaluation,
 } from '../classify/evaluate.ts';
 import { genotypePanelEvaluator, panelCurveWith, type PanelEvaluator } from '../classify/panel-curve.ts';
+import { searchesByScore, structureSearchWork } from '../classify/learn-structure.ts';
+export { searchesByScore, structureSearchWork };
 import {
   alleleCounts,
   alleleModel,
@@ -142,7 +144,17 @@ function classSummary(labels: Int32Array, K: number, ev: Evaluation) {
  * Use cases "assign" and "predict": cross-validates a classifier on the labelled individuals and
  * gives every unlabelled individual its posterior from a model trained on all labelled ones.
  */
-export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignment {
+/** A structure search's progress: features searched so far, of all the searches' features. */
+export interface StructureProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+export function assignIndividuals(
+  data: GenotypeData,
+  o: AssignOptions,
+  onProgress?: (p: StructureProgress) => void,
+): Assignment {
   const cat = categoricalFromGenotypes(data, o.by);
   if (cat.classes.length < 2)
     throw new RangeError(
@@ -199,8 +211,14 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
       const counts = alleleCounts(d, labels, K, trainRows);
       return allelePredict(d, xs, counts, priorFor(d, counts, trainRows), trainRows, test);
     };
+  // Structure searched with a score (BCkG, kDB by score): progress per feature of each search
+  // (the folds', then the one on everybody for the unlabelled).
+  const byScore = variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score);
+  const searchTotal = byScore ? (folds + (unlabelled.length > 0 ? 1 : 0)) * cat.n : 0;
+  let searched = 0;
+  const onFeature = byScore && onProgress ? () => onProgress({ done: ++searched, total: searchTotal }) : undefined;
   let evaluation: Evaluation;
-  if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed);
+  if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed, undefined, onFeature);
   else if (o.folds === 'loo' && learning === 'generative')
     evaluation = crossValidateRows(labels, K, 1, o.seed, (_, test) =>
       leaveOneOutPosteriors(data, labels, allCounts, allelePrior!, test),
@@ -214,7 +232,7 @@ export function assignIndividuals(data: GenotypeData, o: AssignOptions): Assignm
       const post = allelePredict(data, x, allCounts, allelePrior!, labelledRows, unlabelled);
       unlabelled.forEach((r, k) => posterior.set(post.subarray(k * K, (k + 1) * K), r * K));
     } else {
-      const post = predict(cat, train(cat, o.classifier));
+      const post = predict(cat, train(cat, o.classifier, onFeature));
       for (const r of unlabelled) posterior.set(post.subarray(r * K, (r + 1) * K), r * K);
     }
     const draws = o.exclusionDraws ?? DEFAULT_EXCLUSION_DRAWS;

@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CategoricalData } from '../../engine/classify/categorical.ts';
 import { ACL_SMOOTHING, LocalScorer, type Score } from '../../engine/classify/local-scores.ts';
+import { scorerFor } from '../../engine/classify/bckg.ts';
+import { learnStructure, structureSearchWork } from '../../engine/classify/learn-structure.ts';
 import { acllBetaCached } from '../../engine/classify/acll.ts';
 import { logGamma } from '../../engine/util/log-math.ts';
 import { createRng } from '../../engine/util/rng.ts';
@@ -134,4 +136,28 @@ test('local scores equal the formulas written out, for every score, 0–3 parent
     }
   });
   assert.ok(worst < 1e-10);
+});
+
+test('the work said before a search is the local scores it evaluates (BCkG without a bound: exactly; kDB: at most)', () => {
+  const d = randomData(9, 60, 14, 3, 4);
+  for (const [kind, score] of [
+    ['bckg', 'k2'],
+    ['kdb', 'acl'],
+  ] as const) {
+    const scorer = scorerFor(d, score);
+    const original = scorer.score.bind(scorer);
+    let calls = 0;
+    scorer.score = (i, parents) => {
+      calls++;
+      return original(i, parents);
+    };
+    try {
+      learnStructure(d, kind, 2, score);
+    } finally {
+      scorer.score = original;
+    }
+    const work = structureSearchWork(d.n, kind, 2, score);
+    if (kind === 'bckg') assert.equal(calls, work);
+    else assert.ok(calls <= work && calls > 0, `${calls} calls, ${work} said`);
+  }
 });

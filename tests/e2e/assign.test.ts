@@ -79,3 +79,26 @@ test('Assign view: individuals without a label are assigned, with exclusion prob
   assert.equal(await page.getByTestId('variables').inputValue(), 'genotypes');
   assert.deepEqual(errors, []);
 });
+
+test('Assign view: a structure search by score shows its size and progress while it runs (kDB, ACL)', async () => {
+  const { page, errors } = await openApp(browser);
+  const examples = join(dataPath('.'), '..', 'resources', 'examples');
+  await page.getByTestId('pop-input').setInputFiles([join(examples, 'snp-three-populations.pops.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([join(examples, 'snp-three-populations.vcf')]);
+  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Assign' }).click();
+  await page.getByLabel('Classifier').selectOption('kdb');
+  await page.getByTestId('score').selectOption('acl');
+  await page.getByTestId('variables').selectOption('genotypes');
+  await page.getByTestId('assign-run').click();
+  // 400 markers, k = 2: each of the 5 folds' searches tries at most 1 + 2·pos earlier features per feature.
+  const progress = page.getByTestId('structure-search');
+  await progress.waitFor({ timeout: 60_000 });
+  assert.match(
+    (await progress.textContent()) ?? '',
+    /up to 159,\d{3} local scores per search;\s+\d+ of 2000 features/,
+  );
+  await page.getByTestId('assign-accuracy').waitFor({ timeout: 120_000 });
+  assert.equal(await progress.count(), 0, 'the progress goes when the run ends');
+  assert.deepEqual(errors, []);
+});
