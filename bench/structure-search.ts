@@ -1,0 +1,83 @@
+// How long one structure search takes against the number of markers, for every structure and
+// score the Assign view and `stratify assign` offer: simulated SNPs (three populations of 100
+// unadmixed individuals, F_ST 0.1), genotype variables, one search on all 300 labelled rows (a
+// cross-validation runs one per fold). Searches whose size (structureSearchWork) times the cost
+// of one local score measured here would pass the budget are not run; their estimate is given.
+// Usage: node --import tsx bench/structure-search.ts [--budget 60] > docs/structure-search.md
+import { categoricalFromGenotypes } from '../engine/classify/categorical.ts';
+import { learnStructure, searchesByScore, structureSearchWork } from '../engine/classify/learn-structure.ts';
+import { LocalScorer } from '../engine/classify/local-scores.ts';
+import { SCORE, type Score, type StructureKind } from '../engine/util/choices.ts';
+import { admixedData } from '../tests/model/synthetic.ts';
+import { scriptNumber } from './args.ts';
+import { madeAt } from './made-at.ts';
+
+const budget = scriptNumber('--budget', 60);
+const SIZES = [50, 200, 1000];
+const out: string[] = [];
+const log = (s = '') => out.push(s);
+
+/** Seconds per local score of `score` with two parents on d (a short sample). */
+function scoreCost(d: ReturnType<typeof categoricalFromGenotypes>, score: Score): number {
+  const scorer = new LocalScorer(d, score);
+  const t = performance.now();
+  let calls = 0;
+  for (let i = 0; i < Math.min(d.n, 40); i++)
+    for (let a = 0; a < Math.min(d.n, 40); a++) {
+      scorer.score(i, [a, (a + 1) % d.n]);
+      calls++;
+    }
+  return (performance.now() - t) / 1000 / calls;
+}
+
+log('# Structure searches: time against the number of markers');
+log();
+log(madeAt());
+log();
+log(
+  'Command: `node --import tsx bench/structure-search.ts > docs/structure-search.md`. Simulated SNPs: 300 individuals ' +
+    'in three unadmixed populations (F_ST 0.1), genotype variables (3 states); one structure search on all rows, k = 2 ' +
+    'for kDB and BCkG. Seconds of `learnStructure` (what each fold of `stratify assign --cv` runs once). ' +
+    `"local scores" is the size said before a search (at most; BIC's and LL's bounds skip some). Searches estimated ` +
+    `over ${budget} s (size × the measured cost of one local score) are not run: "≈ N s (not run)".`,
+);
+log();
+const rows: [string, StructureKind, Score | undefined][] = [
+  ['NB', 'nb', undefined],
+  ['TAN', 'tan', undefined],
+  ['kDB (conditional MI)', 'kdb', undefined],
+  ...SCORE.values.map((s) => [`kDB, ${s}`, 'kdb', s] as [string, StructureKind, Score]),
+  ...SCORE.values.map((s) => [`BCkG, ${s}`, 'bckg', s] as [string, StructureKind, Score]),
+];
+log(`| structure | ${SIZES.map((n) => `${n} markers: s | local scores`).join(' | ')} |`);
+log(`|---|${SIZES.map(() => '---|---|').join('')}`);
+const data = SIZES.map((n, k) => {
+  const sim = admixedData(40 + k, { N: 300, L: n, K: 3, alpha: 1, fst: 0.1, references: 300 });
+  const g = {
+    ...sim.data,
+    individuals: sim.data.individuals.map((ind, i) => ({ ...ind, population: `P${i % 3}` })),
+  };
+  return categoricalFromGenotypes(g);
+});
+for (const [label, kind, score] of rows) {
+  const cells: string[] = [];
+  data.forEach((d) => {
+    const work = structureSearchWork(d.n, kind, 2, score);
+    const estimate = searchesByScore(kind, score) && score ? work * scoreCost(d, score) : 0;
+    if (estimate > budget) {
+      cells.push(`≈ ${estimate.toFixed(0)} (not run)`, work.toLocaleString('en'));
+      return;
+    }
+    const t = performance.now();
+    learnStructure(d, kind, 2, score);
+    cells.push(((performance.now() - t) / 1000).toFixed(2), work.toLocaleString('en'));
+  });
+  log(`| ${label} | ${cells.join(' | ')} |`);
+}
+log();
+log(
+  'BCkG visits every subset of at most two earlier markers of each marker, so its size grows as the cube of the ' +
+    'markers; with BIC (the default) the bound skips nearly all of them (a two-parent table of 300 rows cannot pay ' +
+    'its penalty back), with the other scores every one is scored. Each fold of a cross-validation is one search.',
+);
+process.stdout.write(out.join('\n') + '\n');
