@@ -94,10 +94,7 @@ test('Assign view: a structure search by score shows its size and progress while
   // 400 markers, k = 2: each of the 5 folds' searches tries at most 1 + 2·pos earlier features per feature.
   const progress = page.getByTestId('structure-search');
   await progress.waitFor({ timeout: 60_000 });
-  assert.match(
-    (await progress.textContent()) ?? '',
-    /up to 159,\d{3} local scores per search;\s+\d+ of 2000 features/,
-  );
+  assert.match((await progress.textContent()) ?? '', /up to 159,\d{3} local scores per search;\s+\d+ of 2000 features/);
   await page.getByTestId('assign-accuracy').waitFor({ timeout: 120_000 });
   assert.equal(await progress.count(), 0, 'the progress goes when the run ends');
   assert.deepEqual(errors, []);
