@@ -71,6 +71,11 @@ test('Structure view → Model fit: a heat map of residual correlations and the 
   });
   assert.ok(colours.size > 0 && colours.red > 0 && colours.blue > 0, JSON.stringify(colours));
   await page.getByTestId('fit-check').screenshot({ path: screenshotPath('fit-check-nancycats.png') });
+  // Another view and back: the check stays (the same sweep).
+  await page.getByRole('button', { name: 'Choose K' }).click();
+  await page.getByRole('button', { name: 'Structure' }).click();
+  await page.getByText('Model fit: residual correlations').click();
+  await page.getByTestId('fit-check-summary').waitFor();
   assert.deepEqual(errors, []);
 });
 
@@ -124,6 +129,12 @@ test('Structure view → Bootstrap: whiskers on the bars, the CLI’s intervals'
     }
   });
   await page.getByTestId('structure-canvas').screenshot({ path: screenshotPath('bootstrap-whiskers-nancycats.png') });
+  // Another view and back: the whiskers and the intervals stay (the same sweep).
+  await page.getByRole('button', { name: 'Choose K' }).click();
+  await page.getByRole('button', { name: 'Structure' }).click();
+  await page.getByTestId('structure-canvas').waitFor();
+  assert.equal(await dark(), after, 'the whiskers are drawn again');
+  await page.getByText('Bootstrap intervals (whiskers)').click();
   await page.getByTestId('bootstrap-hide').click();
   assert.ok((await dark()) < after, 'hidden again');
   assert.deepEqual(errors, []);

@@ -1,3 +1,5 @@
+import type { BootstrapInfo, FitCheckInfo } from '../../../engine/runtime/engine-protocol.ts';
+
 /** Colour-blind-safe default palette: Okabe–Ito, then Tableau 10 for K above 8. */
 export const DEFAULT_PALETTE = [
   '#E69F00',
@@ -50,6 +52,18 @@ export class PlotState {
     readonly lower: Float64Array;
     readonly upper: Float64Array;
   } | null>(null);
+  /** The Structure view's bootstrap and fit check, with the sweep they belong to (kept across views). */
+  bootstrap = $state.raw<{ readonly sweepId: number; readonly info: BootstrapInfo } | null>(null);
+  fitCheck = $state.raw<{ readonly sweepId: number; readonly info: FitCheckInfo } | null>(null);
+
+  /** Forgets the bootstrap, its whiskers and the fit check when they belong to another sweep than `sweepId`. */
+  trustFor(sweepId: number | undefined): void {
+    if (this.bootstrap && this.bootstrap.sweepId !== sweepId) {
+      this.bootstrap = null;
+      this.intervals = null;
+    }
+    if (this.fitCheck && this.fitCheck.sweepId !== sweepId) this.fitCheck = null;
+  }
   /** The results `modeOf` belongs to. */
   private modesOf: object | null = null;
 
