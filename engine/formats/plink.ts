@@ -1,3 +1,4 @@
+import { allocate, sharedMemory } from '../util/shared-memory.ts';
 import { IndividualMajorBuilder } from '../data/builder.ts';
 import { packedGenotypeData } from '../data/packed-calls.ts';
 import type { GenotypeData, Individual } from '../data/genotype-data.ts';
@@ -186,8 +187,9 @@ export async function readPlinkBed(
   const N = individuals.length;
   const L = variants.length;
   const per = Math.ceil(N / 4);
-  // The .bed's bytes are kept as they are (packed-calls.ts: the same two-bit codes, allele 0 = A1).
-  const bytes = new Uint8Array(L * per);
+  // The .bed's bytes are kept as they are (packed-calls.ts: the same two-bit codes, allele 0 = A1),
+  // in shared memory where there is some: worker threads then read them without a copy.
+  const bytes = allocate(Uint8Array, L * per, sharedMemory());
   let stored = 0;
   let header = 0;
   let bytesRead = 0;

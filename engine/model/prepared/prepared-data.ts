@@ -1,3 +1,4 @@
+import { allocate, sharedMemory, type ArrayType } from '../../util/shared-memory.ts';
 import {
   GroupBuilder,
   groupSpansBlocks,
@@ -182,22 +183,9 @@ export function maxGenotypes(data: PreparedData): number {
 /** Genotype keys looked up in a flat array (1 MB) rather than a Map. */
 const DIRECT_KEYS = 1 << 18;
 
-/** Whether this platform has shared memory (Node; browsers only when cross-origin isolated). */
-export function sharedMemory(): boolean {
-  return (
-    typeof SharedArrayBuffer !== 'undefined' &&
-    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false
-  );
-}
+export { sharedMemory } from '../../util/shared-memory.ts';
 
 type Codes = Uint8Array | Uint16Array | Int32Array;
-/** A typed array's constructor. */
-type ArrayType<T> = { new (length: number): T; new (buffer: ArrayBufferLike): T; readonly BYTES_PER_ELEMENT: number };
-
-/** A typed array of `length` elements, in a SharedArrayBuffer when `shared`. */
-function allocate<T extends Codes | AlleleCalls>(Type: ArrayType<T>, length: number, shared: boolean): T {
-  return shared ? new Type(new SharedArrayBuffer(length * Type.BYTES_PER_ELEMENT)) : new Type(length);
-}
 
 const preparedCache = new WeakMap<GenotypeData, PreparedData>();
 
