@@ -11,6 +11,7 @@ import {
   assignIndividuals,
   DEFAULT_ALLELE_PRIOR,
   DEFAULT_EXCLUSION_DRAWS,
+  SEARCH_LIMIT,
   structureSearchWork,
 } from '../service/assign.ts';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
@@ -76,6 +77,11 @@ export function registerAssign(program: Command): void {
     .option('--cv <folds>', "cross-validation folds, or 'loo' (leave-one-out: self-assignment)", '10')
     .option('--seed <s>', 'fold seed', '1')
     .option('--panel-curve <sizes>', 'also report accuracy against panel size, e.g. 10,25,50,100,200')
+    .option(
+      '--max-search <scores>',
+      'the most local scores one structure search (BCkG, kDB by score) may evaluate before it is refused',
+      String(SEARCH_LIMIT),
+    )
     .option('--out <dir>', 'output directory', 'stratify-assign')
     .action(async (file: string, o: Record<string, unknown>) => {
       const readOptions = readOptionsFrom(o);
@@ -117,7 +123,17 @@ export function registerAssign(program: Command): void {
       try {
         a = assignIndividuals(
           data,
-          { by, classifier: opts, folds, seed, curveSizes, variables, allelePrior, exclusionDraws },
+          {
+            by,
+            classifier: opts,
+            folds,
+            seed,
+            curveSizes,
+            variables,
+            allelePrior,
+            exclusionDraws,
+            maxSearch: positiveInt(o['maxSearch'], '--max-search'),
+          },
           (p) => {
             if (!said) {
               said = true;

@@ -51,7 +51,18 @@ export interface AssignOptions {
   readonly exclusionDraws?: number;
   /** Panel sizes for the accuracy-against-panel-size curve (none: no curve). */
   readonly curveSizes?: readonly number[];
+  /**
+   * The most local scores one structure search (BCkG, kDB by score) may evaluate
+   * (default {@link SEARCH_LIMIT}); beyond it the assignment is refused before it starts.
+   */
+  readonly maxSearch?: number;
 }
+
+/**
+ * Local scores one structure search may evaluate unless the user raises the limit: about 5 × 10⁷,
+ * a few minutes a search for the scores no bound prunes (docs/structure-search.md: ~2–4 µs each).
+ */
+export const SEARCH_LIMIT = 50_000_000;
 
 export interface PanelCurvePoint {
   readonly method: PanelMethod;
@@ -166,6 +177,16 @@ export function assignIndividuals(
   const unlabelled = Array.from(labels).flatMap((y, r) => (y < 0 ? [r] : []));
   const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
   const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
+  if (variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score)) {
+    const work = structureSearchWork(cat.n, o.classifier.structure, o.classifier.k, o.classifier.score);
+    const limit = o.maxSearch ?? SEARCH_LIMIT;
+    if (work > limit)
+      throw new RangeError(
+        `${o.classifier.structure === 'bckg' ? 'BCkG' : 'kDB'} with k = ${o.classifier.k} on ${cat.n.toLocaleString('en')} markers ` +
+          `evaluates up to ${work.toLocaleString('en')} local scores a search, one search per fold (the limit: ${limit.toLocaleString('en')}); ` +
+          'choose a lower k, kDB, a marker panel (stratify select), or raise the limit (stratify assign --max-search)',
+      );
+  }
   const requestedPrior = o.allelePrior ?? DEFAULT_ALLELE_PRIOR;
   /** The prior for a training set's counts in `d` ('auto': chosen by leave-one-out within it). */
   const priorFor = (d: GenotypeData, counts: AlleleCounts, rows: number[]): AllelePrior =>

@@ -189,3 +189,35 @@ test("eHGDP regions: the pseudo-count chosen by inner CV ('auto') beats Laplace'
   assert.ok(auto.logLoss < laplace.logLoss);
   assert.ok(recall(auto) >= 0.9 && recall(laplace) < 0.5);
 });
+
+test('a structure search larger than the limit is refused before it starts, with its size and the ways out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-assign-limit-'));
+  const examples = join(ROOT, 'resources', 'examples');
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'stratify.mjs'),
+      'assign',
+      join(examples, 'snp-three-populations.vcf'),
+      '--pops',
+      join(examples, 'snp-three-populations.pops.tsv'),
+      '--classifier',
+      'bckg',
+      '--cv',
+      '5',
+      '--max-search',
+      '1000000',
+      '--out',
+      dir,
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 1);
+  // 400 markers: Σ_pos (1 + pos + C(pos, 2)) = 400 + 79,800 + 10,586,800 + the TAN's 160,000.
+  assert.match(r.stderr, /BCkG with k = 2 on 400 markers evaluates up to 10,827,000 local scores a search/);
+  assert.match(
+    r.stderr,
+    /choose a lower k, kDB, a marker panel \(stratify select\), or raise the limit \(stratify assign --max-search\)/,
+  );
+  assert.doesNotMatch(r.stdout, /accuracy/);
+});
