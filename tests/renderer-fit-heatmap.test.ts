@@ -23,4 +23,9 @@ test('heat map pixels: pairs below the diagonal, population means above, in plot
   const [r0, g0, b0] = residualColour(0, 0.2);
   assert.ok(Math.min(r0, g0, b0) > 230 && Math.max(r0, g0, b0) - Math.min(r0, g0, b0) < 10, 'zero is (near) white');
   assert.equal(colourLimit(matrix), 0.2);
+  // Without the pairs (too many individuals to send), both triangles show the population means.
+  const only = heatmapPixels(undefined, N, [2, 0, 1], group, means, 2, 0.2);
+  const at2 = (r: number, c: number) => Array.from(only.subarray((r * 3 + c) * 4, (r * 3 + c) * 4 + 3));
+  assert.deepEqual(at2(1, 0), residualColour(-0.2, 0.2), 'individuals 0 and 2: population 0 × 0');
+  assert.deepEqual(at2(2, 1), residualColour(0.075, 0.2), 'individuals 1 and 0: populations 1 × 0');
 });

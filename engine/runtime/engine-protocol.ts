@@ -220,8 +220,11 @@ export interface FitCheckInfo {
   readonly replicate: number;
   readonly model: Model;
   readonly N: number;
-  /** shape (N, N), the individuals in the dataset's order; NaN on the diagonal. */
-  readonly matrix: Float32Array;
+  /**
+   * shape (N, N), the individuals in the dataset's order; NaN on the diagonal. Absent beyond
+   * FIT_CHECK_VIEW_MAX individuals (the view then draws the population means).
+   */
+  readonly matrix?: Float32Array;
   readonly populations: readonly string[];
   /** shape (G, G), G populations: mean correlation over pairs of different individuals. */
   readonly means: Float64Array;

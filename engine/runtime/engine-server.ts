@@ -15,7 +15,7 @@ import { importResult } from '../service/import-result.ts';
 import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
-import { checkFitAtK } from '../service/fit-check.ts';
+import { checkFitAtK, FIT_CHECK_VIEW_MAX } from '../service/fit-check.ts';
 import { bootstrapSweepRun } from '../service/bootstrap.ts';
 import { projectOntoSweep } from '../service/project.ts';
 import { CLUSTER_DEFAULTS, runSettingProblem, type ExportFormat } from '../util/choices.ts';
@@ -337,7 +337,7 @@ export class EngineServer {
           replicate: c.replicate,
           model: c.model,
           N: c.N,
-          matrix: c.matrix,
+          ...(c.N <= FIT_CHECK_VIEW_MAX ? { matrix: c.matrix } : {}),
           populations: c.populations,
           means: c.means,
           loci: c.loci,

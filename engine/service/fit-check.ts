@@ -8,6 +8,12 @@ import {
 import { likeliestRun, type SweepRun } from '../model/sweep.ts';
 import type { Model } from '../util/choices.ts';
 
+/**
+ * The most individuals whose pairs the app is sent (4,000: a 64 MB matrix); beyond, it draws the
+ * population means, and the CLI's `--fit-check matrix` writes every pair.
+ */
+export const FIT_CHECK_VIEW_MAX = 4000;
+
 /** The group of individuals without a population label in the per-population means. */
 export const NO_POPULATION = '(no population)';
 

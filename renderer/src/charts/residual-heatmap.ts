@@ -18,10 +18,11 @@ export function residualColour(v: number, limit: number): [number, number, numbe
 /**
  * RGBA pixels of the heat map, one per pair (n × n, n = order.length): order maps plot positions
  * to individuals (the dataset's indices into matrix, shape N × N), group gives each individual's
- * population index into means (shape G × G).
+ * population index into means (shape G × G). Without a matrix (too many individuals to send) both
+ * triangles show the population means.
  */
 export function heatmapPixels(
-  matrix: Float32Array,
+  matrix: Float32Array | undefined,
   N: number,
   order: readonly number[],
   group: Int32Array,
@@ -35,7 +36,7 @@ export function heatmapPixels(
     const i = order[r]!;
     for (let c = 0; c < n; c++) {
       const j = order[c]!;
-      const v = r > c ? matrix[i * N + j]! : means[group[i]! * G + group[j]!]!;
+      const v = r > c && matrix ? matrix[i * N + j]! : means[group[i]! * G + group[j]!]!;
       const [R, Gr, B] = residualColour(v, limit);
       const x = (r * n + c) * 4;
       px[x] = R;
@@ -48,7 +49,7 @@ export function heatmapPixels(
 }
 
 /** A symmetric colour limit that shows the data: the 99th percentile of |pair values|, at least 0.02. */
-export function colourLimit(matrix: Float32Array): number {
+export function colourLimit(matrix: Float32Array | Float64Array): number {
   const values: number[] = [];
   const step = Math.max(1, Math.floor(matrix.length / 200_000));
   for (let x = 0; x < matrix.length; x += step) if (!Number.isNaN(matrix[x]!)) values.push(Math.abs(matrix[x]!));
