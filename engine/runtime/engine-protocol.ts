@@ -163,6 +163,8 @@ export interface AssignRequest {
   readonly variables?: Variables;
   /** Structure score of BCkG and kDB (absent: BIC for BCkG, conditional mutual information for kDB). */
   readonly score?: Score;
+  /** The most local scores one structure search may evaluate (absent: LIMITS.structureSearch). */
+  readonly maxSearch?: number;
 }
 
 export interface AssignInfo {

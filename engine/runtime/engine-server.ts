@@ -402,6 +402,7 @@ export class EngineServer {
             seed: req.seed,
             curveSizes: req.curveSizes,
             variables: req.variables ?? 'auto',
+            ...(req.maxSearch !== undefined ? { maxSearch: req.maxSearch } : {}),
           },
           (p) => {
             // A message per percent at most.

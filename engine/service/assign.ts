@@ -27,7 +27,7 @@ import {
   plugInPosteriors,
   trainDiscriminativeAlleles,
 } from '../classify/allele-discriminative.ts';
-import { PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
+import { LIMITS, PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 
 export type { ClassifierOptions } from '../classify/evaluate.ts';
@@ -58,11 +58,8 @@ export interface AssignOptions {
   readonly maxSearch?: number;
 }
 
-/**
- * Local scores one structure search may evaluate unless the user raises the limit: about 5 × 10⁷,
- * a few minutes a search for the scores no bound prunes (docs/structure-search.md: ~2–4 µs each).
- */
-export const SEARCH_LIMIT = 50_000_000;
+/** Local scores one structure search may evaluate unless the user raises the limit. */
+export const SEARCH_LIMIT = LIMITS.structureSearch;
 
 export interface PanelCurvePoint {
   readonly method: PanelMethod;
@@ -180,6 +177,8 @@ export function assignIndividuals(
   if (variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score)) {
     const work = structureSearchWork(cat.n, o.classifier.structure, o.classifier.k, o.classifier.score);
     const limit = o.maxSearch ?? SEARCH_LIMIT;
+    if (!(Number.isInteger(limit) && limit > 0))
+      throw new RangeError(`the largest structure search: a whole number of local scores above 0, got ${limit}`);
     if (work > limit)
       throw new RangeError(
         `${o.classifier.structure === 'bckg' ? 'BCkG' : 'kDB'} with k = ${o.classifier.k} on ${cat.n.toLocaleString('en')} markers ` +

@@ -218,6 +218,11 @@ export const LIMITS = {
   maxPloidy: 8,
   /** Cross-validation folds of the admixture model's CV error. */
   maxCvFolds: 50,
+  /**
+   * Local scores one structure search (BCkG, kDB by score) may evaluate unless the user raises
+   * it: about a few minutes a search for the scores no bound prunes (docs/structure-search.md).
+   */
+  structureSearch: 50_000_000,
 } as const;
 
 /**

@@ -99,3 +99,27 @@ test('Assign view: a structure search by score shows its size and progress while
   assert.equal(await progress.count(), 0, 'the progress goes when the run ends');
   assert.deepEqual(errors, []);
 });
+
+test('Assign view: a BCkG search beyond the limit is refused with its size; raised, it runs', async () => {
+  const { page, errors } = await openApp(browser);
+  const examples = join(dataPath('.'), '..', 'resources', 'examples');
+  await page.getByTestId('pop-input').setInputFiles([join(examples, 'snp-three-populations.pops.tsv')]);
+  await page.getByTestId('file-input').setInputFiles([join(examples, 'snp-three-populations.vcf')]);
+  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Assign' }).click();
+  await page.getByLabel('Classifier').selectOption('bckg');
+  await page.getByTestId('variables').selectOption('genotypes');
+  await page.getByTestId('max-search').fill('1000000');
+  await page.getByTestId('assign-run').click();
+  const refusal = page.getByRole('alert');
+  await refusal.waitFor({ timeout: 30_000 });
+  assert.match(
+    (await refusal.textContent()) ?? '',
+    /BCkG with k = 2 on 400 markers evaluates up to 10,827,000 local scores a search/,
+  );
+  await page.getByTestId('max-search').fill('20000000');
+  await page.getByTestId('assign-run').click();
+  await page.getByTestId('assign-accuracy').waitFor({ timeout: 120_000 });
+  assert.equal(await refusal.count(), 0, 'the refusal goes');
+  assert.deepEqual(errors, []);
+});

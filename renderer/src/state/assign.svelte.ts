@@ -1,5 +1,12 @@
 import type { AssignInfo } from '../../../engine/runtime/engine-protocol.ts';
-import type { AssignBy, Learning, Score, StructureKind, Variables } from '../../../engine/util/choices.ts';
+import {
+  LIMITS,
+  type AssignBy,
+  type Learning,
+  type Score,
+  type StructureKind,
+  type Variables,
+} from '../../../engine/util/choices.ts';
 
 /** The Assign view's settings and its last result (kept here so projects and autosave restore them). */
 export class AssignState {
@@ -11,6 +18,8 @@ export class AssignState {
   folds = $state(5);
   variables = $state<Variables>('auto');
   curve = $state(true);
+  /** The most local scores one structure search may evaluate (BCkG, kDB by score). */
+  maxSearch = $state<number>(LIMITS.structureSearch);
   result = $state.raw<AssignInfo | null>(null);
   /** The folds and classes the result was computed with. */
   resultFolds = $state(5);
