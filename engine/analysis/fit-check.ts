@@ -58,11 +58,11 @@ export interface ResidualCorrelations {
   readonly iterations: number;
 }
 
+/** Residual columns of a locus with A alleles: one for two alleles, one per allele otherwise. */
+const columnsOf = (A: number): number => (A === 2 ? 1 : A);
+
 /** What the fit check would cost, and the loci it would use (every s-th polymorphic one). */
-export function fitCheckPlan(
-  data: GenotypeData,
-  maxWork = FIT_CHECK_MAX_WORK,
-): { loci: number[]; columns: number; stride: number } {
+export function fitCheckPlan(data: GenotypeData, maxWork = FIT_CHECK_MAX_WORK): { loci: number[]; columns: number } {
   const N = data.individuals.length;
   if (N > FIT_CHECK_MAX_INDIVIDUALS)
     throw new RangeError(
@@ -74,7 +74,7 @@ export function fitCheckPlan(
     const A = data.loci[l]!.alleles.length;
     if (A < 2) continue;
     poly.push(l);
-    columns += A === 2 ? 1 : A;
+    columns += columnsOf(A);
   }
   const pairWork = (N * (N - 1)) / 2;
   const byWork = pairWork > 0 ? maxWork / pairWork : Infinity;
@@ -83,8 +83,8 @@ export function fitCheckPlan(
   const stride = Math.max(1, Math.ceil(columns / allowed));
   const loci = stride === 1 ? poly : poly.filter((_, n) => n % stride === 0);
   let used = 0;
-  for (const l of loci) used += data.loci[l]!.alleles.length === 2 ? 1 : data.loci[l]!.alleles.length;
-  return { loci, columns: used, stride };
+  for (const l of loci) used += columnsOf(data.loci[l]!.alleles.length);
+  return { loci, columns: used };
 }
 
 /**
@@ -114,10 +114,7 @@ export function residualCorrelations(
   const U = lociUsed.length;
   const ploidyOf = Int32Array.from(lociUsed, (l) => locusPloidy(data, l));
   const colStart = new Int32Array(U + 1);
-  lociUsed.forEach((l, u) => {
-    const A = data.loci[l]!.alleles.length;
-    colStart[u + 1] = colStart[u]! + (A === 2 ? 1 : A);
-  });
+  lociUsed.forEach((l, u) => (colStart[u + 1] = colStart[u]! + columnsOf(data.loci[l]!.alleles.length)));
   const progress = options.onProgress;
 
   // Residuals: d with F (i's side), d0 with F⁽⁰⁾ (j's side), 0 where missing; centred below.
@@ -156,7 +153,7 @@ export function residualCorrelations(
     const f0l = f0.subarray(0, A * K);
     f0l.set(fl);
     emSteps(lc, Q, f0l, N, K, iterations);
-    const cols = A === 2 ? 1 : A;
+    const cols = colStart[u + 1]! - colStart[u]!;
     const c0 = colStart[u]!;
     for (let i = 0; i < N; i++) {
       const m = called[i]!;
@@ -226,8 +223,8 @@ export function residualCorrelations(
           loc0[j * U + u]! += d0[x]!;
           loc02[j * U + u]! += d0[x]! * d0[x]!;
         }
-  const delta = new Float64Array(C * K); // δ̃⁽ⁱ⁾ per column
-  // Per locus, for the current i: Σ d_i, Σ d_i², columns, Σ d_i δ̃_k, Σ δ̃_k, Σ δ̃_k δ̃_k'.
+  // Per locus, for the current i: Σ d_i, Σ d_i², columns, Σ d_i δ̃_k, Σ δ̃_k, Σ δ̃_k δ̃_k' (δ̃⁽ⁱ⁾ =
+  // F⁽⁻ⁱ⁾ − F⁽⁰⁾ summed over the locus's columns; a two-allele locus has one, so its Σ δ̃ is δ̃).
   const locD = new Float64Array(U);
   const locD2 = new Float64Array(U);
   const locN = new Int32Array(U);
@@ -260,7 +257,7 @@ export function residualCorrelations(
       const l = lociUsed[u]!;
       const A = data.loci[l]!.alleles.length;
       const Pl = ploidyOf[u]!;
-      const cols = A === 2 ? 1 : A;
+      const cols = colStart[u + 1]! - colStart[u]!;
       locN[u] = cols;
       for (let x = i * W + colStart[u]!; x < i * W + colStart[u + 1]!; x++) {
         locD[u]! += d[x]!;
@@ -280,7 +277,6 @@ export function residualCorrelations(
         const dis = d[i * W + s]!;
         for (let k = 0; k < K; k++) {
           const v = shift[al * K + k]!;
-          delta[s * K + k] = v;
           locDd[u * K + k]! += dis * v;
           locDl[u * K + k]! += v;
           c[k]! += dis * Pl * v;
@@ -326,13 +322,14 @@ export function residualCorrelations(
           for (let k = 0; k < K; k++) {
             const q = Q[j * K + k]!;
             qdd += q * locDd[u * K + k]!;
+            qdl += q * locDl[u * K + k]!;
             if (locDD) {
-              qdl += q * locDl[u * K + k]!;
               let row = 0;
               for (let k2 = 0; k2 < K; k2++) row += locDD[(u * K + k) * K + k2]! * Q[j * K + k2]!;
               qq += q * row;
-            } else qdl += q * delta[colStart[u]! * K + k]!;
+            }
           }
+          // One column: Σ_x (q·δ̃_x)² is (q·δ̃)².
           if (!locDD) qq = qdl * qdl;
           sde += (m - Pl) * qdd;
           se += (m - Pl) * qdl;
