@@ -1,5 +1,4 @@
 import type { Score } from '../util/choices.ts';
-import { logGamma } from '../util/log-math.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
 
@@ -32,19 +31,17 @@ export class LocalScorer {
   private readonly cols: Int16Array;
   /** Per feature, the labelled rows where it is observed. */
   private readonly rowsOf: Int32Array[];
-  private readonly xlogx: Float64Array;
   /** (n+1) ln(n+1) − n ln n. */
   private readonly xlogxStep: Float64Array;
   /** ln(n + 1) = ln Γ(n + 2) − ln Γ(n + 1). */
   private readonly logNext: Float64Array;
-  private readonly lgamma1: Float64Array;
-  private readonly lgammaR = new Map<number, Float64Array>();
   private readonly logR = new Map<number, Float64Array>();
   private readonly table: Int32Array;
   private readonly configCount: Int32Array;
   private readonly touched: Int32Array;
   private readonly touchedConfigs: Int32Array;
   private readonly hashed = new Map<number, number>();
+  private readonly hashedConfigs = new Map<number, number>();
   /** Configurations' places in `table` when the conditional scores' tables are not dense. */
   private readonly slot = new Map<number, number>();
   /** Scratch of one configuration, per state: totals over classes, weights, θ. */
@@ -62,7 +59,7 @@ export class LocalScorer {
   private readonly states: Int32Array;
 
   constructor(
-    private readonly d: CategoricalData,
+    d: CategoricalData,
     private readonly kind: Score,
   ) {
     const { N, n, labels, values, states } = d;
@@ -85,10 +82,9 @@ export class LocalScorer {
       }
       this.rowsOf.push(Int32Array.from(rows));
     }
-    this.xlogx = Float64Array.from({ length: N + 2 }, (_, c) => (c > 0 ? c * Math.log(c) : 0));
-    this.xlogxStep = Float64Array.from({ length: N + 1 }, (_, c) => this.xlogx[c + 1]! - this.xlogx[c]!);
+    const xlogx = (c: number) => (c > 0 ? c * Math.log(c) : 0);
+    this.xlogxStep = Float64Array.from({ length: N + 1 }, (_, c) => xlogx(c + 1) - xlogx(c));
     this.logNext = Float64Array.from({ length: N + 1 }, (_, c) => Math.log(c + 1));
-    this.lgamma1 = Float64Array.from({ length: N + 1 }, (_, c) => logGamma(1 + c));
     let widest = 0;
     for (let i = 0; i < n; i++) widest = Math.max(widest, states[i]!);
     // Dense tables, or (conditional scores of large configurations) one K × r table per row at most.
@@ -118,13 +114,6 @@ export class LocalScorer {
     let q = this.K;
     for (let m = 0; m < parents.length; m++) q *= this.states[parents[m]!]! + 1;
     return q;
-  }
-
-  /** ln Γ(r + c) for c = 0..N. */
-  private lgammaOf(r: number): Float64Array {
-    let t = this.lgammaR.get(r);
-    if (!t) this.lgammaR.set(r, (t = Float64Array.from({ length: this.d.N + 1 }, (_, c) => logGamma(r + c))));
-    return t;
   }
 
   /**
@@ -194,30 +183,32 @@ export class LocalScorer {
     return t;
   }
 
-  /** {@link jointScore} for tables too large to hold densely (features with many states). */
+  /**
+   * {@link jointScore} for tables too large to hold densely (features with many states): the same
+   * tabled steps, counts in maps.
+   */
   private hashedJointScore(i: number, parents: readonly number[], configs: number): number {
-    const { d, cols, hashed, xlogx } = this;
-    const N = d.N;
-    const r = d.states[i]!;
+    const { cols, labels, states, hashed, hashedConfigs } = this;
+    const N = this.N;
+    const r = states[i]!;
     const rows = this.rowsOf[i]!;
-    hashed.clear();
-    for (const row of rows) {
-      let q = d.labels[row]!;
-      for (const p of parents) q = q * (d.states[p]! + 1) + cols[p * N + row]!;
-      const cell = q * r + cols[i * N + row]!;
-      hashed.set(cell, (hashed.get(cell) ?? 0) + 1);
-    }
-    const byConfig = new Map<number, number>();
     const k2 = this.kind === 'k2';
+    const cellStep = k2 ? this.logNext : this.xlogxStep;
+    const configStep = k2 ? this.logStep(r) : this.xlogxStep;
+    hashed.clear();
+    hashedConfigs.clear();
     let s = 0;
-    for (const [cell, c] of hashed) {
-      const q = Math.floor(cell / r);
-      byConfig.set(q, (byConfig.get(q) ?? 0) + c);
-      s += k2 ? this.lgamma1[c]! : xlogx[c]!;
+    for (const row of rows) {
+      let q = labels[row]!;
+      for (const p of parents) q = q * (states[p]! + 1) + cols[p * N + row]!;
+      const cell = q * r + cols[i * N + row]!;
+      const n = hashed.get(cell) ?? 0;
+      const m = hashedConfigs.get(q) ?? 0;
+      s += cellStep[n]! - configStep[m]!;
+      hashed.set(cell, n + 1);
+      hashedConfigs.set(q, m + 1);
     }
-    const lgr = k2 ? this.lgammaOf(r) : undefined;
-    for (const nq of byConfig.values()) s += lgr ? lgr[0]! - lgr[nq]! : -xlogx[nq]!;
-    if (this.kind === 'bic') s -= 0.5 * Math.log(Math.max(1, rows.length)) * configs * (r - 1);
+    if (this.kind === 'bic') s -= this.penalty(i, configs);
     return s;
   }
 
