@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
-import { DEFAULT_FIT, likeliestRun, type FitOptions, type SweepRun } from '../service/cluster-sweep.ts';
+import { DEFAULT_FIT, likeliestRunAtK, type FitOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { importResult } from '../service/import-result.ts';
 import { bootstrapTasks, resampledBlocks, summarizeBootstrap } from '../service/bootstrap.ts';
 import { CLUSTER_DEFAULTS } from '../util/choices.ts';
@@ -40,9 +40,8 @@ function runAtK(runs: readonly SweepRun[], k: unknown, file: string): SweepRun {
   const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
   if (k === undefined && ks.length > 1) throw new Error(`${file}: holds K = ${ks.join(', ')}; choose one (--k)`);
   const K = k === undefined ? ks[0]! : positiveInt(k, '--k');
-  const atK = runs.filter((r) => r.K === K);
-  if (atK.length === 0) throw new Error(`${file}: no run at K = ${K} (it holds K = ${ks.join(', ')})`);
-  return likeliestRun(atK);
+  if (!ks.includes(K)) throw new Error(`${file}: no run at K = ${K} (it holds K = ${ks.join(', ')})`);
+  return likeliestRunAtK(runs, K);
 }
 
 /** A piece of a bootstrap: some refits' Q, in full precision, and what they belong to. */

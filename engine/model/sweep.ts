@@ -69,6 +69,13 @@ export function likeliestRun<R extends SweepRun>(runs: readonly R[]): R {
   return runs.reduce((a, b) => (b.clustering.logLik > a.clustering.logLik ? b : a));
 }
 
+/** The replicate at K of highest log-likelihood (what a view shows, projects on, checks); a RangeError when there is none. */
+export function likeliestRunAtK<R extends SweepRun>(runs: readonly R[], K: number): R {
+  const atK = runs.filter((r) => r.K === K);
+  if (atK.length === 0) throw new RangeError(`no run at K = ${K}`);
+  return likeliestRun(atK);
+}
+
 /** What a run of these fit options records as its model: nothing for the mixture model (the default). */
 export function runModel(fit: FitOptions): Pick<SweepRun, 'model'> {
   return fit.model === 'admixture' ? { model: fit.model } : {};

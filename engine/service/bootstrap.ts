@@ -2,7 +2,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { bootstrapReplicate, resampledBlocks, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 export { resampledBlocks } from '../model/admixture/bootstrap.ts';
 import type { FitOptions } from '../model/fit-options.ts';
-import { likeliestRun, type SweepRun } from '../model/sweep.ts';
+import { likeliestRunAtK, type SweepRun } from '../model/sweep.ts';
 import { alignToReference, permuteColumns } from '../model/align.ts';
 import { deriveSeed } from '../util/rng.ts';
 import type { StartRunner } from './start-runner.ts';
@@ -96,9 +96,7 @@ export async function bootstrapSweepRun(
   signal?: AbortSignal,
   onReplicate?: (done: number) => void,
 ): Promise<(AncestryBootstrap & { replicate: number }) | undefined> {
-  const atK = runs.filter((r) => r.K === K);
-  if (atK.length === 0) throw new RangeError(`no run at K = ${K}`);
-  const run = likeliestRun(atK);
+  const run = likeliestRunAtK(runs, K);
   const N = data.individuals.length;
   if (shown && shown.length !== N * K) throw new RangeError(`the memberships shown are not (${N}, ${K})`);
   const b = await bootstrapAncestryOn(runner, data, run, B, seed, fit, signal, onReplicate);

@@ -23,7 +23,7 @@ import { runSweepStarts } from './sweep-starts.ts';
 import { screenPlan } from '../model/screening.ts';
 
 export type { SweepOptions, SweepRun } from '../model/sweep.ts';
-export { likeliestRun } from '../model/sweep.ts';
+export { likeliestRun, likeliestRunAtK } from '../model/sweep.ts';
 
 import type { SweepProgress } from './sweep-progress.ts';
 import { SweepEstimate } from './sweep-estimate.ts';

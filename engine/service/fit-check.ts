@@ -5,7 +5,7 @@ import {
   type FitCheckOptions,
   type ResidualCorrelations,
 } from '../analysis/fit-check.ts';
-import { likeliestRun, type SweepRun } from '../model/sweep.ts';
+import { likeliestRunAtK, type SweepRun } from '../model/sweep.ts';
 import type { Model } from '../util/choices.ts';
 
 /**
@@ -77,9 +77,7 @@ export function checkFitAtK(
   K: number,
   options: FitCheckOptions = {},
 ): FitCheck {
-  const atK = runs.filter((r) => r.K === K);
-  if (atK.length === 0) throw new RangeError(`no run at K = ${K}`);
-  return checkFit(data, likeliestRun(atK), options);
+  return checkFit(data, likeliestRunAtK(runs, K), options);
 }
 
 /** fit.K{K}.tsv: population × population mean residual correlations (pairs of different individuals). */

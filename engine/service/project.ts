@@ -6,7 +6,7 @@ import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
 import type { Model } from '../util/choices.ts';
 import { alignToReference, permuteColumns } from '../model/align.ts';
-import type { SweepRun } from '../model/sweep.ts';
+import { likeliestRunAtK, type SweepRun } from '../model/sweep.ts';
 
 export type { MarkerMatchCounts } from '../data/marker-match.ts';
 
@@ -172,9 +172,7 @@ export function projectOntoSweep(
   samples: GenotypeData,
   shown?: Float64Array,
 ): ProjectionResult {
-  const atK = runs.filter((r) => r.K === K);
-  if (atK.length === 0) throw new RangeError(`no run at K = ${K}`);
-  const run = atK.reduce((a, b) => (b.clustering.logLik > a.clustering.logLik ? b : a));
+  const run = likeliestRunAtK(runs, K);
   const result = projectOnto(samples, referenceFromRun(data, run, data.source?.file ?? 'the open dataset'));
   const N = data.individuals.length;
   if (!shown) return result;
