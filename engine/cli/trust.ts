@@ -9,10 +9,9 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
-import { DEFAULT_FIT, likeliestRunAtK, type FitOptions, type SweepRun } from '../service/cluster-sweep.ts';
-import { importResult } from '../service/import-result.ts';
+import { likeliestRunAtK, type SweepRun } from '../service/cluster-sweep.ts';
+import { importResultFile } from '../service/import-result.ts';
 import { bootstrapTasks, resampledBlocks, summarizeBootstrap } from '../service/bootstrap.ts';
-import { CLUSTER_DEFAULTS } from '../util/choices.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { positiveInt, setting } from './parse-args.ts';
@@ -21,18 +20,8 @@ import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { bootstrapRuns, writeBootstrapFiles, writeFitChecks } from './trust-files.ts';
 
 /** A result file's runs on the data, with the seed and fit options it ran with. */
-function readResult(
-  data: Parameters<typeof importResult>[0],
-  file: string,
-): { runs: SweepRun[]; seed: number; fit: FitOptions } {
-  const text = readFileSync(file, 'utf8');
-  const runs = importResult(data, file, text);
-  const options = (JSON.parse(text) as { options?: { seed?: number; fit?: Partial<FitOptions> } | null }).options;
-  return {
-    runs,
-    seed: options?.seed ?? CLUSTER_DEFAULTS.seed,
-    fit: { ...DEFAULT_FIT, ...(options?.fit ?? {}) },
-  };
+function readResult(data: Parameters<typeof importResultFile>[0], file: string) {
+  return importResultFile(data, file, readFileSync(file, 'utf8'));
 }
 
 /** The run a command works on: the likeliest at K (K may be left out when the result holds one K). */

@@ -1,6 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepRun } from '../model/sweep.ts';
-import { isAlgorithmChoice } from '../util/choices.ts';
+import { CLUSTER_DEFAULTS, isAlgorithmChoice } from '../util/choices.ts';
+import { DEFAULT_FIT, type FitOptions } from '../model/fit-options.ts';
 import { restoreRuns, type SavedRun } from './cluster-sweep.ts';
 
 interface ResultRunJson {
@@ -19,6 +20,7 @@ interface ResultRunJson {
 
 interface ResultJson {
   program?: string;
+  options?: { seed?: number; fit?: Partial<FitOptions> } | null;
   dataset?: { individuals?: { id: string }[]; loci?: { name: string }[] };
   runs?: ResultRunJson[];
 }
@@ -29,6 +31,18 @@ interface ResultJson {
  * of other individuals or loci, or one that is not a Stratify result.
  */
 export function importResult(data: GenotypeData, name: string, text: string): SweepRun[] {
+  return importResultFile(data, name, text).runs;
+}
+
+/**
+ * {@link importResult} with the seed and fit options the result ran with (its `options`; defaults
+ * where it has none), for what refits its runs (a bootstrap).
+ */
+export function importResultFile(
+  data: GenotypeData,
+  name: string,
+  text: string,
+): { runs: SweepRun[]; seed: number; fit: FitOptions } {
   let json: ResultJson;
   try {
     json = JSON.parse(text) as ResultJson;
@@ -68,5 +82,9 @@ export function importResult(data: GenotypeData, name: string, text: string): Sw
     ...(typeof r.cvError === 'number' ? { cvError: r.cvError } : {}),
     ...(isAlgorithmChoice(r.algorithmChoice) ? { algorithmChoice: r.algorithmChoice } : {}),
   }));
-  return restoreRuns(data, saved);
+  return {
+    runs: restoreRuns(data, saved),
+    seed: json.options?.seed ?? CLUSTER_DEFAULTS.seed,
+    fit: { ...DEFAULT_FIT, ...(json.options?.fit ?? {}) },
+  };
 }
