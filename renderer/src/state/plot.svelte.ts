@@ -1,4 +1,4 @@
-import type { BootstrapInfo, FitCheckInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { BootstrapInfo, FitCheckInfo, KInfo } from '../../../engine/runtime/engine-protocol.ts';
 
 /** Colour-blind-safe default palette: Okabe–Ito, then Tableau 10 for K above 8. */
 export const DEFAULT_PALETTE = [
@@ -23,6 +23,17 @@ export const DEFAULT_PALETTE = [
   '#1B9E77',
   '#7570B3',
 ];
+
+/** One K of a sweep's analysis as far as the plotted memberships go (KInfo). */
+type ModesAtK = Pick<KInfo, 'K' | 'Q' | 'modeQs'>;
+
+/**
+ * The K a panel under the plot works on: the one the user chose when the sweep has it, else the
+ * second K of the sweep (the first where there is one; K = 1 or 2 is rarely the one asked about).
+ */
+export function panelK(perK: readonly { readonly K: number }[], chosen: number | undefined): number | undefined {
+  return perK.some((k) => k.K === chosen) ? chosen : perK[Math.min(1, perK.length - 1)]?.K;
+}
 
 /** Structure-plot settings: palette, population order, which K are shown. */
 export class PlotState {
@@ -66,6 +77,16 @@ export class PlotState {
   }
   /** The results `modeOf` belongs to. */
   private modesOf: object | null = null;
+
+  /** The mode shown at K, an index into its `count` modes (the major one unless another was chosen). */
+  modeIndex(K: number, count: number): number {
+    return Math.min(this.modeOf[K] ?? 0, count - 1);
+  }
+
+  /** The memberships plotted at k.K: those of the mode shown there (k.Q where there are no modes). */
+  shownQ(k: ModesAtK): Float64Array {
+    return k.modeQs[this.modeIndex(k.K, k.modeQs.length)]?.Q ?? k.Q;
+  }
 
   /** Clears the chosen modes when `analysis` is another sweep's results than theirs. */
   modesFor(analysis: object | null): void {
