@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launch, openApp, screenshotPath } from './browser.ts';
 import { dataPath } from '../../data/datasets.ts';
+import { ROOT } from '../helpers.ts';
 
 let browser: Browser;
 before(async () => {
@@ -80,16 +81,22 @@ test('Assign view: individuals without a label are assigned, with exclusion prob
   assert.deepEqual(errors, []);
 });
 
+/** The app with the shipped SNP example and its populations open in the Assign view: `classifier`, genotype variables. */
+async function snpExampleInAssign(classifier: 'kdb' | 'bckg') {
+  const app = await openApp(browser);
+  const examples = join(ROOT, 'resources', 'examples');
+  await app.page.getByTestId('pop-input').setInputFiles([join(examples, 'snp-three-populations.pops.tsv')]);
+  await app.page.getByTestId('file-input').setInputFiles([join(examples, 'snp-three-populations.vcf')]);
+  await app.page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
+  await app.page.getByRole('button', { name: 'Assign' }).click();
+  await app.page.getByLabel('Classifier').selectOption(classifier);
+  await app.page.getByTestId('variables').selectOption('genotypes');
+  return app;
+}
+
 test('Assign view: a structure search by score shows its size and progress while it runs (kDB, ACL)', async () => {
-  const { page, errors } = await openApp(browser);
-  const examples = join(dataPath('.'), '..', 'resources', 'examples');
-  await page.getByTestId('pop-input').setInputFiles([join(examples, 'snp-three-populations.pops.tsv')]);
-  await page.getByTestId('file-input').setInputFiles([join(examples, 'snp-three-populations.vcf')]);
-  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Assign' }).click();
-  await page.getByLabel('Classifier').selectOption('kdb');
+  const { page, errors } = await snpExampleInAssign('kdb');
   await page.getByTestId('score').selectOption('acl');
-  await page.getByTestId('variables').selectOption('genotypes');
   await page.getByTestId('assign-run').click();
   // 400 markers, k = 2: each of the 5 folds' searches tries at most 1 + 2·pos earlier features per feature.
   const progress = page.getByTestId('structure-search');
@@ -101,14 +108,7 @@ test('Assign view: a structure search by score shows its size and progress while
 });
 
 test('Assign view: a BCkG search beyond the limit is refused with its size; raised, it runs', async () => {
-  const { page, errors } = await openApp(browser);
-  const examples = join(dataPath('.'), '..', 'resources', 'examples');
-  await page.getByTestId('pop-input').setInputFiles([join(examples, 'snp-three-populations.pops.tsv')]);
-  await page.getByTestId('file-input').setInputFiles([join(examples, 'snp-three-populations.vcf')]);
-  await page.getByTestId('n-individuals').waitFor({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Assign' }).click();
-  await page.getByLabel('Classifier').selectOption('bckg');
-  await page.getByTestId('variables').selectOption('genotypes');
+  const { page, errors } = await snpExampleInAssign('bckg');
   await page.getByTestId('max-search').fill('1000000');
   await page.getByTestId('assign-run').click();
   const refusal = page.getByRole('alert');
