@@ -18,9 +18,9 @@ import { createRng } from '../../util/rng.ts';
  */
 export function resampleMarkers(data: GenotypeData, rng: Rng): { loci: Int32Array; blocks: number | undefined } {
   const L = data.loci.length;
-  const windows = genomeWindows(data.loci);
+  const windows = resamplingWindows(data);
   const loci = new Int32Array(L);
-  if (!windows || windows.count < 2) {
+  if (!windows) {
     for (let l = 0; l < L; l++) loci[l] = Math.floor(rng.uniform() * L);
     return { loci, blocks: undefined };
   }
@@ -37,10 +37,15 @@ export function resampleMarkers(data: GenotypeData, rng: Rng): { loci: Int32Arra
   return { loci, blocks: windows.count };
 }
 
-/** Genome windows a bootstrap resamples (markers with positions), or undefined: single markers. */
-export function resampledBlocks(data: GenotypeData): number | undefined {
+/** The genome windows a bootstrap resamples: at least two (markers with positions), else undefined. */
+function resamplingWindows(data: GenotypeData) {
   const windows = genomeWindows(data.loci);
-  return windows && windows.count >= 2 ? windows.count : undefined;
+  return windows && windows.count >= 2 ? windows : undefined;
+}
+
+/** How many genome windows a bootstrap resamples, or undefined: single markers. */
+export function resampledBlocks(data: GenotypeData): number | undefined {
+  return resamplingWindows(data)?.count;
 }
 
 /** One bootstrap replicate as a task (for a worker): the estimate to start from and the replicate's seed. */
