@@ -7,13 +7,7 @@ import { appendIndividuals } from '../data/merge.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import {
-  assignIndividuals,
-  DEFAULT_ALLELE_PRIOR,
-  DEFAULT_EXCLUSION_DRAWS,
-  SEARCH_LIMIT,
-  structureSearchWork,
-} from '../service/assign.ts';
+import { assignIndividuals, DEFAULT_ALLELE_PRIOR, DEFAULT_EXCLUSION_DRAWS, SEARCH_LIMIT } from '../service/assign.ts';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
 import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
@@ -137,9 +131,8 @@ export function registerAssign(program: Command): void {
           (p) => {
             if (!said) {
               said = true;
-              const work = structureSearchWork(data.loci.length, opts.structure, opts.k, opts.score);
               process.stderr.write(
-                `structure search ${searches}: up to ${work.toLocaleString('en')} local scores a search, ${p.total / data.loci.length} searches\n`,
+                `structure search ${searches}: up to ${p.work.toLocaleString('en')} local scores a search, ${p.total / data.loci.length} searches\n`,
               );
             }
             bar.update(p.done, p.total, `structure search: ${p.done} of ${p.total} features`);

@@ -7,7 +7,7 @@ import type { DatasetFiles } from '../formats/read-dataset.ts';
 import { isFormatError, type FormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
-import { assignIndividuals, structureSearchWork } from '../service/assign.ts';
+import { assignIndividuals } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
@@ -391,7 +391,6 @@ export class EngineServer {
           ...(req.score ? { score: req.score } : {}),
         } as const;
         const data = this.dataset(req.datasetId);
-        const work = structureSearchWork(data.loci.length, req.classifier, 2, req.score);
         let shown = -1;
         const a = assignIndividuals(
           data,
@@ -409,7 +408,7 @@ export class EngineServer {
             const percent = Math.floor((100 * p.done) / p.total);
             if (percent === shown) return;
             shown = percent;
-            progress({ kind: 'structure-search', done: p.done, total: p.total, work });
+            progress({ kind: 'structure-search', done: p.done, total: p.total, work: p.work });
           },
         );
         const ev = a.evaluation;

@@ -10,7 +10,6 @@ import {
 } from '../classify/evaluate.ts';
 import { genotypePanelEvaluator, panelCurveWith, type PanelEvaluator } from '../classify/panel-curve.ts';
 import { searchesByScore, structureSearchWork } from '../classify/learn-structure.ts';
-export { searchesByScore, structureSearchWork };
 import {
   alleleCounts,
   alleleModel,
@@ -149,15 +148,19 @@ function classSummary(labels: Int32Array, K: number, ev: Evaluation) {
 }
 
 /**
- * Use cases "assign" and "predict": cross-validates a classifier on the labelled individuals and
- * gives every unlabelled individual its posterior from a model trained on all labelled ones.
+ * A structure search's progress: features searched so far, of all the searches' features, and
+ * the local scores one search evaluates at most (structureSearchWork).
  */
-/** A structure search's progress: features searched so far, of all the searches' features. */
 export interface StructureProgress {
   readonly done: number;
   readonly total: number;
+  readonly work: number;
 }
 
+/**
+ * Use cases "assign" and "predict": cross-validates a classifier on the labelled individuals and
+ * gives every unlabelled individual its posterior from a model trained on all labelled ones.
+ */
 export function assignIndividuals(
   data: GenotypeData,
   o: AssignOptions,
@@ -174,8 +177,12 @@ export function assignIndividuals(
   const unlabelled = Array.from(labels).flatMap((y, r) => (y < 0 ? [r] : []));
   const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
   const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
-  if (variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score)) {
-    const work = structureSearchWork(cat.n, o.classifier.structure, o.classifier.k, o.classifier.score);
+  // Structure searched with a score (BCkG, kDB by score): its size, refused beyond the limit before
+  // anything runs, and progress per feature of each search (the folds', then the one on everybody
+  // for the unlabelled).
+  const byScore = variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score);
+  const work = byScore ? structureSearchWork(cat.n, o.classifier.structure, o.classifier.k, o.classifier.score) : 0;
+  if (byScore) {
     const limit = o.maxSearch ?? SEARCH_LIMIT;
     if (!(Number.isInteger(limit) && limit > 0))
       throw new RangeError(`the largest structure search: a whole number of local scores above 0, got ${limit}`);
@@ -231,12 +238,10 @@ export function assignIndividuals(
       const counts = alleleCounts(d, labels, K, trainRows);
       return allelePredict(d, xs, counts, priorFor(d, counts, trainRows), trainRows, test);
     };
-  // Structure searched with a score (BCkG, kDB by score): progress per feature of each search
-  // (the folds', then the one on everybody for the unlabelled).
-  const byScore = variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score);
   const searchTotal = byScore ? (folds + (unlabelled.length > 0 ? 1 : 0)) * cat.n : 0;
   let searched = 0;
-  const onFeature = byScore && onProgress ? () => onProgress({ done: ++searched, total: searchTotal }) : undefined;
+  const onFeature =
+    byScore && onProgress ? () => onProgress({ done: ++searched, total: searchTotal, work }) : undefined;
   let evaluation: Evaluation;
   if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed, undefined, onFeature);
   else if (o.folds === 'loo' && learning === 'generative')
