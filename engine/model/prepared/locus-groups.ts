@@ -1,3 +1,5 @@
+import { allocate } from '../../util/shared-memory.ts';
+
 /**
  * Consecutive loci with few genotypes (SNPs: at most 4 with missing) taken together: an
  * individual's genotypes at the m loci of a group are one combined code
@@ -22,9 +24,6 @@ export interface LocusGroups {
 /** Largest table of a group: a combined code must fit in a byte. */
 export const MAX_COMBINED = 256;
 
-/** Rows of combined codes per chunk while the number of groups is not yet known. */
-const CHUNK_ROWS = 1024;
-
 /** A locus of the open group whose row is written if the group is read locus by locus. */
 interface PendingLocus {
   readonly locus: number;
@@ -43,7 +42,12 @@ export class GroupBuilder {
   private readonly limit: number;
   private readonly first: number[] = [];
   private readonly size: number[] = [];
-  private readonly chunks: Uint8Array[] = [];
+  /**
+   * Room for the most rows the loci can need (a group of several loci has at least two, so at most
+   * ⌊L / 2⌋), written in place: pages past the rows written are never touched, so they take no
+   * memory (as locusCodes' unread rows), and no second copy of the codes is made at the end.
+   */
+  private readonly codes: Uint8Array;
   private rows = 0;
   /** The open group: its first locus, Π G so far, and the loci with G > 1 (see PendingLocus). */
   private start = -1;
@@ -57,8 +61,11 @@ export class GroupBuilder {
 
   constructor(
     private readonly N: number,
+    L: number,
     private readonly windows: { readonly of: Int32Array } | undefined,
+    private readonly shared: boolean,
   ) {
+    this.codes = allocate(Uint8Array, Math.floor(L / 2) * N, shared);
     this.limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
     this.words = new Int32Array(Math.ceil(N / 4));
     this.combined = new Uint8Array(this.words.buffer);
@@ -126,9 +133,7 @@ export class GroupBuilder {
     const { N, start, end } = this;
     let byLocus = end - start === 1;
     if (!byLocus) {
-      const at = this.rows % CHUNK_ROWS;
-      if (at === 0) this.chunks.push(new Uint8Array(CHUNK_ROWS * N));
-      this.chunks[this.chunks.length - 1]!.set(this.combined.subarray(0, N), at * N);
+      this.codes.set(this.combined.subarray(0, N), this.rows * N);
       this.rows++;
       const of = this.windows?.of;
       if (of) for (let i = start + 1; i < end && !byLocus; i++) byLocus = of[i] !== of[start];
@@ -147,20 +152,20 @@ export class GroupBuilder {
     this.start = -1;
   }
 
-  /** The groups of the loci added so far (all closed); `shared` puts the codes in a SharedArrayBuffer. */
-  groups(shared: boolean): LocusGroups {
+  /**
+   * The groups of the loci added so far (all closed). Shared codes are a view of the rows written
+   * (posting it shares the buffer); others are copied to their length, since posting a view
+   * would clone the whole buffer.
+   */
+  groups(): LocusGroups {
     const N = this.N;
     const first = Int32Array.from([...this.first, this.end]);
     const count = this.size.length;
     const row = new Int32Array(count).fill(-1);
     let r = 0;
     for (let q = 0; q < count; q++) if (first[q + 1]! - first[q]! > 1) row[q] = r++;
-    const codes = shared ? new Uint8Array(new SharedArrayBuffer(this.rows * N)) : new Uint8Array(this.rows * N);
-    this.chunks.forEach((chunk, c) => {
-      const rows = Math.min(CHUNK_ROWS, this.rows - c * CHUNK_ROWS);
-      codes.set(chunk.subarray(0, rows * N), c * CHUNK_ROWS * N);
-    });
-    this.chunks.length = 0;
+    const written = this.codes.subarray(0, this.rows * N);
+    const codes = this.shared ? written : written.slice();
     return {
       first,
       row,

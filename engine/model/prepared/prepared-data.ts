@@ -226,7 +226,7 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
   const packed = data.packed;
   // Packed data are coded from their two-bit codes (packedLocus): the calls are never unpacked.
   const calls = packed ? new Int8Array(0) : data.calls;
-  const grouping = new GroupBuilder(N, windows);
+  const grouping = new GroupBuilder(N, L, windows, shared);
   const packedLocus = packed ? new PackedLocusCoder(packed, N) : undefined;
   // A genotype's key is its sorted copies read as digits in base r + 1 (missing = 0): looked up
   // in a flat array when there are few possible keys (SNPs, most microsatellites), else in a Map.
@@ -263,7 +263,7 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
   grouping.close(writeRow);
   return {
     ...(windows ? { windows } : {}),
-    groups: grouping.groups(shared),
+    groups: grouping.groups(),
     N,
     L,
     P,
