@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { individualSubset, buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
-import { fit } from '../../engine/model/mixture/fit.ts';
+import { fit, fitScratch } from '../../engine/model/mixture/fit.ts';
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { eStep, eStepBuffers, expectedCounts } from '../../engine/model/mixture/e-step.ts';
 import { locusEvidence, locusScratch } from '../../engine/model/mixture/ma-step.ts';
@@ -104,6 +104,37 @@ test('individualSubset: the E step on a subset is the sum of ln Σ_c θ_C(c) Π 
     return sum + m + Math.log(terms.reduce((t, x) => t + Math.exp(x - m), 0));
   }, 0);
   assert.ok(Math.abs(eStep(sub, model, eStepBuffers(sub, 3)) - direct) < 1e-9);
+});
+
+test('a fit that leaves individuals out is, bit for bit, the fit of the others alone (EM and EMA, missing copies, SNP groups)', () => {
+  const { data } = multiAllelicPopulations(6, {
+    pops: 3,
+    perPop: 30,
+    loci: 40,
+    minAlleles: 2,
+    maxAlleles: 2,
+    fst: 0.1,
+    missing: 0.05,
+  });
+  const md = buildPreparedData(data);
+  assert.ok(md.groups.codes.length > 0, 'SNPs are grouped');
+  const leftOut = Uint8Array.from({ length: md.N }, (_, d) => (d % 5 === 2 ? 1 : 0));
+  const kept = [...leftOut.keys()].filter((d) => !leftOut[d]);
+  const sub = individualSubset(md, kept);
+  for (const algorithm of ['em', 'ema'] as const) {
+    const init = randomModel(md, 3, createRng(4), 'data');
+    const o = { ...DEFAULT_FIT, algorithm, warmup: 0 };
+    const alone = fit(sub, init, o);
+    const masked = fit(md, init, o, leftOut);
+    assert.equal(masked.iterations, alone.iterations, algorithm);
+    assert.deepEqual(Array.from(masked.model.theta), Array.from(alone.model.theta), algorithm);
+    assert.deepEqual(Array.from(masked.model.weights), Array.from(alone.model.weights), algorithm);
+    assert.equal(masked.logLik, alone.logLik, algorithm);
+    // A second fit in the same scratch gives the same again.
+    const scratch = fitScratch(md, 3);
+    fit(md, randomModel(md, 3, createRng(5), 'data'), o, leftOut, scratch);
+    assert.deepEqual(Array.from(fit(md, init, o, leftOut, scratch).model.theta), Array.from(alone.model.theta));
+  }
 });
 
 test('auto chooses EM where every marker carries structure and EMA where noise markers dominate, by held-out individuals', () => {

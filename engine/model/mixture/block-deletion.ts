@@ -41,10 +41,19 @@ export function addBlockDeletedLogLiks(
   blocks: LocusBlocks,
   out: Float64Array,
 ): void {
-  const { N, groups } = data;
-  const K = model.K;
-  const lt = new Float64Array(model.theta.length);
-  detLogInto(model.theta, lt);
+  blockDeletion(data, model.K, blocks)(model, out);
+}
+
+/**
+ * {@link addBlockDeletedLogLiks} for several models of one K on the same data: the blocks' members
+ * and the row loops (with their copy of the codes, where small) are made once.
+ */
+export function blockDeletion(
+  data: PreparedData,
+  K: number,
+  blocks: LocusBlocks,
+): (model: MixtureModel, out: Float64Array) => void {
+  const { groups } = data;
   const lg = new Float64Array(Math.max(1, maxGenotypes(data)) * K);
   const tableRows = Math.max(1, groups.maxCombined, maxGenotypes(data));
   // Each block's members in locus order: a whole group q as q, a locus i of a group that spans
@@ -60,12 +69,28 @@ export function addBlockDeletedLogLiks(
   const members = lists.map((l) => Int32Array.from(l));
   const all = rowLoops(data, K, tableRows);
   const part = rowLoops(data, K, tableRows);
+  return (model, out) => addWithout(data, model, members, all, part, lg, out);
+}
+
+function addWithout(
+  data: PreparedData,
+  model: MixtureModel,
+  members: readonly Int32Array[],
+  all: RowLoops,
+  part: RowLoops,
+  lg: Float64Array,
+  out: Float64Array,
+): void {
+  const { N } = data;
+  const K = model.K;
+  const lt = new Float64Array(model.theta.length);
+  detLogInto(model.theta, lt);
   const rows = all.rows;
   for (let c = 0; c < K; c++) rows[c] = detLog(model.weights[c]!);
   for (let d = 1; d < N; d++) rows.copyWithin(d * K, 0, K);
   for (const list of members) for (const m of list) addMember(data, K, m, all, lt, lg);
   const without = part.rows;
-  for (let b = 0; b < blocks.count; b++) {
+  for (let b = 0; b < members.length; b++) {
     if (members[b]!.length === 0) continue;
     without.fill(0);
     for (const m of members[b]!) addMember(data, K, m, part, lt, lg);

@@ -11,7 +11,7 @@ import { detLogInto } from '../../util/det-math-bulk.ts';
 
 /** Scratch buffers reused across iterations of one start. */
 export interface EStepBuffers {
-  /** shape (Σ r_i, K): ln θ. */
+  /** shape (Σ r_i, K): ln θ (in the WebAssembly instance's memory where its loops read it). */
   readonly logTheta: Float64Array;
   /** shape (N, K): posterior p(c | x_d) after {@link eStep}. */
   readonly posterior: Float64Array;
@@ -37,7 +37,7 @@ export function eStepBuffers(data: PreparedData, K: number, opts: { wasm?: boole
           copies: { P: data.P, alleles: data.genotypeAlleles, totalAlleles: data.totalAlleles },
         });
   return {
-    logTheta: new Float64Array(data.totalAlleles * K),
+    logTheta: wasm?.copies?.logTheta ?? new Float64Array(data.totalAlleles * K),
     posterior: new Float64Array(data.N * K),
     genotype: new Float64Array(genotypes * K),
     table: new Float64Array(data.groups.maxCombined * K),
@@ -96,7 +96,7 @@ export function eStep(data: PreparedData, model: MixtureModel, buf: EStepBuffers
   const w = buf.wasm;
   const wc = w?.copies;
   // With WebAssembly the rows, the table and ln θ the loops read are in its memory.
-  const lt = wc ? wc.logTheta : buf.logTheta;
+  const lt = buf.logTheta;
   const lp = w ? w.rows : buf.posterior;
   const lg = buf.genotype;
   const table = w ? w.table : buf.table;

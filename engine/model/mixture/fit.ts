@@ -1,6 +1,6 @@
 import type { FitOptions } from '../fit-options.ts';
-import { eStep, eStepBuffers, expectedCounts, type ExpectedCounts } from './e-step.ts';
-import { countLogGammas, maStep } from './ma-step.ts';
+import { eStep, eStepBuffers, expectedCounts, type EStepBuffers, type ExpectedCounts } from './e-step.ts';
+import { countLogGammas, maStep, type CountLogGammas } from './ma-step.ts';
 import type { PreparedData } from '../prepared/prepared-data.ts';
 import { maxParameterChange, type MixtureModel } from './mixture-model.ts';
 
@@ -35,32 +35,79 @@ function maxOf(xs: Float64Array): number {
   return m;
 }
 
-function cloneModel(m: MixtureModel): MixtureModel {
-  return { K: m.K, weights: Float64Array.from(m.weights), theta: Float64Array.from(m.theta) };
+/**
+ * The arrays a fit works in (ln θ, rows, counts, the two parameter sets it alternates), about
+ * 8 · Σ r_i · K bytes each: fits run one after another on the same data and K (the held-out
+ * refits) can share one, so that each does not leave its own for the collector. A fit's
+ * result (model, posterior, informative, counts) lives in it until the next fit with it.
+ */
+export interface FitScratch {
+  readonly K: number;
+  readonly buffers: EStepBuffers;
+  readonly counts: ExpectedCounts;
+  readonly models: readonly [MixtureModel, MixtureModel];
+  readonly informative: Float64Array;
+  logGammas?: CountLogGammas;
+  rowLogLiks?: Float64Array;
+}
+
+export function fitScratch(data: PreparedData, K: number): FitScratch {
+  const buffers = eStepBuffers(data, K);
+  const model = (): MixtureModel => ({
+    K,
+    weights: new Float64Array(K),
+    theta: new Float64Array(data.totalAlleles * K),
+  });
+  return {
+    K,
+    buffers,
+    // Summed where the WebAssembly loops sum them, when they do (no copy out).
+    counts: {
+      alleleCluster: buffers.wasm?.copies?.counts ?? new Float64Array(data.totalAlleles * K),
+      cluster: new Float64Array(K),
+    },
+    models: [model(), model()],
+    informative: new Float64Array(data.L),
+  };
 }
 
 /**
  * Runs EM or EMA from `init`, yielding after every iteration (so callers can report progress
- * and cancel between iterations) and returning the final model.
+ * and cancel between iterations) and returning the final model. `leftOut` (shape (N,), 1 = left
+ * out) fits the other individuals only, without a copy of their codes: a left-out individual's
+ * posterior row is zeroed before the counts (adding zeros leaves every sum as the fit of the
+ * others alone gives it, bit for bit) and its ln p is not in logLik; its posterior row is 0.
  */
-export function* fitSteps(data: PreparedData, init: MixtureModel, opts: FitOptions): Generator<StepInfo, FitResult> {
+export function* fitSteps(
+  data: PreparedData,
+  init: MixtureModel,
+  opts: FitOptions,
+  leftOut?: Uint8Array,
+  scratch?: FitScratch,
+): Generator<StepInfo, FitResult> {
   if (opts.algorithm === 'ema-tan')
     throw new RangeError('fitSteps: EMA-TAN runs through tanFitSteps (model/tan/tan-fit.ts)');
   // 'auto' chooses between EMA and EM over the starts of a multi-start (startSteps); one fit is EMA.
   const algorithm = opts.algorithm === 'em' ? 'em' : 'ema';
   const K = init.K;
-  let cur = cloneModel(init);
-  let next = cloneModel(init);
-  const buf = eStepBuffers(data, K);
-  const counts = { alleleCluster: new Float64Array(data.totalAlleles * K), cluster: new Float64Array(K) };
-  const informative = new Float64Array(data.L).fill(algorithm === 'em' ? 1 : 0.5);
-  const logGammas = algorithm === 'ema' ? countLogGammas(data, K) : undefined;
+  const s = scratch ?? fitScratch(data, K);
+  if (s.K !== K) throw new RangeError(`fitSteps: scratch for K = ${s.K}, model with K = ${K}`);
+  let [cur, next] = s.models;
+  for (const m of s.models) {
+    m.weights.set(init.weights);
+    m.theta.set(init.theta);
+  }
+  const { buffers: buf, counts } = s;
+  const informative = s.informative.fill(algorithm === 'em' ? 1 : 0.5);
+  const logGammas = algorithm === 'ema' ? (s.logGammas ??= countLogGammas(data, K)) : undefined;
+  const rowLogLiks = leftOut ? (s.rowLogLiks ??= new Float64Array(data.N)) : undefined;
   let iterations = 0;
   let converged = false;
   let logLik = -Infinity;
   for (;;) {
     // E step of the current parameters: its posterior and likelihood belong to `cur`.
-    logLik = eStep(data, cur, buf);
+    logLik = eStep(data, cur, buf, rowLogLiks);
+    if (leftOut) logLik = leaveOut(buf.posterior, rowLogLiks!, leftOut, K);
     if (iterations >= opts.maxIterations) break;
     expectedCounts(data, cur, buf.posterior, opts.missing, counts, buf);
     maStep(data, counts, K, opts.priors, algorithm, next, informative, logGammas);
@@ -91,6 +138,16 @@ export function* fitSteps(data: PreparedData, init: MixtureModel, opts: FitOptio
   };
 }
 
+/** Zeroes the posterior rows of the left-out individuals; returns Σ ln p(x_d) over the others. */
+function leaveOut(posterior: Float64Array, rowLogLiks: Float64Array, leftOut: Uint8Array, K: number): number {
+  let ll = 0;
+  for (let d = 0; d < leftOut.length; d++) {
+    if (leftOut[d]) posterior.fill(0, d * K, (d + 1) * K);
+    else ll += rowLogLiks[d]!;
+  }
+  return ll;
+}
+
 /** Runs a step generator (fitSteps, startSteps) to the end and returns its result. */
 export function runToEnd<R>(steps: Generator<unknown, R>): R {
   for (;;) {
@@ -100,8 +157,14 @@ export function runToEnd<R>(steps: Generator<unknown, R>): R {
 }
 
 /** Runs {@link fitSteps} to the end. */
-export function fit(data: PreparedData, init: MixtureModel, opts: FitOptions): FitResult {
-  return runToEnd(fitSteps(data, init, opts));
+export function fit(
+  data: PreparedData,
+  init: MixtureModel,
+  opts: FitOptions,
+  leftOut?: Uint8Array,
+  scratch?: FitScratch,
+): FitResult {
+  return runToEnd(fitSteps(data, init, opts, leftOut, scratch));
 }
 
 /**

@@ -1,10 +1,10 @@
-import { eStep, eStepBuffers } from './e-step.ts';
-import { fit } from './fit.ts';
+import { eStep, eStepBuffers, type EStepBuffers } from './e-step.ts';
+import { fit, fitScratch, type FitScratch } from './fit.ts';
 import { type FitOptions } from '../fit-options.ts';
 import { individualSubset, type PreparedData } from '../prepared/prepared-data.ts';
 import type { MixtureModel } from './mixture-model.ts';
 import type { StartAlgorithm } from '../../util/choices.ts';
-import { addBlockDeletedLogLiks } from './block-deletion.ts';
+import { blockDeletion } from './block-deletion.ts';
 import type { LocusBlocks } from '../prepared/genome-windows.ts';
 
 /** Folds of the held-out log-likelihood that `--algorithm auto` chooses by. */
@@ -42,18 +42,35 @@ export function heldOutLogLiks(
 ): { totals: number[]; scored: number } {
   if (md.N < folds) return { totals: candidates.map(() => NaN), scored: 0 };
   const totals = candidates.map(() => 0);
+  // The refits leave the fold out of the whole data (no copy of the others' codes, fit.ts), one
+  // after another in the same arrays; the fold's own individuals, a fifth, are taken out to be
+  // scored, with one set of scoring buffers per K for every candidate.
+  const leftOut = new Uint8Array(md.N);
+  const refits = new Map<number, FitScratch>();
   for (let f = 0; f < folds; f++) {
     if (f > 0 && enough?.(f)) return { totals, scored: f };
-    const train: number[] = [];
     const test: number[] = [];
-    for (let d = 0; d < md.N; d++) (d % folds === f ? test : train).push(d);
-    const fitted = individualSubset(md, train);
+    for (let d = 0; d < md.N; d++) {
+      leftOut[d] = d % folds === f ? 1 : 0;
+      if (leftOut[d]) test.push(d);
+    }
     const held = individualSubset(md, test);
+    const scoring = new Map<number, { buffers: EStepBuffers; without?: ReturnType<typeof blockDeletion> }>();
     const rows = perIndividual ? new Float64Array(test.length) : undefined;
     candidates.forEach(({ model, algorithm }, c) => {
-      const refit = fit(fitted, model, { ...opts, algorithm, warmup: 0 });
-      totals[c]! += eStep(held, refit.model, eStepBuffers(held, model.K), rows);
-      if (deleted) addBlockDeletedLogLiks(held, refit.model, deleted.blocks, deleted.perBlock[c]!);
+      let scratch = refits.get(model.K);
+      if (!scratch) refits.set(model.K, (scratch = fitScratch(md, model.K)));
+      const refit = fit(md, model, { ...opts, algorithm, warmup: 0 }, leftOut, scratch);
+      let at = scoring.get(model.K);
+      if (!at) {
+        at = {
+          buffers: eStepBuffers(held, model.K),
+          ...(deleted ? { without: blockDeletion(held, model.K, deleted.blocks) } : {}),
+        };
+        scoring.set(model.K, at);
+      }
+      totals[c]! += eStep(held, refit.model, at.buffers, rows);
+      at.without?.(refit.model, deleted!.perBlock[c]!);
       if (rows) test.forEach((d, j) => (perIndividual![c]![d] = rows[j]!));
     });
   }
