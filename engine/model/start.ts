@@ -43,6 +43,14 @@ export function startContext(data: GenotypeData, md: PreparedData = preparedData
   };
 }
 
+/**
+ * A start context over prepared data alone: what mixture and admixture starts read (EMA-TAN and
+ * bootstrap replicates need the genotype data, {@link startContext}).
+ */
+export function preparedContext(md: PreparedData): StartContext {
+  return asContext(md);
+}
+
 function asContext(x: PreparedData | StartContext): StartContext {
   if ('md' in x) return x;
   let work: AdmixtureWork | undefined;

@@ -3,6 +3,7 @@ import {
   preparedForAdmixture,
   preparedData,
   postedDataset,
+  tasksNeedData,
   type CvFold,
   type CvFoldTask,
   type FitOptions,
@@ -55,6 +56,7 @@ export class StartPool implements StartRunner {
       tasks,
       (taskId, datasetId, task, helpers) => ({ op: 'start', taskId, datasetId, task, options, helpers }),
       options.model === 'admixture',
+      tasksNeedData('start', options),
       hooks,
       signal,
     );
@@ -77,6 +79,7 @@ export class StartPool implements StartRunner {
       tasks,
       (taskId, datasetId, task, helpers) => ({ op: 'cv-fold', taskId, datasetId, task, options, helpers }),
       true,
+      tasksNeedData('cv-fold', options),
       { onStart: () => onFold?.(++completed) },
       signal,
     );
@@ -96,6 +99,7 @@ export class StartPool implements StartRunner {
       tasks,
       (taskId, datasetId, task, helpers) => ({ op: 'bootstrap', taskId, datasetId, task, options, helpers }),
       true,
+      tasksNeedData('bootstrap', options),
       { onStart: () => onReplicate?.(++completed) },
       signal,
     );
@@ -110,6 +114,7 @@ export class StartPool implements StartRunner {
     tasks: readonly T[],
     message: (taskId: number, datasetId: number, task: T, helpers: number) => ToStartWorker,
     admixture: boolean,
+    needsData: boolean,
     hooks: {
       onIteration?(task: T, iteration: number, logLik: number, change: number): void;
       onStart?(task: T, result: R): void;
@@ -124,7 +129,9 @@ export class StartPool implements StartRunner {
     // passes are written for never need them: those read the codes a locus at a time).
     const largestK = tasks.reduce((most, t) => Math.max(most, t.K), 0);
     const prepared = admixture ? preparedForAdmixture(preparedData(data), largestK) : preparedData(data);
-    const dataset = { data: postedDataset(data), prepared };
+    // The genotype data (their loci and individuals, cloned into each worker thread) only where
+    // the tasks read them.
+    const dataset = needsData ? { data: postedDataset(data), prepared } : { prepared };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
     // Fewer tasks than threads: the threads no task uses (no worker was started for them) become

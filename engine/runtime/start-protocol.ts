@@ -16,7 +16,8 @@ export type ToStartWorker =
   | {
       readonly op: 'dataset';
       readonly datasetId: number;
-      readonly data: PostedDataset;
+      /** The genotype data, where the tasks read them (EMA-TAN, bootstrap); absent, `prepared` is all they need. */
+      readonly data?: PostedDataset;
       /** The dataset prepared once by the pool (its large arrays shared where the platform can). */
       readonly prepared?: PreparedData;
     }

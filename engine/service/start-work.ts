@@ -7,7 +7,7 @@ import {
   type PostedDataset,
   type PreparedData,
 } from '../model/prepared/prepared-data.ts';
-import { startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
+import { preparedContext, startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { bootstrapSteps, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 export type { BootstrapTask } from '../model/admixture/bootstrap.ts';
@@ -31,9 +31,19 @@ export function preparedForAdmixture(prepared: PreparedData, largestK: number): 
   return twoAlleleData(prepared) && largestK <= TWO_ALLELE_MAX_K ? prepared : everyLocus(prepared);
 }
 
-/** What a start worker keeps of a dataset it is sent (the preparation made once by the pool). */
-export function workerDataset(data: PostedDataset, prepared?: PreparedData): StartContext {
-  return startContext(receivedDataset(data), prepared);
+/**
+ * What a start worker keeps of a dataset it is sent: the preparation made once by the pool, and
+ * the genotype data where the tasks need them (EMA-TAN, bootstrap replicates).
+ */
+export function workerDataset(data: PostedDataset | undefined, prepared?: PreparedData): StartContext {
+  if (data) return startContext(receivedDataset(data), prepared);
+  if (!prepared) throw new Error('A dataset message needs the data or their preparation');
+  return preparedContext(prepared);
+}
+
+/** Whether tasks of this kind read the genotype data, not only their preparation (which every worker gets). */
+export function tasksNeedData(kind: 'start' | 'cv-fold' | 'bootstrap', options: FitOptions): boolean {
+  return kind === 'bootstrap' || (kind === 'start' && options.algorithm === 'ema-tan');
 }
 
 /** Use case "one start" (in a worker): its iterations, returning the start's result. */

@@ -47,6 +47,25 @@ test('same seed ⇒ the same sweep, bit for bit, in-process and on 1, 2 or 3 wor
   );
 });
 
+test('worker threads get the genotype data only for tasks that read them: EMA-TAN on 2 threads is the in-process sweep', async () => {
+  const tan: SweepOptions = {
+    ...options,
+    kValues: [2],
+    replicates: 1,
+    starts: 3,
+    fit: { ...DEFAULT_FIT, algorithm: 'ema-tan' },
+  };
+  const inProcess = new StartPool(spawnInProcess, 1);
+  const reference = fingerprint((await runSweep(data, tan, inProcess)).runs);
+  inProcess.close();
+  const pool = nodeStartPool(2);
+  try {
+    assert.deepEqual(fingerprint((await runSweep(data, tan, pool)).runs), reference);
+  } finally {
+    pool.close();
+  }
+});
+
 test('progress reports iterations, starts and runs; results appear per (K, replicate); the largest K is handed out first', async () => {
   const pool = new StartPool(spawnInProcess, 2);
   const handedOut: number[] = [];
