@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
-import { toText } from '../formats/writers.ts';
 import { DEFAULT_FIT, type FitOptions, type ParentWeights } from '../service/cluster-sweep.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
+import { writeJson, writeLines } from '../node/write-text.ts';
 import { readPopulationFile } from '../formats/population-file.ts';
 import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
@@ -184,8 +184,8 @@ export async function withSupervision(
 /** Writes a run's .Q and .P files; returns their paths. */
 export function writeRunFiles(dir: string, stem: string, data: GenotypeData, run: SweepRun): string[] {
   const base = join(dir, `${stem}.K${run.K}.r${run.replicate + 1}`);
-  writeFileSync(`${base}.Q`, toText(writeQ(run.clustering.Q, data.individuals.length, run.K)));
-  writeFileSync(`${base}.P`, toText(writeP(data, run.clustering.model)));
+  writeLines(`${base}.Q`, writeQ(run.clustering.Q, data.individuals.length, run.K).lines);
+  writeLines(`${base}.P`, writeP(data, run.clustering.model).lines);
   const files = [`${base}.Q`, `${base}.P`];
   if (run.clustering.linkage) {
     writeFileSync(`${base}.linkage.tsv`, linkageTsv(data, run.clustering.linkage));
@@ -315,7 +315,7 @@ export function registerRun(program: Command): void {
           threads: setting(o['threads'], '--threads', 'threads'),
         });
       if (fitCheck !== undefined) json['fitCheck'] = writeFitChecks(out, data, result.runs, fitCheck === 'matrix');
-      writeFileSync(join(out, `${stem}.json`), JSON.stringify(json));
+      writeJson(join(out, `${stem}.json`), json);
       process.stdout.write(
         `wrote ${result.runs.length} run(s) to ${out}${result.cancelled ? ' (cancelled: runs combine the starts that completed)' : ''}\n`,
       );
@@ -355,7 +355,7 @@ async function writePiece(
     });
     const partial = range.from > 0 || range.to < sweep.starts;
     const name = `stratify.K${K}.r${replicate}${partial ? `.s${range.from + 1}-${range.to}` : ''}.piece.json`;
-    writeFileSync(join(out, name), JSON.stringify(piece));
+    writeJson(join(out, name), piece);
     process.stdout.write(
       `wrote ${join(out, name)} (K=${K}, replicate ${replicate}, starts ${range.from + 1}–${range.to})\n`,
     );
