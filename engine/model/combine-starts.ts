@@ -112,7 +112,7 @@ export function combineStarts(
       ...chosen,
     };
   }
-  const buf = eStepBuffers(data, K);
+  const buf = eStepBuffers(data, K, { resident: false });
   const logLik = eStep(data, model, buf);
   return {
     K,

@@ -133,7 +133,7 @@ export function projectOnto(data: GenotypeData, reference: Reference): Projectio
   const ref = { file: reference.file, K, model: reference.model, run: reference.run };
   if (reference.model === 'mixture') {
     const prepared = buildPreparedData(onRef);
-    const buf = eStepBuffers(prepared, K);
+    const buf = eStepBuffers(prepared, K, { resident: false });
     eStep(prepared, { K, weights: reference.weights!, theta: reference.F }, buf);
     const copies = new Int32Array(onRef.individuals.length);
     const N = onRef.individuals.length;

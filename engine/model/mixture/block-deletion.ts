@@ -67,8 +67,9 @@ export function blockDeletion(
     else for (let i = i0; i < groups.first[q + 1]!; i++) lists[blocks.of[i]!]!.push(-(i + 1));
   }
   const members = lists.map((l) => Int32Array.from(l));
-  const all = rowLoops(data, K, tableRows);
-  const part = rowLoops(data, K, tableRows);
+  // Two passes over the codes a model: no resident copy of them (wasm-rows.ts).
+  const all = rowLoops(data, K, tableRows, false);
+  const part = rowLoops(data, K, tableRows, false);
   return (model, out) => addWithout(data, model, members, all, part, lg, out);
 }
 

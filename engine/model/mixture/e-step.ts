@@ -23,8 +23,16 @@ export interface EStepBuffers {
   readonly wasm?: WasmRows;
 }
 
-/** `wasm: false` runs the JavaScript row loops (the WebAssembly ones give the same bits). */
-export function eStepBuffers(data: PreparedData, K: number, opts: { wasm?: boolean } = {}): EStepBuffers {
+/**
+ * `wasm: false` runs the JavaScript row loops (the WebAssembly ones give the same bits);
+ * `resident: false` copies the codes into the WebAssembly instance a locus at a time, never whole
+ * (for one pass, such as scoring, where a resident copy would only add memory).
+ */
+export function eStepBuffers(
+  data: PreparedData,
+  K: number,
+  opts: { wasm?: boolean; resident?: boolean } = {},
+): EStepBuffers {
   const genotypes = Math.max(1, maxGenotypes(data));
   const wasm =
     opts.wasm === false
@@ -33,7 +41,7 @@ export function eStepBuffers(data: PreparedData, K: number, opts: { wasm?: boole
           N: data.N,
           K,
           tableRows: Math.max(genotypes, data.groups.maxCombined),
-          resident: [data.locusCodes, data.groups.codes],
+          resident: opts.resident === false ? [] : [data.locusCodes, data.groups.codes],
           copies: { P: data.P, alleles: data.genotypeAlleles, totalAlleles: data.totalAlleles },
         });
   return {

@@ -64,7 +64,7 @@ export function heldOutLogLiks(
       let at = scoring.get(model.K);
       if (!at) {
         at = {
-          buffers: eStepBuffers(held, model.K),
+          buffers: eStepBuffers(held, model.K, { resident: false }),
           ...(deleted ? { without: blockDeletion(held, model.K, deleted.blocks) } : {}),
         };
         scoring.set(model.K, at);

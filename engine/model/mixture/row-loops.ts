@@ -18,8 +18,9 @@ export interface RowLoops {
   gather(codes: Codes, start: number): void;
 }
 
-export function rowLoops(data: PreparedData, K: number, tableRows: number): RowLoops {
-  const w = wasmRows({ N: data.N, K, tableRows, resident: [data.locusCodes, data.groups.codes] });
+/** `resident: false`: the codes are copied into the WebAssembly instance a locus at a time (see eStepBuffers). */
+export function rowLoops(data: PreparedData, K: number, tableRows: number, resident = true): RowLoops {
+  const w = wasmRows({ N: data.N, K, tableRows, resident: resident ? [data.locusCodes, data.groups.codes] : [] });
   if (w) return { rows: w.rows, table: w.table, add: (c, s) => w.add(c, s), gather: (c, s) => w.gather(c, s) };
   const rows = new Float64Array(data.N * K);
   const table = new Float64Array(tableRows * K);
