@@ -36,11 +36,14 @@ const data = await readDataset(datasetFiles(file), {
 const seconds = (performance.now() - t0) / 1000;
 clearInterval(sampler);
 process.stderr.write('\n');
-const calls = data.calls.byteLength / 2 ** 20;
+// What holds the genotypes: the packed bytes where the reader kept them packed (reading `calls`
+// would unpack them), else the calls array.
+const held = data.packed ? data.packed.bytes : data.calls;
+const calls = held.byteLength / 2 ** 20;
 console.log(
   `parsed ${data.loci.length} variants × ${data.individuals.length} samples in ${seconds.toFixed(1)} s (${(data.loci.length / seconds).toFixed(0)} variants/s), ${reports} progress reports`,
 );
 console.log(
-  `calls array ${calls.toFixed(0)} MiB (${data.calls.constructor.name}); peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB (baseline ${(baseline / 2 ** 20).toFixed(0)} MiB), peak JS heap ${(peakHeap / 2 ** 20).toFixed(0)} MiB`,
+  `genotypes ${calls.toFixed(0)} MiB (${data.packed ? 'packed, two bits a genotype' : held.constructor.name}); peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB (baseline ${(baseline / 2 ** 20).toFixed(0)} MiB), peak JS heap ${(peakHeap / 2 ** 20).toFixed(0)} MiB`,
 );
 if (!process.argv.includes('--keep')) unlinkSync(file);

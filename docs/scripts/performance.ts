@@ -363,10 +363,10 @@ out(
   'Memory model (bytes, diploid biallelic SNPs, N individuals × L SNPs). Read from a PLINK .bed, the calls stay packed',
 );
 out(
-  'as the .bed holds them, N·L/4, and are never unpacked for clustering; read from other formats (and simulated here), they',
+  'as the .bed holds them, N·L/4, and are never unpacked for clustering; so do unphased calls read from a VCF (packed as',
 );
 out(
-  "take N·L·2 (one byte per copy). The clustering keeps the locus groups' combined codes, four SNPs to a byte (N·L/4), and",
+  "read); from other formats (and simulated here), they take N·L·2 (one byte per copy). The clustering keeps the locus groups' combined codes, four SNPs to a byte (N·L/4), and",
 );
 out(
   'one byte per individual only for the loci read one at a time (a group that two genome windows share: about a tenth of',
@@ -381,9 +381,11 @@ out(
   'counts, and a copy of the codes only when they take at most 16 MiB); reading a file streams it (below), so the text adds',
 );
 out(
-  'nothing. By the model, a mixture start on 10,000 × 200,000 SNPs from a .bed holds 0.5 + 0.5 + 0.2 = 1.2 GB of genotypes,',
+  'nothing. By the model, a mixture start on 10,000 × 200,000 SNPs from a .bed or an unphased VCF holds 0.5 + 0.5 + 0.2 =',
 );
-out('from a VCF 4.0 + 0.5 + 0.2 = 4.7 GB; the admixture model adds 0.5 GB a start. This fits in');
+out(
+  '1.2 GB of genotypes (from a phased VCF 4.0 + 0.5 + 0.2 = 4.7 GB); the admixture model adds 0.5 GB a start. This fits in',
+);
 out(
   `16 GB; an iteration there (E step and counts, N·L·K = 10¹⁰ additions each at K = 5) would take about ${((msPerIteration * (1e4 * 2e5 * 5)) / (2e3 * 1e5 * 3) / 1000).toFixed(0)} s at the rate of`,
 );
@@ -436,17 +438,20 @@ out();
   out('line scanned without splitting the sample columns into strings.');
   out();
   out(
-    '| variants × samples | parse (s) | calls array (MiB) | peak RSS (MiB) | baseline RSS (MiB) | peak JS heap (MiB) |',
+    '| variants × samples | parse (s) | genotypes held (MiB) | how | peak RSS (MiB) | baseline RSS (MiB) | peak JS heap (MiB) |',
   );
-  out('|---|---|---|---|---|---|');
+  out('|---|---|---|---|---|---|---|');
   out(
-    `| 100,000 × 2,000 | ${num(/in ([\d.]+) s \(/)} | ${num(/calls array (\d+) MiB/)} | ${num(/peak RSS (\d+) MiB/)} | ${num(/baseline (\d+) MiB/)} | ${num(/peak JS heap (\d+) MiB/)} |`,
+    `| 100,000 × 2,000 | ${num(/in ([\d.]+) s \(/)} | ${num(/genotypes (\d+) MiB/)} | ${num(/genotypes \d+ MiB \(([^)]+)\)/)} | ${num(/peak RSS (\d+) MiB/)} | ${num(/baseline (\d+) MiB/)} | ${num(/peak JS heap (\d+) MiB/)} |`,
   );
   out();
   out(
-    'Peak memory is the calls array plus the room its growth needs (the number of variants is not known in advance), not',
+    'Unphased diploid calls of sites with at most two alleles are held two bits a genotype as they are read (as a .bed',
   );
-  out('the size of the text.');
+  out(
+    'holds them; engine/data/builder.ts), so peak memory is those bytes plus the room their growth needs (the number of',
+  );
+  out('variants is not known in advance) and the text of the lines in flight, not the size of the text.');
   out();
 }
 out(`Report made in ${((performance.now() - T0) / 60000).toFixed(1)} minutes.`);

@@ -1,5 +1,7 @@
 import { AlleleTable, sortedAlleleOrder } from './allele-table.ts';
 import { GrowableCalls } from './growable-calls.ts';
+import { packedGenotypeData, unpackLocus } from './packed-calls.ts';
+import { allocate, sharedMemory } from '../util/shared-memory.ts';
 import {
   allocateCalls,
   MISSING,
@@ -82,50 +84,172 @@ function identity(n: number): { order: number[]; remap: Int32Array } {
 }
 
 /**
- * Builds a dataset from files written one locus per record (VCF, PLINK .bed), appending each
- * locus's block of N × ploidy codes directly in the final layout.
+ * Builds a dataset from files written one locus per record (VCF), appending each locus's block
+ * of N × ploidy codes in the final layout: call (locus l, individual i, copy p) at offset
+ * (l · N + i) · ploidy + p.
+ *
+ * With `pack`, diploid calls are held two bits a genotype, as PLINK's .bed holds them
+ * (packed-calls.ts: a quarter of a byte where unpacked calls take two bytes), for as long as the
+ * data allow: every site with at most two alleles, both copies called or both missing, and no
+ * phased heterozygote written 1|0 (its order would be lost). The first call or site that does
+ * not fit unpacks what was read and the rest is read unpacked, so any file reads as before; a
+ * file whose calls are all phased is unpacked at the end (its copies are haplotypes).
  */
 export class LocusMajorBuilder {
-  private readonly calls: GrowableCalls;
+  private calls: GrowableCalls | undefined;
+  private packed: GrowableBytes | undefined;
   readonly loci: Locus[] = [];
+  private readonly bytesPerLocus: number;
 
   constructor(
     readonly individuals: readonly Individual[],
     readonly ploidy: number,
     expectedLoci = 1024,
+    pack = false,
   ) {
-    this.calls = new GrowableCalls(Math.max(1, individuals.length * ploidy * expectedLoci));
+    const N = individuals.length;
+    this.bytesPerLocus = Math.ceil(N / 4);
+    if (pack && ploidy === 2 && N > 0) this.packed = new GrowableBytes(Math.max(1, this.bytesPerLocus * expectedLoci));
+    else this.calls = new GrowableCalls(Math.max(1, N * ploidy * expectedLoci));
   }
 
-  /** Appends a locus; returns the offset of its block, to be filled with {@link setCode}. */
+  /** Whether the calls are (still) held packed. */
+  get isPacked(): boolean {
+    return this.packed !== undefined;
+  }
+
+  /** Appends a locus; returns the offset of its block, to be filled with {@link setCall} or {@link setCode}. */
   addLocus(locus: Locus): number {
+    if (this.packed && locus.alleles.length > 2) this.unpack();
     this.loci.push(locus);
-    return this.calls.reserve(this.individuals.length * this.ploidy);
+    const block = this.individuals.length * this.ploidy;
+    if (this.packed) {
+      this.packed.reserve(this.bytesPerLocus);
+      return (this.loci.length - 1) * block;
+    }
+    return this.calls!.reserve(block);
   }
 
   /** Removes the locus added last (its block is released). */
   dropLastLocus(): void {
     this.loci.pop();
-    this.calls.truncate(this.calls.length - this.individuals.length * this.ploidy);
+    if (this.packed) this.packed.truncate(this.loci.length * this.bytesPerLocus);
+    else this.calls!.truncate(this.calls!.length - this.individuals.length * this.ploidy);
   }
 
+  /** Sets one copy. Packed calls are unpacked first (a single copy has no two-bit code). */
   setCode(offset: number, code: number): void {
-    this.calls.set(offset, code);
+    if (this.packed) this.unpack();
+    this.calls!.set(offset, code);
   }
 
-  /** Writes consecutive codes (each −1..127) from `offset`. */
-  setCodes(offset: number, codes: Int8Array): void {
-    this.calls.setBlock(offset, codes);
+  /**
+   * Sets an individual's call: `copies[0 .. ploidy)` from `offset` (a multiple of ploidy);
+   * `phased`: the file wrote it with '|' (a 1|0 heterozygote is then kept unpacked, in its order).
+   */
+  setCall(offset: number, copies: Int32Array, phased: boolean): void {
+    const P = this.ploidy;
+    if (this.packed) {
+      const a = copies[0]!;
+      const b = copies[1]!;
+      const code = twoBitCode(a, b, phased);
+      if (code >= 0) {
+        const N = this.individuals.length;
+        const l = Math.floor(offset / (2 * N));
+        const d = (offset - l * 2 * N) / 2;
+        this.packed.setBits(l * this.bytesPerLocus + (d >> 2), 2 * (d & 3), code);
+        return;
+      }
+      this.unpack();
+    }
+    for (let p = 0; p < P; p++) this.calls!.set(offset + p, copies[p]!);
   }
 
+  /** Moves every locus read so far to unpacked calls (the rest is read unpacked). */
+  private unpack(): void {
+    const packed = this.packed!;
+    this.packed = undefined;
+    const N = this.individuals.length;
+    const L = packed.length / this.bytesPerLocus;
+    this.calls = new GrowableCalls(Math.max(1, 2 * N * Math.max(L, 1024)));
+    const block = new Int8Array(8 * this.bytesPerLocus);
+    const view = { bytes: packed.bytes(), bytesPerLocus: this.bytesPerLocus };
+    for (let l = 0; l < L; l++) {
+      unpackLocus(view, l, block);
+      this.calls.setBlock(this.calls.reserve(2 * N), block.subarray(0, 2 * N));
+    }
+  }
+
+  /**
+   * The dataset: packed calls (in shared memory where the platform has it, as PLINK's reader
+   * keeps a .bed) when they were held packed and are not all phased, else the calls.
+   */
   finish(source: DatasetSource, phased: boolean): GenotypeData {
+    if (this.packed && phased) this.unpack();
+    if (this.packed) {
+      const written = this.packed.bytes();
+      const bytes = allocate(Uint8Array, written.length, sharedMemory());
+      bytes.set(written);
+      return packedGenotypeData(
+        { individuals: this.individuals, loci: this.loci, source },
+        { bytes, bytesPerLocus: this.bytesPerLocus },
+      );
+    }
     return {
       ploidy: this.ploidy,
       individuals: this.individuals,
       loci: this.loci,
-      calls: this.calls.toArray(),
+      calls: this.calls!.toArray(),
       phased,
       source,
     };
+  }
+}
+
+/**
+ * The two-bit code of a diploid call (packed-calls.ts: 00 = (0, 0), 01 = missing, 10 = (0, 1),
+ * 11 = (1, 1)), or −1 where it has none: one copy missing, an allele above 1, or a phased 1|0.
+ */
+function twoBitCode(a: number, b: number, phased: boolean): number {
+  if (a === MISSING || b === MISSING) return a === b ? 1 : -1;
+  if (a > 1 || b > 1) return -1;
+  if (a === b) return a === 0 ? 0 : 3;
+  return phased && a > b ? -1 : 2;
+}
+
+/** An append-only byte buffer (zeroed as it grows) whose two-bit fields are set in place. */
+class GrowableBytes {
+  private buf: Uint8Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.buf = new Uint8Array(capacity);
+  }
+
+  reserve(n: number): void {
+    const need = this.length + n;
+    if (need > this.buf.length) {
+      let cap = this.buf.length;
+      while (cap < need) cap *= 2;
+      const next = new Uint8Array(cap);
+      next.set(this.buf.subarray(0, this.length));
+      this.buf = next;
+    }
+    this.length = need;
+  }
+
+  truncate(n: number): void {
+    this.buf.fill(0, n, this.length);
+    this.length = n;
+  }
+
+  /** Sets bits shift .. shift + 1 of byte `at` to `code`. */
+  setBits(at: number, shift: number, code: number): void {
+    this.buf[at] = (this.buf[at]! & ~(3 << shift)) | (code << shift);
+  }
+
+  /** The bytes written so far (a view). */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.length);
   }
 }

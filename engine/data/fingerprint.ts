@@ -2,8 +2,9 @@ import type { GenotypeData } from './genotype-data.ts';
 import { unpackLocus } from './packed-calls.ts';
 
 /**
- * A fingerprint of a dataset's content (individual ids, locus names, allele names and every call):
- * two reads of the same data agree, and pieces of a sweep computed on other data are told apart.
+ * A fingerprint of a dataset's content (individual ids, locus names, allele names and every call,
+ * its copies in order where the data are phased, else sorted): two reads of the same data agree
+ * however the calls are held, and pieces of a sweep computed on other data are told apart.
  * FNV-1a, 32 bits, as 8 hex digits.
  */
 export function datasetFingerprint(data: GenotypeData): string {
@@ -40,6 +41,16 @@ export function datasetFingerprint(data: GenotypeData): string {
       unpackLocus(packed, l, scratch);
       calls(scratch, 2 * data.individuals.length);
     }
-  } else calls(data.calls, data.calls.length);
+  } else if (data.phased) calls(data.calls, data.calls.length);
+  else {
+    // Unphased: each call's copies sorted (1/0 is 0/1; packed calls hold them so).
+    const P = data.ploidy;
+    const copies = new Int16Array(P);
+    for (let k = 0; k < data.calls.length; k += P) {
+      copies.set(data.calls.subarray(k, k + P));
+      copies.sort();
+      calls(copies, P);
+    }
+  }
   return (h >>> 0).toString(16).padStart(8, '0');
 }

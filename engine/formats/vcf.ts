@@ -33,6 +33,7 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
   let lastLine = 0;
   let sawFileformat = false;
   const codes = new Int32Array(MAX_PLOIDY);
+  const missingCall = new Int32Array(MAX_PLOIDY).fill(MISSING);
   for await (const line of readLines(source, { onProgress: options.onProgress })) {
     lastLine = line.number;
     const t = line.text;
@@ -140,7 +141,8 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
           `ploidy ${ploidy} in the first call`,
           `1 to ${MAX_PLOIDY} alleles per call`,
         );
-      builder = new LocusMajorBuilder(builder.individuals, ploidy, 1024);
+      // Diploid calls are held packed while the sites allow (builder.ts).
+      builder = new LocusMajorBuilder(builder.individuals, ploidy, 1024, true);
     }
     const name = id !== '.' && id !== '' ? id : `${chrom}:${bp}`;
     const offset = builder.addLocus({ name, chrom, pos: bp, alleles });
@@ -162,6 +164,7 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
         if (t.charCodeAt(pos) === COLON) pos++;
       }
       let n = 0;
+      let callPhased = true;
       for (;;) {
         const c = t.charCodeAt(pos);
         let code: number;
@@ -198,7 +201,10 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
         n++;
         const sep = t.charCodeAt(pos);
         if (sep === SLASH || sep === PIPE) {
-          if (sep === SLASH) sawUnphased = true;
+          if (sep === SLASH) {
+            sawUnphased = true;
+            callPhased = false;
+          }
           pos++;
           continue;
         }
@@ -206,7 +212,7 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
       }
       if (n !== ploidy) {
         if (n === 1 && codes[0] === MISSING) {
-          for (let p = 0; p < ploidy; p++) builder.setCode(offset + s * ploidy + p, MISSING);
+          builder.setCall(offset + s * ploidy, missingCall, false);
         } else if (options.ploidyMismatch === 'skip') {
           badPloidy = true;
         } else {
@@ -219,7 +225,7 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
           );
         }
       } else {
-        for (let p = 0; p < ploidy; p++) builder.setCode(offset + s * ploidy + p, codes[p]!);
+        builder.setCall(offset + s * ploidy, codes, callPhased);
       }
       // Next sample.
       while (pos < t.length && t.charCodeAt(pos) !== TAB) pos++;

@@ -116,3 +116,117 @@ test('VCF: skipping sites of another ploidy when asked', async () => {
   assert.deepEqual(genotype(d, 1, 0), ['C', 'C']);
   assert.ok(d.source!.warnings[0]!.includes('1 site'));
 });
+
+/** A VCF of `samples` samples whose sites are given as rows of GT strings. */
+function vcfOf(sites: readonly (readonly string[])[], alleles: (site: number) => [string, string] = () => ['A', 'G']) {
+  const n = sites[0]!.length;
+  const names = Array.from({ length: n }, (_, s) => `s${s + 1}`);
+  const head = `##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\t${names.join('\t')}\n`;
+  return (
+    head +
+    sites
+      .map((gts, l) => {
+        const [ref, alt] = alleles(l);
+        return `1\t${100 + l}\tv${l}\t${ref}\t${alt}\t.\tPASS\t.\tGT\t${gts.join('\t')}\n`;
+      })
+      .join('')
+  );
+}
+
+/** The calls as read from GT text, copies sorted unless `keepOrder` (what the dataset must hold). */
+function expectedCalls(sites: readonly (readonly string[])[], keepOrder = false): number[] {
+  return sites.flatMap((gts) =>
+    gts.flatMap((gt) => {
+      const copies = gt === '.' ? [-1, -1] : gt.split(/[/|]/).map((x) => (x === '.' ? -1 : Number(x)));
+      return keepOrder ? copies : copies.sort((a, b) => a - b);
+    }),
+  );
+}
+
+test('VCF: unphased biallelic diploid calls are held packed, two bits a genotype, and read back as written', async () => {
+  const gts = ['0/0', '0/1', '1/0', '1/1', './.', '.', '0/1'];
+  // 7 samples (a partly filled last byte) × 9 sites, each a rotation of the calls.
+  const sites = Array.from({ length: 9 }, (_, l) => gts.map((_, s) => gts[(s + l) % gts.length]!));
+  const d = await parseText('p.vcf', vcfOf(sites));
+  assert.ok(d.packed, 'held packed');
+  assert.equal(d.packed.bytesPerLocus, 2);
+  assert.equal(d.packed.bytes.length, 9 * 2);
+  assert.equal(d.phased, false);
+  assert.deepEqual(Array.from(d.calls), expectedCalls(sites));
+});
+
+test('VCF: what two bits cannot hold is read unpacked, as written — multi-allelic sites, half-missing calls, phased 1|0', async () => {
+  const first = ['0/1', '1/1', '0/0'];
+  const cases: [string, (readonly string[])[], boolean][] = [
+    ['a third allele', [first, ['0/2', '1/1', '2/2'], first], false],
+    ['one copy missing', [first, ['./1', '0/0', '1/.'], first], false],
+    [
+      'a phased 1|0 among phased calls',
+      [
+        ['0|1', '1|1', '0|0'],
+        ['1|0', '0|1', '1|1'],
+        ['0|0', '0|1', '1|1'],
+      ],
+      true,
+    ],
+  ];
+  for (const [what, sites, phased] of cases) {
+    const alleles = (l: number): [string, string] => (what === 'a third allele' && l === 1 ? ['A', 'G,T'] : ['A', 'G']);
+    const d = await parseText('u.vcf', vcfOf(sites, alleles));
+    assert.equal(d.packed, undefined, what);
+    assert.equal(d.phased, phased, what);
+    assert.deepEqual(Array.from(d.calls), expectedCalls(sites, true), what);
+  }
+  // Phased calls with no 1|0 fit in two bits while reading, but the copies are haplotypes: unpacked at the end.
+  const phasedSites = [
+    ['0|1', '1|1'],
+    ['0|0', '0|1'],
+  ];
+  const d = await parseText('h.vcf', vcfOf(phasedSites));
+  assert.equal(d.packed, undefined);
+  assert.equal(d.phased, true);
+  assert.deepEqual(Array.from(d.calls), expectedCalls(phasedSites, true));
+});
+
+test('VCF: a packed read skips sites of another ploidy when asked', async () => {
+  const text = vcfOf([
+    ['0/1', '1/1', '0/0'],
+    ['0/1', '1', '0/0'],
+    ['1/1', '0/0', '0/1'],
+  ]);
+  const d = await parseText('s.vcf', text, { vcf: { ploidyMismatch: 'skip' } });
+  assert.ok(d.packed);
+  assert.deepEqual(
+    d.loci.map((l) => l.name),
+    ['v0', 'v2'],
+  );
+  assert.deepEqual(
+    Array.from(d.calls),
+    expectedCalls([
+      ['0/1', '1/1', '0/0'],
+      ['1/1', '0/0', '0/1'],
+    ]),
+  );
+});
+
+test('VCF: a packed read prepares the same codes for clustering as the same calls unpacked', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { ROOT } = await import('../helpers.ts');
+  const { buildPreparedData } = await import('../../engine/model/prepared/prepared-data.ts');
+  // The example's calls, unphased (1|0 becomes 1/0: the copies as written, not sorted).
+  const text = readFileSync(join(ROOT, 'resources/examples/snp-three-populations.vcf'), 'utf8').replaceAll('|', '/');
+  const d = await parseText('x.vcf', text);
+  assert.ok(d.packed);
+  const { packed: _, ...rest } = d;
+  const unpacked = { ...rest, calls: (await parseText('x.vcf', text.replaceAll('/', '|'))).calls };
+  const [a, b] = [buildPreparedData(d), buildPreparedData(unpacked)];
+  assert.deepEqual(Array.from(a.locusCodes), Array.from(b.locusCodes));
+  assert.deepEqual(Array.from(a.groups.codes), Array.from(b.groups.codes));
+  assert.deepEqual(Array.from(a.genotypeAlleles), Array.from(b.genotypeAlleles));
+  assert.deepEqual(Array.from(a.genotypeOffsets), Array.from(b.genotypeOffsets));
+  // The fingerprint that tells sweep pieces' datasets apart: the same (1/0 is 0/1 in unphased data).
+  const { datasetFingerprint } = await import('../../engine/data/fingerprint.ts');
+  assert.equal(datasetFingerprint(d), datasetFingerprint({ ...unpacked, phased: false }));
+  assert.notEqual(datasetFingerprint(d), datasetFingerprint({ ...unpacked, phased: true }));
+});
