@@ -3,13 +3,18 @@ import assert from 'node:assert/strict';
 import {
   checkProject,
   decodeAssign,
+  decodeBootstrap,
+  decodeFitCheck,
   decodeFiles,
+  encodeBootstrap,
+  encodeFitCheck,
+  FIT_MATRIX_SAVED,
   decodeRuns,
   encodeAssign,
   encodeFile,
   encodeRuns,
 } from '../renderer/src/state/project.ts';
-import type { AssignInfo } from '../engine/runtime/engine-protocol.ts';
+import type { AssignInfo, BootstrapInfo, FitCheckInfo } from '../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
   classes: ['A', 'B'],
@@ -150,6 +155,56 @@ test('a whole project passes; each damaged field is refused by name before anyth
   const restored = decodeRuns(checkProject(JSON.parse(JSON.stringify(withChoice))).runs, 2);
   assert.deepEqual(restored[0]!.algorithmChoice, choice);
   assert.deepEqual(encodeRuns(restored)[0]!.algorithmChoice, choice);
+});
+
+test('saved bootstrap intervals and a fit check survive JSON (NaN, float32 pairs) and are refused when they do not fit', () => {
+  const boot: BootstrapInfo = {
+    K: 2,
+    replicate: 0,
+    B: 10,
+    blocks: 4,
+    se: Float64Array.of(0.1, 0.1, 0.2, 0.2, 0, 0),
+    lower: Float64Array.of(0.3, 0.5, 0.1, 0.6, 1, 0),
+    upper: Float64Array.of(0.5, 0.7, 0.4, 0.9, 1, 0),
+  };
+  const shown = Float64Array.of(0.4, 0.6, 0.25, 0.75, 1, 0);
+  const back = decodeBootstrap(JSON.parse(JSON.stringify(encodeBootstrap(boot, shown))), 3);
+  assert.deepEqual(back.info, boot);
+  assert.deepEqual(back.shown, shown);
+  assert.throws(() => decodeBootstrap(encodeBootstrap(boot), 4), /do not fit the dataset/);
+
+  const N = 3;
+  const matrix = Float32Array.of(NaN, 0.125, -0.5, 0.125, NaN, 1 / 3, -0.5, 1 / 3, NaN);
+  const fit: FitCheckInfo = {
+    K: 2,
+    replicate: 1,
+    model: 'admixture',
+    N,
+    matrix,
+    populations: ['a', 'b'],
+    means: Float64Array.of(NaN, -0.2, -0.2, 0.3),
+    loci: 9,
+    lociTotal: 9,
+    iterations: 5,
+  };
+  const saved = JSON.parse(JSON.stringify(encodeFitCheck(fit))) as ReturnType<typeof encodeFitCheck>;
+  assert.deepEqual(saved.means, [null, -0.2, -0.2, 0.3]);
+  const restored = decodeFitCheck(saved, N);
+  assert.deepEqual(Array.from(restored.matrix!), Array.from(matrix));
+  assert.ok(Object.is(restored.means[0], NaN));
+  assert.deepEqual(Array.from(restored.means).slice(1), [-0.2, -0.2, 0.3]);
+  assert.throws(() => decodeFitCheck(saved, N + 1), /does not fit the dataset/);
+  // Beyond FIT_MATRIX_SAVED individuals only the population means are kept.
+  const big = { ...fit, N: FIT_MATRIX_SAVED + 1, matrix: new Float32Array((FIT_MATRIX_SAVED + 1) ** 2) };
+  assert.equal(encodeFitCheck(big).matrix, undefined);
+  // checkProject knows their shapes.
+  const doc = project();
+  Object.assign(doc, { trust: { bootstrap: encodeBootstrap(boot, shown), fitCheck: saved } });
+  assert.doesNotThrow(() => checkProject(JSON.parse(JSON.stringify(doc))));
+  Object.assign(doc, { trust: { bootstrap: { ...encodeBootstrap(boot), B: 1 } } });
+  assert.throws(() => checkProject(doc), /trust\.bootstrap/);
+  Object.assign(doc, { trust: { fitCheck: { ...saved, matrix: 'not base64!' } } });
+  assert.throws(() => checkProject(doc), /trust\.fitCheck/);
 });
 
 test('files the desktop app read where they live are saved by path and granted again on restore; embedded ones decoded', async () => {

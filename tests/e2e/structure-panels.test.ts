@@ -139,3 +139,57 @@ test('Structure view → Bootstrap: whiskers on the bars, the CLI’s intervals'
   assert.ok((await dark()) < after, 'hidden again');
   assert.deepEqual(errors, []);
 });
+
+test('Structure view: a saved project keeps the fit check and the bootstrap whiskers', async () => {
+  const { page, errors } = await appWithRun();
+  const darkOf = (p: typeof page) =>
+    p.getByTestId('structure-canvas').evaluate((c: HTMLCanvasElement) => {
+      const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let x = 0; x < px.length; x += 4)
+        if (px[x]! < 60 && px[x + 1]! < 60 && px[x + 2]! < 60 && px[x + 3]! > 0) n++;
+      return n;
+    });
+  await page.getByText('Model fit: residual correlations').click();
+  await page.getByTestId('fit-check-k').selectOption('3');
+  await page.getByTestId('fit-check-run').click();
+  await page.getByTestId('fit-check-summary').waitFor({ timeout: 60_000 });
+  const fitSummary = await page.getByTestId('fit-check-summary').textContent();
+  const within = await page.getByTestId('fit-check-within').locator('tbody tr').allTextContents();
+  await page.getByText('Bootstrap intervals (whiskers)').click();
+  await page.getByTestId('bootstrap-k').selectOption('3');
+  await page.getByTestId('bootstrap-b').fill('4');
+  await page.getByTestId('bootstrap-run').click();
+  await page.getByTestId('bootstrap-summary').waitFor({ timeout: 120_000 });
+  const whiskers = await darkOf(page);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-project').click()]);
+  const path = join(mkdtempSync(join(tmpdir(), 'stratify-trust-project-')), 'trust.stratify.json');
+  await download.saveAs(path);
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as {
+    trust?: { bootstrap?: { B: number; shown?: number[] }; fitCheck?: { N: number; matrix?: string } };
+  };
+  assert.equal(doc.trust?.bootstrap?.B, 4);
+  assert.equal(doc.trust?.bootstrap?.shown?.length, 237 * 3, 'the row the whiskers are on');
+  assert.equal(doc.trust?.fitCheck?.N, 237);
+  assert.ok((doc.trust?.fitCheck?.matrix?.length ?? 0) > 237 * 237 * 4, 'every pair, as float32');
+
+  const fresh = await openApp(browser);
+  // The project reopens on the view it was saved on: Structure.
+  await fresh.page.getByTestId('project-input').setInputFiles(path);
+  await fresh.page.getByTestId('structure-canvas').waitFor({ timeout: 30_000 });
+  assert.equal(await darkOf(fresh.page), whiskers, 'the same whiskers on the same bars');
+  await fresh.page.getByText('Model fit: residual correlations').click();
+  assert.equal(await fresh.page.getByTestId('fit-check-summary').textContent(), fitSummary);
+  assert.deepEqual(await fresh.page.getByTestId('fit-check-within').locator('tbody tr').allTextContents(), within);
+  await fresh.page.getByText('Bootstrap intervals (whiskers)').click();
+  assert.match(
+    (await fresh.page.getByTestId('bootstrap-summary').textContent()) ?? '',
+    /4 refits on resampled markers/,
+  );
+  await fresh.page.screenshot({ path: screenshotPath('trust-restored-nancycats.png'), fullPage: true });
+  await fresh.page.getByTestId('bootstrap-hide').click();
+  assert.ok((await darkOf(fresh.page)) < whiskers, 'the restored whiskers can be hidden');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(fresh.errors, []);
+});

@@ -10,7 +10,15 @@ import {
   VARIABLES,
   type Model,
 } from '../../../engine/util/choices.ts';
-import type { AssignInfo, FileInput, OpenOptions, PcaInfo, RunInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type {
+  AssignInfo,
+  BootstrapInfo,
+  FileInput,
+  FitCheckInfo,
+  OpenOptions,
+  PcaInfo,
+  RunInfo,
+} from '../../../engine/runtime/engine-protocol.ts';
 import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
 import type { DesktopApi } from '../../../shared/ipc-contract.ts';
 import type { AssignSettings } from './assign.svelte.ts';
@@ -91,12 +99,95 @@ export interface ProjectDoc {
     settings: PcaSettings;
     result?: PcaInfo;
   };
+  /**
+   * The Structure view's bootstrap intervals and model-fit check, of the runs saved here (absent
+   * in projects saved before they were saved, or when none was computed).
+   */
+  readonly trust?: {
+    readonly bootstrap?: EncodedBootstrap;
+    readonly fitCheck?: EncodedFitCheck;
+  };
   /** Absent in projects saved before the Assign view was saved. */
   readonly assign?: {
     settings: AssignSettings;
     result?: EncodedAssign;
     resultFolds?: number;
     resultBy?: AssignSettings['by'];
+  };
+}
+
+/**
+ * Bootstrap intervals as plain JSON; `shown`: the memberships of the bar-plot row whose columns
+ * they follow, when whiskers were drawn (on reopening they are drawn on the row that shows them).
+ */
+export type EncodedBootstrap = Omit<BootstrapInfo, 'se' | 'lower' | 'upper'> & {
+  se: number[];
+  lower: number[];
+  upper: number[];
+  shown?: number[];
+};
+
+/**
+ * A fit check as plain JSON: the population means (null where a population has no pair), and the
+ * matrix of every pair as base64 of its float32 bytes up to FIT_MATRIX_SAVED individuals (beyond,
+ * a reopened project shows the population means; a new check draws the pairs again).
+ */
+export type EncodedFitCheck = Omit<FitCheckInfo, 'matrix' | 'means'> & { means: (number | null)[]; matrix?: string };
+
+/** The most individuals whose fit-check matrix a project keeps (1,000: 4 MB of float32). */
+export const FIT_MATRIX_SAVED = 1000;
+
+export function encodeBootstrap(b: BootstrapInfo, shown?: Float64Array): EncodedBootstrap {
+  return {
+    ...b,
+    se: Array.from(b.se),
+    lower: Array.from(b.lower),
+    upper: Array.from(b.upper),
+    ...(shown ? { shown: Array.from(shown) } : {}),
+  };
+}
+
+/** Decodes saved intervals, checking that they fit `individuals`; throws a readable error if not. */
+export function decodeBootstrap(
+  e: EncodedBootstrap,
+  individuals: number,
+): { info: BootstrapInfo; shown?: Float64Array } {
+  const size = individuals * e.K;
+  if ([e.se, e.lower, e.upper, ...(e.shown ? [e.shown] : [])].some((a) => a.length !== size))
+    throw new Error('the saved bootstrap intervals do not fit the dataset');
+  const { se, lower, upper, shown, ...rest } = e;
+  return {
+    info: { ...rest, se: Float64Array.from(se), lower: Float64Array.from(lower), upper: Float64Array.from(upper) },
+    ...(shown ? { shown: Float64Array.from(shown) } : {}),
+  };
+}
+
+export function encodeFitCheck(f: FitCheckInfo): EncodedFitCheck {
+  const { matrix, means, ...rest } = f;
+  return {
+    ...rest,
+    means: Array.from(means, (x) => (Number.isFinite(x) ? x : null)),
+    ...(matrix && f.N <= FIT_MATRIX_SAVED
+      ? { matrix: toBase64(new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength)) }
+      : {}),
+  };
+}
+
+/** Decodes a saved fit check, checking that it fits `individuals`; throws a readable error if not. */
+export function decodeFitCheck(e: EncodedFitCheck, individuals: number): FitCheckInfo {
+  const G = e.populations.length;
+  if (e.N !== individuals || e.means.length !== G * G) throw new Error('the saved fit check does not fit the dataset');
+  const { matrix, means, ...rest } = e;
+  let decoded: Float32Array | undefined;
+  if (matrix !== undefined) {
+    const bytes = fromBase64(matrix);
+    if (bytes.length !== individuals * individuals * 4) throw new Error('the saved fit check does not fit the dataset');
+    decoded = new Float32Array(bytes.buffer, bytes.byteOffset, individuals * individuals);
+  }
+  return {
+    ...rest,
+    means: Float64Array.from(means, (x) => x ?? NaN),
+    ...(decoded ? { matrix: decoded } : {}),
   };
 }
 
@@ -331,6 +422,7 @@ export function checkProject(doc: unknown): ProjectDoc {
     )
       bad('pca.result', 'is not a PCA result');
   }
+  if (d.trust !== undefined) checkTrust(d.trust);
   if (d.assign !== undefined) {
     const a = d.assign.settings as Partial<AssignSettings> | undefined;
     const ok =
@@ -345,6 +437,43 @@ export function checkProject(doc: unknown): ProjectDoc {
     if (!ok) bad('assign.settings', 'are not valid Assign settings');
   }
   return d as ProjectDoc;
+}
+
+function checkTrust(t: unknown): void {
+  if (!t || typeof t !== 'object') bad('trust', 'is not an object');
+  const { bootstrap: b, fitCheck: f } = t as {
+    bootstrap?: Record<string, unknown>;
+    fitCheck?: Record<string, unknown>;
+  };
+  if (b !== undefined) {
+    const ok =
+      !!b &&
+      isInt(b.K, 1) &&
+      isInt(b.replicate, 0) &&
+      isInt(b.B, 2) &&
+      (b.blocks === undefined || isInt(b.blocks, 1)) &&
+      ['se', 'lower', 'upper'].every((k) => numbers(b[k])) &&
+      (b.shown === undefined || numbers(b.shown));
+    if (!ok) bad('trust.bootstrap', 'is not a set of bootstrap intervals');
+  }
+  if (f !== undefined) {
+    const ok =
+      !!f &&
+      isInt(f.K, 1) &&
+      isInt(f.replicate, 0) &&
+      MODEL.values.includes(f.model as Model) &&
+      isInt(f.N, 1) &&
+      Array.isArray(f.populations) &&
+      f.populations.every((p) => typeof p === 'string') &&
+      Array.isArray(f.means) &&
+      f.means.every((x) => x === null || isNum(x)) &&
+      isInt(f.loci, 0) &&
+      isInt(f.lociTotal, 0) &&
+      isInt(f.iterations, 0) &&
+      (f.note === undefined || typeof f.note === 'string') &&
+      (f.matrix === undefined || (typeof f.matrix === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(f.matrix)));
+    if (!ok) bad('trust.fitCheck', 'is not a fit check');
+  }
 }
 
 const DB = 'stratify';

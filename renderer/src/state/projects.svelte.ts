@@ -9,6 +9,10 @@ import {
   autosave,
   checkProject,
   decodeAssign,
+  decodeBootstrap,
+  decodeFitCheck,
+  encodeBootstrap,
+  encodeFitCheck,
   decodeFiles,
   decodeRuns,
   encodeAssign,
@@ -78,6 +82,7 @@ export class ProjectState {
         mapK: plot.mapK,
       },
       runs: encodeRuns(run.runs),
+      ...this.trust(),
       ...(this.pca
         ? {
             pca: {
@@ -110,6 +115,48 @@ export class ProjectState {
           : {}),
       },
     };
+  }
+
+  /** The bootstrap intervals and fit check of the runs shown (those of another sweep are not saved). */
+  private trust(): Pick<ProjectDoc, 'trust'> {
+    const { plot } = this;
+    const sweepId = this.run.analysis?.sweepId;
+    const b = plot.bootstrap?.sweepId === sweepId ? plot.bootstrap?.info : undefined;
+    const f = plot.fitCheck?.sweepId === sweepId ? plot.fitCheck?.info : undefined;
+    if (sweepId === undefined || (!b && !f)) return {};
+    const whiskers = b && plot.intervals?.K === b.K ? plot.intervals.shown : undefined;
+    return {
+      trust: {
+        ...(b ? { bootstrap: encodeBootstrap(b, whiskers) } : {}),
+        ...(f ? { fitCheck: encodeFitCheck(f) } : {}),
+      },
+    };
+  }
+
+  /**
+   * Puts saved bootstrap intervals and a fit check back beside the restored sweep; whiskers go on
+   * the row of K whose shown memberships (major mode or another) are the ones they were drawn on.
+   */
+  private restoreTrust(
+    analysis: NonNullable<RunState['analysis']>,
+    bootstrap: ReturnType<typeof decodeBootstrap> | null,
+    fitCheck: ReturnType<typeof decodeFitCheck> | null,
+  ): void {
+    const { plot } = this;
+    const { sweepId } = analysis;
+    plot.modesFor(analysis);
+    plot.bootstrap = bootstrap ? { sweepId, info: bootstrap.info } : null;
+    plot.fitCheck = fitCheck ? { sweepId, info: fitCheck } : null;
+    plot.intervals = null;
+    const shown = bootstrap?.shown;
+    const k = shown && analysis.perK.find((x) => x.K === bootstrap.info.K);
+    if (!k) return;
+    const same = (q: Float64Array) => q.length === shown.length && q.every((x, j) => x === shown[j]);
+    const mode = k.modeQs.findIndex((m) => same(m.Q));
+    const Q = mode >= 0 ? k.modeQs[mode]!.Q : same(k.Q) ? k.Q : undefined;
+    if (!Q) return;
+    if (mode >= 0) plot.modeOf = { ...plot.modeOf, [k.K]: mode };
+    plot.intervals = { K: k.K, shown: Q, lower: bootstrap.info.lower, upper: bootstrap.info.upper };
   }
 
   async save(): Promise<void> {
@@ -182,6 +229,8 @@ export class ProjectState {
       const N = shown.individuals.length;
       const runs = decodeRuns(doc.runs, N);
       const assignResult = doc.assign?.result ? decodeAssign(doc.assign.result, N) : null;
+      const bootstrap = doc.trust?.bootstrap ? decodeBootstrap(doc.trust.bootstrap, N) : null;
+      const fitCheck = doc.trust?.fitCheck ? decodeFitCheck(doc.trust.fitCheck, N) : null;
       if (doc.pca?.result && doc.pca.result.vectors.length !== N * doc.pca.result.pcs)
         throw new Error('the saved PCA does not fit the dataset');
       let analysis = null;
@@ -212,6 +261,7 @@ export class ProjectState {
         run.runs = runs;
         run.analysis = analysis;
         plot.shownK = [...doc.plot.shownK];
+        this.restoreTrust(analysis, bootstrap, fitCheck);
       }
       if (settings) {
         Object.assign(assign, settings);
