@@ -173,8 +173,9 @@ export function crossValidate(
 }
 
 /**
- * k-fold cross-validation of any classifier given as `fitPredict(trainRows, testRows)`, which
- * returns the posteriors of the test rows, shape (testRows.length, K). Folds are stratified
+ * k-fold cross-validation of any classifier given as `fitPredict(trainRows, testRows, fold)`,
+ * which returns the posteriors of the test rows, shape (testRows.length, K) (`fold`: the fold's
+ * index in {@link stratifiedFolds}' list, for folds computed elsewhere). Folds are stratified
  * ({@link stratifiedFolds}); folds equal to the number of labelled rows is leave-one-out.
  */
 export function crossValidateRows(
@@ -182,7 +183,7 @@ export function crossValidateRows(
   K: number,
   folds: number,
   seed: number,
-  fitPredict: (trainRows: number[], testRows: number[]) => Float64Array,
+  fitPredict: (trainRows: number[], testRows: number[], fold: number) => Float64Array,
 ): Evaluation {
   const assignments = stratifiedFolds(labels, folds, seed);
   const confusion = new Int32Array(K * K);
@@ -194,7 +195,7 @@ export function crossValidateRows(
   assignments.forEach((test, f) => {
     if (test.length === 0) return;
     const trainRows = assignments.flatMap((rows, g) => (g === f ? [] : rows));
-    const post = fitPredict(trainRows, test);
+    const post = fitPredict(trainRows, test, f);
     const tally = scorePosteriors(labels, K, test, post, confusion, posterior);
     correct += tally.correct;
     loss += tally.loss;

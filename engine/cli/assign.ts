@@ -7,10 +7,18 @@ import { appendIndividuals } from '../data/merge.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import { assignIndividuals, DEFAULT_ALLELE_PRIOR, DEFAULT_EXCLUSION_DRAWS, SEARCH_LIMIT } from '../service/assign.ts';
+import {
+  assignIndividualsOn,
+  DEFAULT_ALLELE_PRIOR,
+  DEFAULT_EXCLUSION_DRAWS,
+  SEARCH_LIMIT,
+  type Assignment,
+} from '../service/assign.ts';
+import { nodeStartPool } from '../node/worker-pool.ts';
+import { availableParallelism } from 'node:os';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
-import { choice, choiceHelp, numberIn, positiveInt } from './parse-args.ts';
+import { choice, choiceHelp, numberIn, positiveInt, setting } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
@@ -76,6 +84,11 @@ export function registerAssign(program: Command): void {
       'the most local scores one structure search (BCkG, kDB by score) may evaluate before it is refused',
       String(SEARCH_LIMIT),
     )
+    .option(
+      '--threads <t>',
+      'worker threads: genotype classifiers cross-validate their folds on them at once',
+      String(availableParallelism()),
+    )
     .option('--out <dir>', 'output directory', 'stratify-assign')
     .action(async (file: string, o: Record<string, unknown>) => {
       const readOptions = readOptionsFrom(o);
@@ -113,9 +126,14 @@ export function registerAssign(program: Command): void {
       const bar = new ProgressBar(process.stderr);
       const searches = opts.score ? `${opts.structure.toUpperCase()} (k = ${opts.k}, ${opts.score})` : opts.structure;
       let said = false;
-      let a: ReturnType<typeof assignIndividuals>;
+      let a: Assignment;
+      const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.once('SIGINT', onSigint);
       try {
-        a = assignIndividuals(
+        a = await assignIndividualsOn(
+          pool,
           data,
           {
             by,
@@ -137,9 +155,12 @@ export function registerAssign(program: Command): void {
             }
             bar.update(p.done, p.total, `structure search: ${p.done} of ${p.total} features`);
           },
+          controller.signal,
         );
       } finally {
         bar.done();
+        process.off('SIGINT', onSigint);
+        pool.close();
       }
       const cat = a.data;
       const ev = a.evaluation;

@@ -23,14 +23,21 @@ export interface StartContext {
   admixtureWork(): AdmixtureWork;
 }
 
-/** A start context over a dataset; TAN variables are built on first use and cached per option set. */
-export function startContext(data: GenotypeData, md: PreparedData = preparedData(data)): StartContext {
+/**
+ * A start context over a dataset: its preparation `prepared` (made on first use when not given:
+ * tasks that read only the genotypes, such as assignment folds, never make it); TAN variables are
+ * built on first use and cached per option set.
+ */
+export function startContext(data: GenotypeData, prepared?: PreparedData): StartContext {
   const cache = new Map<string, TanData>();
   let work: AdmixtureWork | undefined;
+  let md = prepared;
   return {
     data,
-    md,
-    admixtureWork: () => (work ??= admixtureWork(md)),
+    get md() {
+      return (md ??= preparedData(data));
+    },
+    admixtureWork: () => (work ??= admixtureWork((md ??= preparedData(data)))),
     tan(o) {
       const key = `${o.window}/${o.order}/${o.orderSeed}`;
       let td = cache.get(key);

@@ -7,7 +7,7 @@ import type { DatasetFiles } from '../formats/read-dataset.ts';
 import { isFormatError, type FormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
-import { assignIndividuals } from '../service/assign.ts';
+import { assignIndividualsOn } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
@@ -392,7 +392,8 @@ export class EngineServer {
         } as const;
         const data = this.dataset(req.datasetId);
         let shown = -1;
-        const a = assignIndividuals(
+        const a = await assignIndividualsOn(
+          this.pool(),
           data,
           {
             by: req.by,
@@ -410,6 +411,7 @@ export class EngineServer {
             shown = percent;
             progress({ kind: 'structure-search', done: p.done, total: p.total, work: p.work });
           },
+          signal,
         );
         const ev = a.evaluation;
         return {

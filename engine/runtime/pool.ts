@@ -12,7 +12,7 @@ import {
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 import type { StartTask } from '../service/start-work.ts';
-import type { BootstrapTask } from '../service/start-work.ts';
+import type { AssignFoldTask, BootstrapTask } from '../service/start-work.ts';
 import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';
@@ -55,8 +55,7 @@ export class StartPool implements StartRunner {
       data,
       tasks,
       (taskId, datasetId, task, helpers) => ({ op: 'start', taskId, datasetId, task, options, helpers }),
-      options.model === 'admixture',
-      tasksNeedData('start', options),
+      { prepared: options.model === 'admixture' ? 'admixture' : 'mixture', data: tasksNeedData('start', options) },
       hooks,
       signal,
     );
@@ -78,8 +77,7 @@ export class StartPool implements StartRunner {
       data,
       tasks,
       (taskId, datasetId, task, helpers) => ({ op: 'cv-fold', taskId, datasetId, task, options, helpers }),
-      true,
-      tasksNeedData('cv-fold', options),
+      { prepared: 'admixture', data: tasksNeedData('cv-fold', options) },
       { onStart: () => onFold?.(++completed) },
       signal,
     );
@@ -98,9 +96,32 @@ export class StartPool implements StartRunner {
       data,
       tasks,
       (taskId, datasetId, task, helpers) => ({ op: 'bootstrap', taskId, datasetId, task, options, helpers }),
-      true,
-      tasksNeedData('bootstrap', options),
+      { prepared: 'admixture', data: tasksNeedData('bootstrap', options) },
       { onStart: () => onReplicate?.(++completed) },
+      signal,
+    );
+  }
+
+  /**
+   * Runs folds of an assignment's cross-validation on the workers (each task's posteriors, in task
+   * order); `onFeatures` gets a task's position and the features its structure search has placed.
+   */
+  runAssignFolds(
+    data: GenotypeData,
+    tasks: readonly AssignFoldTask[],
+    signal?: AbortSignal,
+    onFeatures?: (position: number, features: number) => void,
+  ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }> {
+    const position = new Map(tasks.map((t, k) => [t, k]));
+    return this.schedule<AssignFoldTask, Float64Array>(
+      data,
+      tasks,
+      (taskId, datasetId, task) => ({ op: 'assign-fold', taskId, datasetId, task }),
+      { prepared: 'none', data: true },
+      {
+        onIteration: (task, features) => onFeatures?.(position.get(task)!, features),
+        onStart: (task) => onFeatures?.(position.get(task)!, Infinity),
+      },
       signal,
     );
   }
@@ -113,8 +134,7 @@ export class StartPool implements StartRunner {
     data: GenotypeData,
     tasks: readonly T[],
     message: (taskId: number, datasetId: number, task: T, helpers: number) => ToStartWorker,
-    admixture: boolean,
-    needsData: boolean,
+    posting: { readonly prepared: 'mixture' | 'admixture' | 'none'; readonly data: boolean },
     hooks: {
       onIteration?(task: T, iteration: number, logLik: number, change: number): void;
       onStart?(task: T, result: R): void;
@@ -128,10 +148,18 @@ export class StartPool implements StartRunner {
     // every locus's codes: decoded here once, not in each worker (SNP data at the K the two-allele
     // passes are written for never need them: those read the codes a locus at a time).
     const largestK = tasks.reduce((most, t) => Math.max(most, t.K), 0);
-    const prepared = admixture ? preparedForAdmixture(preparedData(data), largestK) : preparedData(data);
+    const prepared =
+      posting.prepared === 'none'
+        ? undefined
+        : posting.prepared === 'admixture'
+          ? preparedForAdmixture(preparedData(data), largestK)
+          : preparedData(data);
     // The genotype data (their loci and individuals, cloned into each worker thread) only where
     // the tasks read them.
-    const dataset = needsData ? { data: postedDataset(data), prepared } : { prepared };
+    const dataset = {
+      ...(posting.data ? { data: postedDataset(data) } : {}),
+      ...(prepared ? { prepared } : {}),
+    };
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
     // Fewer tasks than threads: the threads no task uses (no worker was started for them) become
@@ -192,7 +220,7 @@ export class StartPool implements StartRunner {
             }
             inFlight.delete(msg.taskId);
             load[slot.worker]!--;
-            if (msg.op === 'done' || msg.op === 'cv-done' || msg.op === 'bootstrap-done') {
+            if (msg.op === 'done' || msg.op === 'cv-done' || msg.op === 'bootstrap-done' || msg.op === 'assign-done') {
               const result = msg.result as R;
               results[slot.position] = result;
               hooks.onStart?.(task, result);

@@ -1,4 +1,4 @@
-import type { BootstrapTask } from '../service/start-work.ts';
+import type { AssignFoldTask, BootstrapTask } from '../service/start-work.ts';
 import type {
   CvFold,
   CvFoldTask,
@@ -48,6 +48,14 @@ export type ToStartWorker =
       readonly options: FitOptions;
       readonly helpers?: number;
     }
+  /** One fold of an assignment's cross-validation (answered with 'assign-done': its posteriors). */
+  | {
+      readonly op: 'assign-fold';
+      readonly taskId: number;
+      readonly datasetId: number;
+      readonly task: AssignFoldTask;
+      readonly helpers?: number;
+    }
   | { readonly op: 'cancel'; readonly taskId: number }
   /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */
   | { readonly op: 'drop'; readonly datasetId: number }
@@ -67,6 +75,7 @@ export type FromStartWorker =
   | { readonly op: 'done'; readonly taskId: number; readonly result: StartResult }
   | { readonly op: 'cv-done'; readonly taskId: number; readonly result: CvFold }
   | { readonly op: 'bootstrap-done'; readonly taskId: number; readonly result: Float64Array }
+  | { readonly op: 'assign-done'; readonly taskId: number; readonly result: Float64Array }
   | { readonly op: 'cancelled'; readonly taskId: number }
   | { readonly op: 'error'; readonly taskId: number; readonly name: string; readonly message: string }
   | { readonly op: 'held'; readonly datasets: number };

@@ -1,4 +1,5 @@
 import {
+  assignFoldWork,
   bootstrapWork,
   cvFoldWork,
   startWork,
@@ -10,6 +11,9 @@ import {
 import { yieldToEventLoop, type Port } from './port.ts';
 import { setKernelHelpers } from '../util/kernel-team.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
+
+/** The messages that queue a task. */
+type TaskOp = 'start' | 'cv-fold' | 'bootstrap' | 'assign-fold';
 
 /** How often a running start gives the event loop a chance to deliver a cancel (ms). */
 const YIELD_EVERY_MS = 40;
@@ -23,7 +27,7 @@ const PROGRESS_EVERY_MS = 200;
  */
 export function serveStarts(port: Port): void {
   const datasets = new Map<number, StartContext>();
-  const queue: Extract<ToStartWorker, { op: 'start' | 'cv-fold' | 'bootstrap' }>[] = [];
+  const queue: Extract<ToStartWorker, { op: TaskOp }>[] = [];
   const cancelled = new Set<number>();
   let running = false;
   const send = (m: FromStartWorker, transfer?: Transferable[]) => port.postMessage(m, transfer);
@@ -31,11 +35,35 @@ export function serveStarts(port: Port): void {
   /** A queued task's iterations and what to send when they are done. */
   function job(
     data: StartContext,
-    msg: Extract<ToStartWorker, { op: 'start' | 'cv-fold' | 'bootstrap' }>,
+    msg: Extract<ToStartWorker, { op: TaskOp }>,
   ): {
     steps: Generator<{ iteration: number; logLik: number; change: number }, unknown>;
     finish(value: unknown): void;
   } {
+    if (msg.op === 'assign-fold') {
+      // One step: the fold's structure search reports its features as it places them (a cancel
+      // is taken between folds).
+      const genotypes = data.data;
+      if (!genotypes) throw new RangeError('an assignment fold needs the genotype data');
+      let features = 0;
+      let last = 0;
+      const onFeature = () => {
+        features++;
+        const now = Date.now();
+        if (now - last < PROGRESS_EVERY_MS) return;
+        last = now;
+        send({ op: 'iteration', taskId: msg.taskId, iteration: features, logLik: NaN, change: NaN });
+      };
+      return {
+        steps: (function* () {
+          return assignFoldWork(genotypes, msg.task, onFeature);
+        })(),
+        finish: (value) => {
+          const post = value as Float64Array;
+          send({ op: 'assign-done', taskId: msg.taskId, result: post }, [post.buffer] as Transferable[]);
+        },
+      };
+    }
     if (msg.op === 'bootstrap') {
       return {
         steps: bootstrapWork(data, msg.task, msg.options),
@@ -122,6 +150,7 @@ export function serveStarts(port: Port): void {
       case 'start':
       case 'cv-fold':
       case 'bootstrap':
+      case 'assign-fold':
         queue.push(msg);
         void drain();
         break;

@@ -1,5 +1,5 @@
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
-import { categoricalFromGenotypes, type CategoricalData } from '../classify/categorical.ts';
+import type { CategoricalData } from '../classify/categorical.ts';
 import { predict } from '../classify/classifier.ts';
 import {
   crossValidate,
@@ -8,6 +8,9 @@ import {
   type ClassifierOptions,
   type Evaluation,
 } from '../classify/evaluate.ts';
+import type { StartRunner } from './start-runner.ts';
+import { categoricalOf, type AssignFoldTask } from './assign-fold.ts';
+export { assignFoldWork, type AssignFoldTask } from './assign-fold.ts';
 import { genotypePanelEvaluator, panelCurveWith, type PanelEvaluator } from '../classify/panel-curve.ts';
 import { searchesByScore, structureSearchWork } from '../classify/learn-structure.ts';
 import {
@@ -158,28 +161,15 @@ export interface StructureProgress {
 }
 
 /**
- * Use cases "assign" and "predict": cross-validates a classifier on the labelled individuals and
- * gives every unlabelled individual its posterior from a model trained on all labelled ones.
+ * A structure searched with a score (BCkG, kDB by score): its size, refused beyond the limit
+ * before anything runs; progress is reported per feature of each search (the folds', then the one
+ * on everybody for the unlabelled).
  */
-export function assignIndividuals(
-  data: GenotypeData,
+function searchPlan(
+  cat: CategoricalData,
+  variables: 'alleles' | 'genotypes',
   o: AssignOptions,
-  onProgress?: (p: StructureProgress) => void,
-): Assignment {
-  const cat = categoricalFromGenotypes(data, o.by);
-  if (cat.classes.length < 2)
-    throw new RangeError(
-      `assignment needs at least two ${o.by === 'group' ? 'groups' : 'populations'} among the labelled individuals`,
-    );
-  const K = cat.classes.length;
-  const labels = cat.labels;
-  const labelledRows = Array.from(labels).flatMap((y, r) => (y >= 0 ? [r] : []));
-  const unlabelled = Array.from(labels).flatMap((y, r) => (y < 0 ? [r] : []));
-  const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
-  const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
-  // Structure searched with a score (BCkG, kDB by score): its size, refused beyond the limit before
-  // anything runs, and progress per feature of each search (the folds', then the one on everybody
-  // for the unlabelled).
+): { byScore: boolean; work: number } {
   const byScore = variables === 'genotypes' && searchesByScore(o.classifier.structure, o.classifier.score);
   const work = byScore ? structureSearchWork(cat.n, o.classifier.structure, o.classifier.k, o.classifier.score) : 0;
   if (byScore) {
@@ -193,6 +183,84 @@ export function assignIndividuals(
           'choose a lower k, kDB, a marker panel (stratify select), or raise the limit (stratify assign --max-search)',
       );
   }
+  return { byScore, work };
+}
+
+/** Posteriors of an assignment's genotype classifier computed fold by fold (on workers). */
+export interface FoldPosteriors {
+  /** Per fold (stratifiedFolds' order), its test rows' posteriors, shape (test rows, classes). */
+  readonly folds: readonly Float64Array[];
+  /** Every row's posteriors under the model of all labelled individuals (when some are unlabelled). */
+  readonly all?: Float64Array;
+}
+
+/**
+ * {@link assignIndividuals} with the genotype classifier's folds (and the model of every labelled
+ * individual) run on `runner`'s workers at once, each fold's structure search on a core of its
+ * own: the same posteriors, bit for bit. Allele variables, and runners without workers for it,
+ * run in this thread. A cancel (signal) ends it with an error once the running folds stop.
+ */
+export async function assignIndividualsOn(
+  runner: StartRunner,
+  data: GenotypeData,
+  o: AssignOptions,
+  onProgress?: (p: StructureProgress) => void,
+  signal?: AbortSignal,
+): Promise<Assignment> {
+  const cat = categoricalOf(data, o.by);
+  const { variables } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
+  if (variables !== 'genotypes' || !runner.runAssignFolds || cat.classes.length < 2)
+    return assignIndividuals(data, o, onProgress);
+  const { byScore, work } = searchPlan(cat, variables, o);
+  let labelled = 0;
+  for (const y of cat.labels) if (y >= 0) labelled++;
+  const folds = o.folds === 'loo' ? labelled : o.folds;
+  const anyUnlabelled = labelled < cat.labels.length;
+  const tasks: AssignFoldTask[] = Array.from({ length: folds + (anyUnlabelled ? 1 : 0) }, (_, f) => ({
+    K: 0,
+    by: o.by,
+    classifier: o.classifier,
+    folds,
+    seed: o.seed,
+    fold: f < folds ? f : -1,
+  }));
+  // Features placed so far by each task's search, summed for the progress.
+  const placed = new Float64Array(tasks.length);
+  const { results, cancelled } = await runner.runAssignFolds(data, tasks, signal, (position, features) => {
+    placed[position] = Number.isFinite(features) ? features : cat.n;
+    if (byScore && onProgress)
+      onProgress({ done: placed.reduce((s, x) => s + x, 0), total: tasks.length * cat.n, work });
+  });
+  if (cancelled || results.some((r) => r === undefined)) throw new Error('the assignment was cancelled');
+  return assignIndividuals(data, o, undefined, {
+    folds: results.slice(0, folds) as Float64Array[],
+    ...(anyUnlabelled ? { all: results[folds] } : {}),
+  });
+}
+
+/**
+ * Use cases "assign" and "predict": cross-validates a classifier on the labelled individuals and
+ * gives every unlabelled individual its posterior from a model trained on all labelled ones.
+ */
+export function assignIndividuals(
+  data: GenotypeData,
+  o: AssignOptions,
+  onProgress?: (p: StructureProgress) => void,
+  /** Genotype variables: the folds' posteriors (and every row's from the model of all labelled individuals) computed elsewhere ({@link assignIndividualsOn}). */
+  computed?: FoldPosteriors,
+): Assignment {
+  const cat = categoricalOf(data, o.by);
+  if (cat.classes.length < 2)
+    throw new RangeError(
+      `assignment needs at least two ${o.by === 'group' ? 'groups' : 'populations'} among the labelled individuals`,
+    );
+  const K = cat.classes.length;
+  const labels = cat.labels;
+  const labelledRows = Array.from(labels).flatMap((y, r) => (y >= 0 ? [r] : []));
+  const unlabelled = Array.from(labels).flatMap((y, r) => (y < 0 ? [r] : []));
+  const folds = o.folds === 'loo' ? labelledRows.length : o.folds;
+  const { variables, reason } = resolveVariables(data, o.variables ?? 'auto', o.classifier);
+  const { byScore, work } = searchPlan(cat, variables, o);
   const requestedPrior = o.allelePrior ?? DEFAULT_ALLELE_PRIOR;
   /** The prior for a training set's counts in `d` ('auto': chosen by leave-one-out within it). */
   const priorFor = (d: GenotypeData, counts: AlleleCounts, rows: number[]): AllelePrior =>
@@ -243,7 +311,10 @@ export function assignIndividuals(
   const onFeature =
     byScore && onProgress ? () => onProgress({ done: ++searched, total: searchTotal, work }) : undefined;
   let evaluation: Evaluation;
-  if (variables === 'genotypes') evaluation = crossValidate(cat, o.classifier, folds, o.seed, undefined, onFeature);
+  if (variables === 'genotypes')
+    evaluation = computed
+      ? crossValidateRows(labels, K, folds, o.seed, (_train, _test, f) => computed.folds[f]!)
+      : crossValidate(cat, o.classifier, folds, o.seed, undefined, onFeature);
   else if (o.folds === 'loo' && learning === 'generative')
     evaluation = crossValidateRows(labels, K, 1, o.seed, (_, test) =>
       leaveOneOutPosteriors(data, labels, allCounts, allelePrior!, test),
@@ -257,7 +328,7 @@ export function assignIndividuals(
       const post = allelePredict(data, x, allCounts, allelePrior!, labelledRows, unlabelled);
       unlabelled.forEach((r, k) => posterior.set(post.subarray(k * K, (k + 1) * K), r * K));
     } else {
-      const post = predict(cat, train(cat, o.classifier, onFeature));
+      const post = computed?.all ?? predict(cat, train(cat, o.classifier, onFeature));
       for (const r of unlabelled) posterior.set(post.subarray(r * K, (r + 1) * K), r * K);
     }
     const draws = o.exclusionDraws ?? DEFAULT_EXCLUSION_DRAWS;

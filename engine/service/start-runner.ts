@@ -4,6 +4,7 @@ import type { StartResult } from '../model/start.ts';
 import type { StartTask } from '../model/sweep.ts';
 import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
+import type { AssignFoldTask } from './assign-fold.ts';
 
 /** What a runner reports while it works. */
 export interface StartHooks {
@@ -48,5 +49,13 @@ export interface StartRunner {
     signal?: AbortSignal,
     /** Called as each replicate finishes, with the replicates finished so far. */
     onReplicate?: (completed: number) => void,
+  ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
+  /** Runs folds of an assignment's cross-validation (results: each task's posteriors, in task order). */
+  runAssignFolds?(
+    data: GenotypeData,
+    tasks: readonly AssignFoldTask[],
+    signal?: AbortSignal,
+    /** Called with a task's position and the features its structure search has placed so far. */
+    onFeatures?: (position: number, features: number) => void,
   ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
 }

@@ -11,6 +11,7 @@ import { preparedContext, startContext, startSteps, type StartContext, type Star
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { bootstrapSteps, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 export type { BootstrapTask } from '../model/admixture/bootstrap.ts';
+export { assignFoldWork, type AssignFoldTask } from './assign-fold.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import { MAX_K as TWO_ALLELE_MAX_K, twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';
@@ -42,8 +43,8 @@ export function workerDataset(data: PostedDataset | undefined, prepared?: Prepar
 }
 
 /** Whether tasks of this kind read the genotype data, not only their preparation (which every worker gets). */
-export function tasksNeedData(kind: 'start' | 'cv-fold' | 'bootstrap', options: FitOptions): boolean {
-  return kind === 'bootstrap' || (kind === 'start' && options.algorithm === 'ema-tan');
+export function tasksNeedData(kind: 'start' | 'cv-fold' | 'bootstrap' | 'assign-fold', options?: FitOptions): boolean {
+  return kind === 'bootstrap' || kind === 'assign-fold' || (kind === 'start' && options?.algorithm === 'ema-tan');
 }
 
 /** Use case "one start" (in a worker): its iterations, returning the start's result. */

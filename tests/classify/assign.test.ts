@@ -221,3 +221,49 @@ test('a structure search larger than the limit is refused before it starts, with
   );
   assert.doesNotMatch(r.stdout, /accuracy/);
 });
+
+test('folds on worker threads: the same assignment, bit for bit, with the searches’ progress summed to the total', async () => {
+  const { assignIndividuals, assignIndividualsOn } = await import('../../engine/service/assign.ts');
+  const { nodeStartPool } = await import('../../engine/node/worker-pool.ts');
+  const { subsetData, range } = await import('../../engine/data/genotype-data.ts');
+  const examples = join(ROOT, 'resources', 'examples');
+  const full = await readDataset(datasetFiles(join(examples, 'snp-three-populations.vcf')), {
+    populations: fileSource(join(examples, 'snp-three-populations.pops.tsv')),
+  });
+  // 60 markers; the last 6 individuals unlabelled (assigned by the model of all labelled ones).
+  const some = subsetData(full, range(60), range(full.individuals.length));
+  const data = {
+    ...some,
+    individuals: some.individuals.map((ind, k) => (k >= some.individuals.length - 6 ? { id: ind.id } : ind)),
+  };
+  const o = {
+    by: 'population' as const,
+    classifier: { structure: 'bckg', k: 2, learning: 'generative', alpha: 1, score: 'acl' } as ClassifierOptions,
+    folds: 4,
+    seed: 3,
+    exclusionDraws: 0,
+  };
+  const here = assignIndividuals(data, o);
+  const pool = nodeStartPool(2);
+  const seen: number[] = [];
+  let total = 0;
+  try {
+    const there = await assignIndividualsOn(pool, data, o, (p) => {
+      seen.push(p.done);
+      total = p.total;
+    });
+    assert.deepEqual(Array.from(there.posterior), Array.from(here.posterior));
+    assert.deepEqual(Array.from(there.evaluation.confusion), Array.from(here.evaluation.confusion));
+    assert.deepEqual(there.evaluation.foldAccuracy, here.evaluation.foldAccuracy);
+    assert.equal(there.unlabelled.length, 6);
+  } finally {
+    pool.close();
+  }
+  // Four folds and the model of everybody, 60 features each.
+  assert.equal(total, 5 * 60);
+  assert.equal(seen.at(-1), total);
+  assert.ok(
+    seen.every((x, k) => k === 0 || x >= seen[k - 1]!),
+    'progress never goes back',
+  );
+});
