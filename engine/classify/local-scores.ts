@@ -50,8 +50,11 @@ export class LocalScorer {
   private readonly thetas: Float64Array;
   /** ln n for whole n up to N + (most states + 1)·e. */
   private readonly lnInt: Float64Array;
-  /** Rows per class among those that count for a feature (ACL's weights), per feature. */
-  private readonly classSizes: Float64Array;
+  /**
+   * ACL's weight of the other classes' counts, per feature and class: n_c / n_¬c over the rows
+   * that count for the feature (0 where no other class has any).
+   */
+  private readonly restWeights: Float64Array;
   private readonly acll?: { alpha: number; beta: number };
   /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
   private readonly N: number;
@@ -69,7 +72,8 @@ export class LocalScorer {
     this.K = d.classes.length;
     this.cols = new Int16Array(n * N);
     this.rowsOf = [];
-    this.classSizes = new Float64Array(n * this.K);
+    const classSizes = new Float64Array(n * this.K);
+    this.restWeights = new Float64Array(n * this.K);
     for (let i = 0; i < n; i++) {
       const rows: number[] = [];
       for (let row = 0; row < N; row++) {
@@ -77,10 +81,15 @@ export class LocalScorer {
         this.cols[i * N + row] = v < 0 ? states[i]! : v;
         if (labels[row]! >= 0 && v >= 0) {
           rows.push(row);
-          this.classSizes[i * this.K + labels[row]!]!++;
+          classSizes[i * this.K + labels[row]!]!++;
         }
       }
       this.rowsOf.push(Int32Array.from(rows));
+      for (let c = 0; c < this.K; c++) {
+        const own = classSizes[i * this.K + c]!;
+        const rest = rows.length - own;
+        this.restWeights[i * this.K + c] = rest > 0 ? own / rest : 0;
+      }
     }
     const xlogx = (c: number) => (c > 0 ? c * Math.log(c) : 0);
     this.xlogxStep = Float64Array.from({ length: N + 1 }, (_, c) => xlogx(c + 1) - xlogx(c));
@@ -232,10 +241,17 @@ export class LocalScorer {
     slot.clear();
     let nConfigs = 0;
     const xi = i * N;
+    // The configuration of one or two parents without the general loop (most searches' sets).
+    const np = parents.length;
+    const at0 = np > 0 ? parents[0]! * N : 0;
+    const at1 = np > 1 ? parents[1]! * N : 0;
+    const radix1 = np > 1 ? states[parents[1]!]! + 1 : 1;
     for (let t = 0; t < rows.length; t++) {
       const row = rows[t]!;
       let q = 0;
-      for (let m = 0; m < parents.length; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
+      if (np === 1) q = cols[at0 + row]!;
+      else if (np === 2) q = cols[at0 + row]! * radix1 + cols[at1 + row]!;
+      else if (np > 2) for (let m = 0; m < np; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
       let base: number;
       if (dense) {
         base = q * width;
@@ -254,7 +270,7 @@ export class LocalScorer {
       table[base + labels[row]! * r + cols[xi + row]!]!++;
     }
     let s = 0;
-    const sizes = this.classSizes.subarray(i * K, (i + 1) * K);
+    const restWeights = this.restWeights.subarray(i * K, (i + 1) * K);
     for (let t = 0; t < nConfigs; t++) {
       const q = touchedConfigs[t]!;
       const base = dense ? q * width : t * width;
@@ -266,10 +282,7 @@ export class LocalScorer {
         for (let c = 0; c < K; c++) m += table[base + c * r + x]!;
         M[x] = m;
       }
-      s +=
-        this.kind === 'acll'
-          ? this.acllConfig(table, base, r, M)
-          : this.aclConfig(table, base, r, M, sizes, rows.length);
+      s += this.kind === 'acll' ? this.acllConfig(table, base, r, M) : this.aclConfig(table, base, r, M, restWeights);
       table.fill(0, base, base + width);
     }
     return s;
@@ -302,37 +315,34 @@ export class LocalScorer {
    * One parent configuration's ACL terms, summed over classes (one against the rest): weights
    * w_x = N_cx − N̄_cx and unnormalised θ_x as the score's variant says.
    */
-  private aclConfig(
-    t: Int32Array,
-    base: number,
-    r: number,
-    M: Float64Array,
-    sizes: Float64Array,
-    labelled: number,
-  ): number {
+  private aclConfig(t: Int32Array, base: number, r: number, M: Float64Array, restWeights: Float64Array): number {
     const K = this.K;
     const kind = this.kind;
     const w = this.weights;
     const theta = this.thetas;
     let s = 0;
+    const lnInt = this.lnInt;
     for (let c = 0; c < K; c++) {
-      const rest = labelled - sizes[c]!;
-      const weight = rest > 0 ? sizes[c]! / rest : 0;
+      const weight = restWeights[c]!;
+      const at = base + c * r;
+      if (kind === 'acl') {
+        // θ_x = N_cx + e over N_c + r·e, both whole numbers (e = 1): logarithms from the table.
+        let own = 0;
+        for (let x = 0; x < r; x++) own += t[at + x]!;
+        const logSum = lnInt[own + r * ACL_SMOOTHING]!;
+        for (let x = 0; x < r; x++) {
+          const n = t[at + x]!;
+          const diff = n - weight * (M[x]! - n);
+          if (diff !== 0) s += diff * (lnInt[n + ACL_SMOOTHING]! - logSum);
+        }
+        continue;
+      }
       let minDiff = Infinity;
       for (let x = 0; x < r; x++) {
         const own = t[base + c * r + x]!;
         const diff = own - weight * (M[x]! - own);
         w[x] = diff;
         if (diff < minDiff) minDiff = diff;
-      }
-      if (kind === 'acl') {
-        // θ_x = N_cx + e over N_c + r·e, both whole numbers (e = 1): logarithms from the table.
-        let own = 0;
-        for (let x = 0; x < r; x++) own += t[base + c * r + x]!;
-        const logSum = this.lnInt[own + r * ACL_SMOOTHING]!;
-        for (let x = 0; x < r; x++)
-          if (w[x] !== 0) s += w[x]! * (this.lnInt[t[base + c * r + x]! + ACL_SMOOTHING]! - logSum);
-        continue;
       }
       let sum = 0;
       for (let x = 0; x < r; x++) {
