@@ -246,29 +246,42 @@ export class LocalScorer {
     const at0 = np > 0 ? parents[0]! * N : 0;
     const at1 = np > 1 ? parents[1]! * N : 0;
     const radix1 = np > 1 ? states[parents[1]!]! + 1 : 1;
-    for (let t = 0; t < rows.length; t++) {
-      const row = rows[t]!;
-      let q = 0;
-      if (np === 1) q = cols[at0 + row]!;
-      else if (np === 2) q = cols[at0 + row]! * radix1 + cols[at1 + row]!;
-      else if (np > 2) for (let m = 0; m < np; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
-      let base: number;
-      if (dense) {
-        base = q * width;
-        if (this.configCount[q] === 0) {
-          this.configCount[q] = 1;
+    if (dense && np <= 2) {
+      // Dense tables of at most two parents (the searches' sets): the fill alone in its loop.
+      const counted = this.configCount;
+      for (let t = 0; t < rows.length; t++) {
+        const row = rows[t]!;
+        const q = np === 0 ? 0 : np === 1 ? cols[at0 + row]! : cols[at0 + row]! * radix1 + cols[at1 + row]!;
+        if (counted[q] === 0) {
+          counted[q] = 1;
           touchedConfigs[nConfigs++] = q;
         }
-      } else {
-        let at = slot.get(q);
-        if (at === undefined) {
-          slot.set(q, (at = nConfigs));
-          touchedConfigs[nConfigs++] = q;
-        }
-        base = at * width;
+        table[q * width + labels[row]! * r + cols[xi + row]!]!++;
       }
-      table[base + labels[row]! * r + cols[xi + row]!]!++;
-    }
+    } else
+      for (let t = 0; t < rows.length; t++) {
+        const row = rows[t]!;
+        let q = 0;
+        if (np === 1) q = cols[at0 + row]!;
+        else if (np === 2) q = cols[at0 + row]! * radix1 + cols[at1 + row]!;
+        else if (np > 2) for (let m = 0; m < np; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
+        let base: number;
+        if (dense) {
+          base = q * width;
+          if (this.configCount[q] === 0) {
+            this.configCount[q] = 1;
+            touchedConfigs[nConfigs++] = q;
+          }
+        } else {
+          let at = slot.get(q);
+          if (at === undefined) {
+            slot.set(q, (at = nConfigs));
+            touchedConfigs[nConfigs++] = q;
+          }
+          base = at * width;
+        }
+        table[base + labels[row]! * r + cols[xi + row]!]!++;
+      }
     let s = 0;
     const restWeights = this.restWeights.subarray(i * K, (i + 1) * K);
     for (let t = 0; t < nConfigs; t++) {
