@@ -6,24 +6,107 @@ export type { StructureKind } from '../util/choices.ts';
 /** Feature parents of every feature (besides the class). */
 export type Parents = readonly Int32Array[];
 
+/** Each feature's column (feature-major, cols[i · N + row]; kept per dataset: a search reads every pair). */
+const columnsCache = new WeakMap<CategoricalData, Int16Array>();
+
+function columnsOf(d: CategoricalData): Int16Array {
+  let cols = columnsCache.get(d);
+  if (!cols) {
+    const { N, n, values } = d;
+    cols = new Int16Array(N * n);
+    for (let r = 0; r < N; r++) for (let i = 0; i < n; i++) cols[i * N + r] = values[r * n + i]!;
+    columnsCache.set(d, cols);
+  }
+  return cols;
+}
+
+/** Count tables up to this many (class, x_i, x_j) cells are dense; beyond, sparse. */
+const DENSE_CMI_CELLS = 1 << 16;
+
+/** Dense counts of conditionalMI, zero between calls (grown as needed; calls are synchronous). */
+let cmiScratch = { joint: new Int32Array(0), ya: new Int32Array(0), yb: new Int32Array(0), y0: new Int32Array(0) };
+let cmiTouched = new Int32Array(0);
+
 /**
- * Empirical I(X_i; X_j | C) (nats) from the labelled rows where both are observed. Counts are
- * kept sparse (only the (c, x_i, x_j) cells that occur), so features with many states, such as
- * microsatellite genotypes, cost O(N) per pair rather than K·r_i·r_j.
+ * Empirical I(X_i; X_j | C) (nats) from the labelled rows where both are observed. The (c, x_i,
+ * x_j) cells that occur are summed in the order the rows first fill them; tables are dense when
+ * small (SNPs) and sparse otherwise, so features with many states, such as microsatellite
+ * genotypes, cost O(N) per pair rather than K·r_i·r_j.
  */
 export function conditionalMI(d: CategoricalData, i: number, j: number): number {
   const ri = d.states[i]!;
   const rj = d.states[j]!;
+  const K = d.classes.length;
+  const cols = columnsOf(d);
+  const N = d.N;
+  if (K * ri * rj > DENSE_CMI_CELLS) return sparseConditionalMI(d, cols, i, j);
+  if (cmiScratch.joint.length < K * ri * rj || cmiScratch.ya.length < K * ri || cmiScratch.yb.length < K * rj) {
+    const size = Math.max(K * ri * rj, cmiScratch.joint.length);
+    const side = Math.max(K * Math.max(ri, rj), cmiScratch.ya.length);
+    cmiScratch = {
+      joint: new Int32Array(size),
+      ya: new Int32Array(side),
+      yb: new Int32Array(side),
+      y0: new Int32Array(K),
+    };
+  }
+  if (cmiScratch.y0.length < K) cmiScratch.y0 = new Int32Array(K);
+  if (cmiTouched.length < Math.min(N, K * ri * rj)) cmiTouched = new Int32Array(N);
+  const { joint, ya, yb, y0 } = cmiScratch;
+  const touched = cmiTouched;
+  const labels = d.labels;
+  const ci = i * N;
+  const cj = j * N;
+  let cells = 0;
+  let total = 0;
+  for (let r = 0; r < N; r++) {
+    const y = labels[r]!;
+    const a = cols[ci + r]!;
+    const b = cols[cj + r]!;
+    if (y < 0 || a < 0 || b < 0) continue;
+    const key = (y * ri + a) * rj + b;
+    const before = joint[key]!;
+    joint[key] = before + 1;
+    if (before === 0) touched[cells++] = key;
+    ya[y * ri + a]!++;
+    yb[y * rj + b]!++;
+    y0[y]!++;
+    total++;
+  }
+  let s = 0;
+  for (let t = 0; t < cells; t++) {
+    const key = touched[t]!;
+    const x = joint[key]!;
+    joint[key] = 0;
+    if (total === 0) continue;
+    const b = key % rj;
+    const ya_ = (key - b) / rj;
+    const a = ya_ % ri;
+    const y = (ya_ - a) / ri;
+    s += (x / total) * Math.log((x * y0[y]!) / (ya[y * ri + a]! * yb[y * rj + b]!));
+  }
+  ya.fill(0, 0, K * ri);
+  yb.fill(0, 0, K * rj);
+  y0.fill(0, 0, K);
+  if (total === 0) return 0;
+  return Math.max(0, s);
+}
+
+/** {@link conditionalMI} with Maps of the cells that occur (features with many states). */
+function sparseConditionalMI(d: CategoricalData, cols: Int16Array, i: number, j: number): number {
+  const ri = d.states[i]!;
+  const rj = d.states[j]!;
+  const N = d.N;
   const joint = new Map<number, number>();
   const ya = new Map<number, number>();
   const yb = new Map<number, number>();
   const y0 = new Map<number, number>();
   let total = 0;
   const inc = (m: Map<number, number>, k: number) => m.set(k, (m.get(k) ?? 0) + 1);
-  for (let r = 0; r < d.N; r++) {
+  for (let r = 0; r < N; r++) {
     const y = d.labels[r]!;
-    const a = d.values[r * d.n + i]!;
-    const b = d.values[r * d.n + j]!;
+    const a = cols[i * N + r]!;
+    const b = cols[j * N + r]!;
     if (y < 0 || a < 0 || b < 0) continue;
     inc(joint, (y * ri + a) * rj + b);
     inc(ya, y * ri + a);

@@ -88,6 +88,50 @@ test('discriminative learning never lowers the conditional log-likelihood and en
   }
 });
 
+test('I(X_i; X_j | C) equals the formula summed over every cell (dense and sparse tables, missing values, unlabelled rows)', () => {
+  for (const [r, K] of [
+    [3, 2],
+    [4, 3],
+    [160, 3], // 3 · 160² cells: the sparse tables
+  ] as const) {
+    const d = randomData(r + K, 300, 4, r, K, 0.1);
+    const labels = Int32Array.from(d.labels, (y, row) => (row % 17 === 0 ? -1 : y));
+    const data = { ...d, labels };
+    for (const [i, j] of [
+      [0, 1],
+      [2, 3],
+      [3, 0],
+    ] as const) {
+      const count = new Map<string, number>();
+      const add = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
+      let total = 0;
+      for (let row = 0; row < data.N; row++) {
+        const [y, a, b] = [labels[row]!, data.values[row * data.n + i]!, data.values[row * data.n + j]!];
+        if (y < 0 || a < 0 || b < 0) continue;
+        add(`${y},${a},${b}`);
+        add(`${y},${a},*`);
+        add(`${y},*,${b}`);
+        add(`${y},*,*`);
+        total++;
+      }
+      let expected = 0;
+      for (let y = 0; y < K; y++)
+        for (let a = 0; a < r; a++)
+          for (let b = 0; b < r; b++) {
+            const x = count.get(`${y},${a},${b}`) ?? 0;
+            if (x === 0) continue;
+            const p = x / total;
+            const ratio = (x * count.get(`${y},*,*`)!) / (count.get(`${y},${a},*`)! * count.get(`${y},*,${b}`)!);
+            expected += p * Math.log(ratio);
+          }
+      assert.ok(
+        Math.abs(conditionalMI(data, i, j) - Math.max(0, expected)) < 1e-12,
+        `r = ${r}, K = ${K}, (${i}, ${j})`,
+      );
+    }
+  }
+});
+
 test('TAN equals the brute-force maximum spanning tree over all labelled trees (n = 5, Prüfer sequences)', () => {
   const d = randomData(7, 200, 5, 3, 2);
   const n = 5;
