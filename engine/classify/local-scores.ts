@@ -14,6 +14,8 @@ export type { Score };
 export const ACL_SMOOTHING = 1;
 /** Pseudo-count of âCLL's parameters. */
 const ACLL_PSEUDO = 0.5;
+/** âCLL's logarithms are tabled by (own, total) counts up to this many rows ((N + 1)² values). */
+const ACLL_TABLED_ROWS = 1024;
 /** Count tables up to this many cells are dense; larger ones (many-state features) are hashed. */
 const DENSE_CELLS = 1 << 16;
 
@@ -55,7 +57,11 @@ export class LocalScorer {
    * that count for the feature (0 where no other class has any).
    */
   private readonly restWeights: Float64Array;
-  private readonly acll?: { alpha: number; beta: number };
+  /**
+   * âCLL's constants, and ln max(½, α·own + β·(m − own)) tabled for whole counts own, m ≤ N
+   * (at [own · (N + 1) + m]) where N ≤ ACLL_TABLED_ROWS.
+   */
+  private readonly acll?: { alpha: number; beta: number; logWeight?: Float64Array };
   /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
   private readonly N: number;
   private readonly labels: Int32Array;
@@ -107,7 +113,15 @@ export class LocalScorer {
     this.touchedConfigs = new Int32Array(Math.max(1, N));
     if (kind === 'acll') {
       const beta = acllBetaCached(this.K);
-      this.acll = { alpha: 1 + beta, beta };
+      const alpha = 1 + beta;
+      const logWeight =
+        N <= ACLL_TABLED_ROWS
+          ? Float64Array.from({ length: (N + 1) * (N + 1) }, (_, k) => {
+              const own = Math.floor(k / (N + 1));
+              return Math.log(Math.max(ACLL_PSEUDO, alpha * own + beta * ((k % (N + 1)) - own)));
+            })
+          : undefined;
+      this.acll = { alpha, beta, ...(logWeight ? { logWeight } : {}) };
     }
   }
 
@@ -304,8 +318,9 @@ export class LocalScorer {
   /** One parent configuration's âCLL terms (its K × r table at base; M its state totals). */
   private acllConfig(t: Int32Array, base: number, r: number, M: Float64Array): number {
     const K = this.K;
-    const { alpha, beta } = this.acll!;
+    const { alpha, beta, logWeight } = this.acll!;
     const w = this.weights;
+    const stride = this.N + 1;
     let s = 0;
     for (let c = 0; c < K; c++) {
       let sum = 0;
@@ -318,7 +333,10 @@ export class LocalScorer {
       const logSum = Math.log(sum);
       for (let x = 0; x < r; x++) {
         const v = w[x]!;
-        if (v !== 0) s += v * (Math.log(Math.max(ACLL_PSEUDO, v)) - logSum);
+        if (v === 0) continue;
+        // The same logarithm, tabled by the two whole counts it depends on where N is small.
+        const logV = logWeight ? logWeight[t[base + c * r + x]! * stride + M[x]!]! : Math.log(Math.max(ACLL_PSEUDO, v));
+        s += v * (logV - logSum);
       }
     }
     return s;
