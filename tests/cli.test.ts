@@ -33,6 +33,25 @@ test('stratify inspect --json gives machine-readable output', () => {
   assert.equal(j.allelesPerLocus.length, 9);
 });
 
+test('stratify inspect on 150,000 SNPs: the worst locus and individual without overflowing the stack', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-inspect-many-'));
+  const L = 150_000;
+  const N = 8;
+  writeFileSync(join(dir, 'x.fam'), Array.from({ length: N }, (_, d) => `f i${d} 0 0 0 -9\n`).join(''));
+  writeFileSync(join(dir, 'x.bim'), Array.from({ length: L }, (_, l) => `1\tsnp${l}\t0\t${l + 1}\tA\tG\n`).join(''));
+  // Every genotype heterozygous (10) except locus 77 of individual 3, missing (01): worst locus and
+  // worst individual are both 1 of their copies' share.
+  const bed = new Uint8Array(3 + L * 2).fill(0b10101010);
+  bed.set([0x6c, 0x1b, 0x01]);
+  bed[3 + 77 * 2] = 0b10011010;
+  writeFileSync(join(dir, 'x.bed'), bed);
+  const r = stratify('inspect', join(dir, 'x.bed'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /loci\s+150000/);
+  // Locus 77: 1 of 8 individuals missing; individual 3: 1 of 150,000 loci.
+  assert.match(r.stdout, /worst locus 12\.50%, worst individual 0\.00%/);
+});
+
 test('stratify inspect on a bad file exits 1 with file:line:column', () => {
   const r = stratify('inspect', join(ROOT, 'tests', 'fixtures', 'bad-row.str'));
   assert.equal(r.status, 1);

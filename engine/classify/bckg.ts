@@ -48,7 +48,7 @@ export function bfsOrder(parents: Parents): number[] {
   while (queue.length) {
     const v = queue.shift()!;
     order.push(v);
-    queue.push(...children[v]!.sort((a, b) => a - b));
+    for (const child of children[v]!.sort((a, b) => a - b)) queue.push(child);
   }
   return order;
 }

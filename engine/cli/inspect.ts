@@ -8,6 +8,13 @@ function fmt(x: number): string {
   return Number.isNaN(x) ? 'n/a' : x.toFixed(3);
 }
 
+/** The largest value, 0 for none (a loop: spreading 200,000 loci into Math.max overflows the stack). */
+function largest(xs: ArrayLike<number>): number {
+  let m = 0;
+  for (let k = 0; k < xs.length; k++) m = Math.max(m, xs[k]!);
+  return m;
+}
+
 /** The human-readable summary printed by `stratify inspect`. */
 export function formatSummary(s: DatasetSummary): string {
   const lines: string[] = [];
@@ -31,7 +38,7 @@ export function formatSummary(s: DatasetSummary): string {
   lines.push(`biallelic    ${s.biallelic} loci; monomorphic ${s.monomorphic}`);
   lines.push(`missing      ${pct(s.missingRate)} of allele copies, ${pct(s.missingGenotypeRate)} of genotypes`);
   lines.push(
-    `             worst locus ${pct(Math.max(0, ...s.missingPerLocus))}, worst individual ${pct(Math.max(0, ...s.missingPerIndividual))}`,
+    `             worst locus ${pct(largest(s.missingPerLocus))}, worst individual ${pct(largest(s.missingPerIndividual))}`,
   );
   lines.push(`Ho / He      ${fmt(s.meanHo)} / ${fmt(s.meanHe)} (mean over loci)`);
   if (s.assumptions.length > 0) {

@@ -73,7 +73,7 @@ export function randomTanModel(td: TanData, K: number, rng: Rng): TanModel {
   const bytes = tanModelBytes(td, K);
   if (bytes > TAN_MEMORY_LIMIT) {
     throw new RangeError(
-      `EMA-TAN would need ${(bytes / 2 ** 30).toFixed(1)} GiB of tables here: unphased genotypes of multi-allelic markers have too many states (${Math.max(...td.states)} at one locus). ` +
+      `EMA-TAN would need ${(bytes / 2 ** 30).toFixed(1)} GiB of tables here: unphased genotypes of multi-allelic markers have too many states (${td.states.reduce((m, x) => Math.max(m, x), 0)} at one locus). ` +
         'Use phased data, biallelic markers, a smaller --tan-window, or EMA.',
     );
   }

@@ -288,7 +288,7 @@ export function structureSvg(
   // Ids under the bars when each bar is wide enough (7-px text, ≈ 0.55 em a glyph).
   const named = n > 0 && w >= NAME_MIN_BAR_PX * f;
   const nameSpace = named
-    ? Math.ceil(6 * f + Math.max(...individuals.map((d) => barName(d.id).length)) * px(7) * 0.55)
+    ? Math.ceil(6 * f + individuals.reduce((m, d) => Math.max(m, barName(d.id).length), 0) * px(7) * 0.55)
     : 0;
   // The title wraps at word boundaries to the figure's width (≈ 0.55 em per glyph).
   const titleLines = o.title
@@ -433,7 +433,9 @@ function verticalSvg(
     : 0;
   const left = regionW + labelW;
   const named = n > 0 && h >= NAME_MIN_BAR_PX * f;
-  const nameW = named ? Math.ceil(6 + Math.max(...individuals.map((d) => barName(d.id).length)) * px(7) * 0.55) : 0;
+  const nameW = named
+    ? Math.ceil(6 + individuals.reduce((m, d) => Math.max(m, barName(d.id).length), 0) * px(7) * 0.55)
+    : 0;
   const plotW = rows.length * (o.barHeight + gap) - gap;
   const width = Math.max(o.width / 2, left + plotW + 6 + nameW + 6);
   const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((width - 8) / (px(13) * 0.55)))) : [];
