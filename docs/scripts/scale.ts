@@ -19,12 +19,8 @@ out();
 out(madeAt);
 out();
 out('Command: `node --import tsx docs/scripts/scale.ts > docs/scale.md` (bench/cli-defaults.ts `--scale`).');
-out(
-  'Simulated binary PLINK fileset (Balding–Nichols, 5 populations, F_ST 0.05, 1 % missing; the .bed is 477 MiB),',
-);
-out(
-  'written once into the temporary folder. Each row is one `stratify` process with default options unless it says',
-);
+out('Simulated binary PLINK fileset (Balding–Nichols, 5 populations, F_ST 0.05, 1 % missing; the .bed is 477 MiB),');
+out('written once into the temporary folder. Each row is one `stratify` process with default options unless it says');
 out('otherwise, reading the files and writing its results; wall time and peak resident memory from GNU time.');
 out();
 for (const line of rest) out(line);
@@ -38,9 +34,7 @@ out(
 out(
   'steps (§14) on the two-bit codes. Genotypes are held as the .bed holds them (two bits each, 477 MiB here) and coded',
 );
-out(
-  'for clustering four SNPs to a byte (docs/performance.md, memory model); the rest of the peak is per-start arrays',
-);
+out('for clustering four SNPs to a byte (docs/performance.md, memory model); the rest of the peak is per-start arrays');
 out('of O((N + L)·K) and the loci read one at a time.');
 out();
 out(`Report made in ${((performance.now() - T0) / 60_000).toFixed(1)} minutes.`);
