@@ -8,13 +8,15 @@ import {
   decodeFiles,
   encodeBootstrap,
   encodeFitCheck,
+  encodeProjection,
+  decodeProjection,
   FIT_MATRIX_SAVED,
   decodeRuns,
   encodeAssign,
   encodeFile,
   encodeRuns,
 } from '../renderer/src/state/project.ts';
-import type { AssignInfo, BootstrapInfo, FitCheckInfo } from '../engine/runtime/engine-protocol.ts';
+import type { AssignInfo, BootstrapInfo, FitCheckInfo, ProjectionInfo } from '../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
   classes: ['A', 'B'],
@@ -205,6 +207,38 @@ test('saved bootstrap intervals and a fit check survive JSON (NaN, float32 pairs
   assert.throws(() => checkProject(doc), /trust\.bootstrap/);
   Object.assign(doc, { trust: { fitCheck: { ...saved, matrix: 'not base64!' } } });
   assert.throws(() => checkProject(doc), /trust\.fitCheck/);
+
+  // A projection of other samples: its own individuals, Q and copies.
+  const projection: ProjectionInfo = {
+    K: 2,
+    model: 'admixture',
+    file: 'new.vcf',
+    individuals: [{ id: 'n1', population: 'P' }, { id: 'n2' }],
+    Q: Float64Array.of(0.25, 0.75, 1, 0),
+    copies: Int32Array.of(800, 0),
+    markers: {
+      by: 'name',
+      reference: 400,
+      data: 400,
+      matched: 400,
+      strandFlipped: 0,
+      swapped: 0,
+      ambiguous: 0,
+      ambiguousDropped: 0,
+      mismatched: 0,
+      absent: 0,
+      unseenAlleleCopies: 0,
+    },
+    run: 'K = 2, replicate 1 (highest ln L)',
+  };
+  const encoded = JSON.parse(JSON.stringify(encodeProjection(projection))) as ReturnType<typeof encodeProjection>;
+  assert.deepEqual(decodeProjection(encoded), projection);
+  Object.assign(doc, { trust: { projection: encoded } });
+  assert.doesNotThrow(() => checkProject(doc));
+  Object.assign(doc, { trust: { projection: { ...encoded, Q: [0.5] } } });
+  assert.throws(() => checkProject(doc), /trust\.projection/);
+  Object.assign(doc, { trust: { projection: { ...encoded, copies: [1.5, 0] } } });
+  assert.throws(() => checkProject(doc), /trust\.projection/);
 });
 
 test('files the desktop app read where they live are saved by path and granted again on restore; embedded ones decoded', async () => {

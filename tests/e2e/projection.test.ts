@@ -3,7 +3,8 @@
 // the plot's colours; the CSV names its columns as the plotted memberships do.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
@@ -67,5 +68,21 @@ test('Structure view: samples projected onto an admixture fit at K = 3 get their
       worst = Math.max(worst, Math.abs(Number(p) - Number(value)));
     }
   assert.ok(worst < 3e-3, `largest difference from the plotted ancestry: ${worst}`);
+
+  // Another view and back: the projection stays (the same sweep); a saved project keeps it.
+  const said = await summary.textContent();
+  await page.getByRole('button', { name: 'Choose K' }).click();
+  await page.getByRole('button', { name: 'Structure' }).click();
+  await page.getByTestId('projection').locator('summary').click();
+  assert.equal(await summary.textContent(), said);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-project').click()]);
+  const path = join(mkdtempSync(join(tmpdir(), 'stratify-projection-project-')), 'p.stratify.json');
+  await download.saveAs(path);
+  const fresh = await openApp(browser);
+  await fresh.page.getByTestId('project-input').setInputFiles(path);
+  await fresh.page.getByTestId('projection').waitFor({ timeout: 30_000 });
+  await fresh.page.getByTestId('projection').locator('summary').click();
+  assert.equal(await fresh.page.getByTestId('projection-summary').textContent(), said);
   assert.deepEqual(errors, []);
+  assert.deepEqual(fresh.errors, []);
 });

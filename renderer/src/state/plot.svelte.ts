@@ -1,4 +1,4 @@
-import type { BootstrapInfo, FitCheckInfo, KInfo } from '../../../engine/runtime/engine-protocol.ts';
+import type { BootstrapInfo, FitCheckInfo, KInfo, ProjectionInfo } from '../../../engine/runtime/engine-protocol.ts';
 
 /** Colour-blind-safe default palette: Okabe–Ito, then Tableau 10 for K above 8. */
 export const DEFAULT_PALETTE = [
@@ -66,9 +66,15 @@ export class PlotState {
   /** The Structure view's bootstrap and fit check, with the sweep they belong to (kept across views). */
   bootstrap = $state.raw<{ readonly sweepId: number; readonly info: BootstrapInfo } | null>(null);
   fitCheck = $state.raw<{ readonly sweepId: number; readonly info: FitCheckInfo } | null>(null);
+  /** The Structure view's projection of new samples, with the sweep it was projected onto. */
+  projection = $state.raw<{ readonly sweepId: number; readonly info: ProjectionInfo } | null>(null);
 
-  /** Forgets the bootstrap, its whiskers and the fit check when they belong to another sweep than `sweepId`. */
+  /**
+   * Forgets the bootstrap, its whiskers, the fit check and the projection when they belong to
+   * another sweep than `sweepId`.
+   */
   trustFor(sweepId: number | undefined): void {
+    if (this.projection && this.projection.sweepId !== sweepId) this.projection = null;
     if (this.bootstrap && this.bootstrap.sweepId !== sweepId) {
       this.bootstrap = null;
       this.intervals = null;

@@ -17,6 +17,7 @@ import type {
   FitCheckInfo,
   OpenOptions,
   PcaInfo,
+  ProjectionInfo,
   RunInfo,
 } from '../../../engine/runtime/engine-protocol.ts';
 import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
@@ -106,6 +107,7 @@ export interface ProjectDoc {
   readonly trust?: {
     readonly bootstrap?: EncodedBootstrap;
     readonly fitCheck?: EncodedFitCheck;
+    readonly projection?: EncodedProjection;
   };
   /** Absent in projects saved before the Assign view was saved. */
   readonly assign?: {
@@ -189,6 +191,17 @@ export function decodeFitCheck(e: EncodedFitCheck, individuals: number): FitChec
     means: Float64Array.from(means, (x) => x ?? NaN),
     ...(decoded ? { matrix: decoded } : {}),
   };
+}
+
+/** New samples projected onto the saved runs, as plain JSON (the samples are not the dataset's). */
+export type EncodedProjection = Omit<ProjectionInfo, 'Q' | 'copies'> & { Q: number[]; copies: number[] };
+
+export function encodeProjection(p: ProjectionInfo): EncodedProjection {
+  return { ...p, Q: Array.from(p.Q), copies: Array.from(p.copies) };
+}
+
+export function decodeProjection(e: EncodedProjection): ProjectionInfo {
+  return { ...e, Q: Float64Array.from(e.Q), copies: Int32Array.from(e.copies) };
 }
 
 /** An assignment result as plain JSON (typed arrays as number arrays). */
@@ -441,10 +454,45 @@ export function checkProject(doc: unknown): ProjectDoc {
 
 function checkTrust(t: unknown): void {
   if (!t || typeof t !== 'object') bad('trust', 'is not an object');
-  const { bootstrap: b, fitCheck: f } = t as {
+  const {
+    bootstrap: b,
+    fitCheck: f,
+    projection: p,
+  } = t as {
     bootstrap?: Record<string, unknown>;
     fitCheck?: Record<string, unknown>;
+    projection?: Record<string, unknown>;
   };
+  if (p !== undefined) {
+    const individuals = p?.['individuals'];
+    const m = p?.['markers'] as Record<string, unknown> | undefined;
+    const n = Array.isArray(individuals) ? individuals.length : -1;
+    const ok =
+      !!p &&
+      isInt(p.K, 1) &&
+      MODEL.values.includes(p.model as Model) &&
+      typeof p.file === 'string' &&
+      typeof p.run === 'string' &&
+      n >= 1 &&
+      (individuals as unknown[]).every(
+        (i) =>
+          !!i &&
+          typeof (i as { id?: unknown }).id === 'string' &&
+          ['population', 'group'].every((k) => {
+            const v = (i as Record<string, unknown>)[k];
+            return v === undefined || typeof v === 'string';
+          }),
+      ) &&
+      numbers(p.Q) &&
+      (p.Q as number[]).length === n * (p.K as number) &&
+      Array.isArray(p.copies) &&
+      p.copies.every((c) => isInt(c, 0)) &&
+      p.copies.length === n &&
+      !!m &&
+      typeof m === 'object' &&
+      Object.values(m).every((v) => typeof v === 'string' || isInt(v, 0));
+    if (!ok) bad('trust.projection', 'is not a projection');
+  }
   if (b !== undefined) {
     const ok =
       !!b &&

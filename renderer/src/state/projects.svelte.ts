@@ -11,8 +11,10 @@ import {
   decodeAssign,
   decodeBootstrap,
   decodeFitCheck,
+  decodeProjection,
   encodeBootstrap,
   encodeFitCheck,
+  encodeProjection,
   decodeFiles,
   decodeRuns,
   encodeAssign,
@@ -117,18 +119,20 @@ export class ProjectState {
     };
   }
 
-  /** The bootstrap intervals and fit check of the runs shown (those of another sweep are not saved). */
+  /** The bootstrap intervals, fit check and projection of the runs shown (those of another sweep are not saved). */
   private trust(): Pick<ProjectDoc, 'trust'> {
     const { plot } = this;
     const sweepId = this.run.analysis?.sweepId;
     const b = plot.bootstrap?.sweepId === sweepId ? plot.bootstrap?.info : undefined;
     const f = plot.fitCheck?.sweepId === sweepId ? plot.fitCheck?.info : undefined;
-    if (sweepId === undefined || (!b && !f)) return {};
+    const p = plot.projection?.sweepId === sweepId ? plot.projection?.info : undefined;
+    if (sweepId === undefined || (!b && !f && !p)) return {};
     const whiskers = b && plot.intervals?.K === b.K ? plot.intervals.shown : undefined;
     return {
       trust: {
         ...(b ? { bootstrap: encodeBootstrap(b, whiskers) } : {}),
         ...(f ? { fitCheck: encodeFitCheck(f) } : {}),
+        ...(p ? { projection: encodeProjection(p) } : {}),
       },
     };
   }
@@ -141,12 +145,16 @@ export class ProjectState {
     analysis: NonNullable<RunState['analysis']>,
     bootstrap: ReturnType<typeof decodeBootstrap> | null,
     fitCheck: ReturnType<typeof decodeFitCheck> | null,
+    projection: ReturnType<typeof decodeProjection> | null,
   ): void {
     const { plot } = this;
     const { sweepId } = analysis;
     plot.modesFor(analysis);
     plot.bootstrap = bootstrap ? { sweepId, info: bootstrap.info } : null;
     plot.fitCheck = fitCheck ? { sweepId, info: fitCheck } : null;
+    // A projection onto a K the restored runs do not have is not shown.
+    plot.projection =
+      projection && analysis.perK.some((k) => k.K === projection.K) ? { sweepId, info: projection } : null;
     plot.intervals = null;
     const shown = bootstrap?.shown;
     const k = shown && analysis.perK.find((x) => x.K === bootstrap.info.K);
@@ -231,6 +239,7 @@ export class ProjectState {
       const assignResult = doc.assign?.result ? decodeAssign(doc.assign.result, N) : null;
       const bootstrap = doc.trust?.bootstrap ? decodeBootstrap(doc.trust.bootstrap, N) : null;
       const fitCheck = doc.trust?.fitCheck ? decodeFitCheck(doc.trust.fitCheck, N) : null;
+      const projection = doc.trust?.projection ? decodeProjection(doc.trust.projection) : null;
       if (doc.pca?.result && doc.pca.result.vectors.length !== N * doc.pca.result.pcs)
         throw new Error('the saved PCA does not fit the dataset');
       let analysis = null;
@@ -261,7 +270,7 @@ export class ProjectState {
         run.runs = runs;
         run.analysis = analysis;
         plot.shownK = [...doc.plot.shownK];
-        this.restoreTrust(analysis, bootstrap, fitCheck);
+        this.restoreTrust(analysis, bootstrap, fitCheck, projection);
       }
       if (settings) {
         Object.assign(assign, settings);
