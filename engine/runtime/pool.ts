@@ -104,7 +104,8 @@ export class StartPool implements StartRunner {
 
   /**
    * Runs folds of an assignment's cross-validation on the workers (each task's posteriors, in task
-   * order); `onFeatures` gets a task's position and the features its structure search has placed.
+   * order); `onFeatures` gets a task's position and the features its structure search has placed
+   * (Infinity once the task is done).
    */
   runAssignFolds(
     data: GenotypeData,
@@ -117,7 +118,7 @@ export class StartPool implements StartRunner {
       data,
       tasks,
       (taskId, datasetId, task) => ({ op: 'assign-fold', taskId, datasetId, task }),
-      { prepared: 'none', data: true },
+      { prepared: 'none', data: tasksNeedData('assign-fold') },
       {
         onIteration: (task, features) => onFeatures?.(position.get(task)!, features),
         onStart: (task) => onFeatures?.(position.get(task)!, Infinity),

@@ -55,7 +55,7 @@ export interface StartRunner {
     data: GenotypeData,
     tasks: readonly AssignFoldTask[],
     signal?: AbortSignal,
-    /** Called with a task's position and the features its structure search has placed so far. */
+    /** Called with a task's position and the features its structure search has placed so far (Infinity: done). */
     onFeatures?: (position: number, features: number) => void,
   ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
 }
