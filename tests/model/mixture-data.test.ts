@@ -157,3 +157,29 @@ test('buildPreparedData: grouped loci live only in their combined codes; everyLo
     assert.deepEqual(Array.from(genotypeCounts(md)), counts);
   }
 });
+
+test('GroupBuilder: a small first reservation grows and gives the same groups as the full one', async () => {
+  const { GroupBuilder } = await import('../../engine/model/prepared/locus-groups.ts');
+  // N / 8 ≥ 256: groups of five three-genotype loci (3⁵ = 243 combined codes).
+  const N = 2048;
+  const L = 60;
+  const rng = createRng(5);
+  const loci = Array.from({ length: L }, () => Int32Array.from({ length: N }, () => Math.floor(rng.uniform() * 3)));
+  const build = (reserve?: number) => {
+    const b = new GroupBuilder(N, L, undefined, false, reserve);
+    const rows: number[] = [];
+    loci.forEach((codes, i) => {
+      const s = b.scratch();
+      s.set(codes);
+      b.add(i, 3, s, (l) => rows.push(l));
+    });
+    b.close((l) => rows.push(l));
+    return { groups: b.groups(), rows };
+  };
+  const full = build();
+  const grown = build(1);
+  assert.ok(full.groups.codes.length > 2 * N, 'several groups of several loci');
+  assert.deepEqual(Array.from(grown.groups.codes), Array.from(full.groups.codes));
+  assert.deepEqual(Array.from(grown.groups.first), Array.from(full.groups.first));
+  assert.deepEqual(grown.rows, full.rows);
+});

@@ -46,8 +46,9 @@ export class GroupBuilder {
    * Room for the most rows the loci can need (a group of several loci has at least two, so at most
    * ⌊L / 2⌋), written in place: pages past the rows written are never touched, so they take no
    * memory (as locusCodes' unread rows), and no second copy of the codes is made at the end.
+   * Where a runtime refuses so large a reservation, it starts smaller and doubles as rows come.
    */
-  private readonly codes: Uint8Array;
+  private codes: Uint8Array;
   private rows = 0;
   /** The open group: its first locus, Π G so far, and the loci with G > 1 (see PendingLocus). */
   private start = -1;
@@ -64,8 +65,16 @@ export class GroupBuilder {
     L: number,
     private readonly windows: { readonly of: Int32Array } | undefined,
     private readonly shared: boolean,
+    /** Rows reserved at first (tests make it small to exercise the growth). */
+    reserveRows = Math.floor(L / 2),
   ) {
-    this.codes = allocate(Uint8Array, Math.floor(L / 2) * N, shared);
+    const most = reserveRows * N;
+    try {
+      this.codes = allocate(Uint8Array, most, shared);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      this.codes = allocate(Uint8Array, Math.min(most, 1024 * N), shared);
+    }
     this.limit = Math.min(MAX_COMBINED, Math.max(1, Math.floor(N / 8)));
     this.words = new Int32Array(Math.ceil(N / 4));
     this.combined = new Uint8Array(this.words.buffer);
@@ -133,6 +142,11 @@ export class GroupBuilder {
     const { N, start, end } = this;
     let byLocus = end - start === 1;
     if (!byLocus) {
+      if ((this.rows + 1) * N > this.codes.length) {
+        const wider = allocate(Uint8Array, 2 * this.codes.length, this.shared);
+        wider.set(this.codes);
+        this.codes = wider;
+      }
       this.codes.set(this.combined.subarray(0, N), this.rows * N);
       this.rows++;
       const of = this.windows?.of;
