@@ -109,13 +109,9 @@ export class LocusMajorBuilder {
   ) {
     const N = individuals.length;
     this.bytesPerLocus = Math.ceil(N / 4);
-    if (pack && ploidy === 2 && N > 0) this.packed = new GrowableBytes(Math.max(1, this.bytesPerLocus * expectedLoci));
+    if (pack && ploidy === 2 && N > 0)
+      this.packed = new GrowableBytes(Math.max(1, this.bytesPerLocus * expectedLoci), sharedMemory());
     else this.calls = new GrowableCalls(Math.max(1, N * ploidy * expectedLoci));
-  }
-
-  /** Whether the calls are (still) held packed. */
-  get isPacked(): boolean {
-    return this.packed !== undefined;
   }
 
   /** Appends a locus; returns the offset of its block, to be filled with {@link setCall} or {@link setCode}. */
@@ -187,12 +183,9 @@ export class LocusMajorBuilder {
   finish(source: DatasetSource, phased: boolean): GenotypeData {
     if (this.packed && phased) this.unpack();
     if (this.packed) {
-      const written = this.packed.bytes();
-      const bytes = allocate(Uint8Array, written.length, sharedMemory());
-      bytes.set(written);
       return packedGenotypeData(
         { individuals: this.individuals, loci: this.loci, source },
-        { bytes, bytesPerLocus: this.bytesPerLocus },
+        { bytes: this.packed.toArray(), bytesPerLocus: this.bytesPerLocus },
       );
     }
     return {
@@ -217,13 +210,19 @@ function twoBitCode(a: number, b: number, phased: boolean): number {
   return phased && a > b ? -1 : 2;
 }
 
-/** An append-only byte buffer (zeroed as it grows) whose two-bit fields are set in place. */
+/**
+ * An append-only byte buffer (zeroed as it grows, in shared memory when `shared`) whose two-bit
+ * fields are set in place.
+ */
 class GrowableBytes {
   private buf: Uint8Array;
   length = 0;
 
-  constructor(capacity: number) {
-    this.buf = new Uint8Array(capacity);
+  constructor(
+    capacity: number,
+    private readonly shared: boolean,
+  ) {
+    this.buf = allocate(Uint8Array, capacity, shared);
   }
 
   reserve(n: number): void {
@@ -231,7 +230,7 @@ class GrowableBytes {
     if (need > this.buf.length) {
       let cap = this.buf.length;
       while (cap < need) cap *= 2;
-      const next = new Uint8Array(cap);
+      const next = allocate(Uint8Array, cap, this.shared);
       next.set(this.buf.subarray(0, this.length));
       this.buf = next;
     }
@@ -251,5 +250,14 @@ class GrowableBytes {
   /** The bytes written so far (a view). */
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.length);
+  }
+
+  /**
+   * The bytes written, to keep: shared ones as a view (posting it shares the buffer; the pages
+   * past the bytes written were never touched), others copied to their length, since posting a
+   * view would clone the whole buffer (as GroupBuilder.groups does).
+   */
+  toArray(): Uint8Array {
+    return this.shared ? this.bytes() : this.bytes().slice();
   }
 }
