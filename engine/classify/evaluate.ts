@@ -59,11 +59,7 @@ export function chooseByInnerFolds<T extends number>(
   for (const candidate of candidates) {
     let score = 0;
     folds.forEach((test, f) => {
-      score += heldOut(
-        folds.flatMap((rows, g) => (g === f ? [] : rows)),
-        test,
-        candidate,
-      );
+      score += heldOut(trainingRows(folds, f), test, candidate);
     });
     if (score > bestScore) {
       bestScore = score;
@@ -166,10 +162,25 @@ export function crossValidate(
   prepare: (trainRows: number[]) => CategoricalData = () => d,
   onFeature?: () => void,
 ): Evaluation {
-  return crossValidateRows(d.labels, d.classes.length, folds, seed, (trainRows, test) => {
-    const full = prepare(trainRows);
-    return predict(subsetRows(full, test), train(subsetRows(full, trainRows), o, onFeature));
-  });
+  return crossValidateRows(d.labels, d.classes.length, folds, seed, (trainRows, test) =>
+    foldPosteriors(prepare(trainRows), o, trainRows, test, onFeature),
+  );
+}
+
+/** One fold of {@link crossValidate}: the posteriors of `testRows` under the classifier learnt on `trainRows` of d. */
+export function foldPosteriors(
+  d: CategoricalData,
+  o: ClassifierOptions,
+  trainRows: readonly number[],
+  testRows: readonly number[],
+  onFeature?: () => void,
+): Float64Array {
+  return predict(subsetRows(d, testRows), train(subsetRows(d, trainRows), o, onFeature));
+}
+
+/** The training rows of fold f of stratifiedFolds' list: every other fold's. */
+export function trainingRows(assignments: readonly (readonly number[])[], f: number): number[] {
+  return assignments.flatMap((rows, g) => (g === f ? [] : rows));
 }
 
 /**
@@ -194,8 +205,7 @@ export function crossValidateRows(
   let loss = 0;
   assignments.forEach((test, f) => {
     if (test.length === 0) return;
-    const trainRows = assignments.flatMap((rows, g) => (g === f ? [] : rows));
-    const post = fitPredict(trainRows, test, f);
+    const post = fitPredict(trainingRows(assignments, f), test, f);
     const tally = scorePosteriors(labels, K, test, post, confusion, posterior);
     correct += tally.correct;
     loss += tally.loss;

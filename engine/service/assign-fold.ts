@@ -1,7 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { categoricalFromGenotypes, subsetRows, type CategoricalData } from '../classify/categorical.ts';
+import { categoricalFromGenotypes, type CategoricalData } from '../classify/categorical.ts';
 import { predict } from '../classify/classifier.ts';
-import { stratifiedFolds, train, type ClassifierOptions } from '../classify/evaluate.ts';
+import { foldPosteriors, stratifiedFolds, train, trainingRows, type ClassifierOptions } from '../classify/evaluate.ts';
 import type { AssignBy } from '../util/choices.ts';
 
 // One fold of an assignment's cross-validation as a worker runs it (service/assign.ts runs the
@@ -39,9 +39,5 @@ export function assignFoldWork(data: GenotypeData, task: AssignFoldTask, onFeatu
   const cat = categoricalOf(data, task.by);
   if (task.fold < 0) return predict(cat, train(cat, task.classifier, onFeature));
   const assignments = stratifiedFolds(cat.labels, task.folds, task.seed);
-  const trainRows = assignments.flatMap((rows, g) => (g === task.fold ? [] : rows));
-  return predict(
-    subsetRows(cat, assignments[task.fold]!),
-    train(subsetRows(cat, trainRows), task.classifier, onFeature),
-  );
+  return foldPosteriors(cat, task.classifier, trainingRows(assignments, task.fold), assignments[task.fold]!, onFeature);
 }
