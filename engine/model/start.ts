@@ -32,12 +32,13 @@ export function startContext(data: GenotypeData, prepared?: PreparedData): Start
   const cache = new Map<string, TanData>();
   let work: AdmixtureWork | undefined;
   let md = prepared;
+  const mdOf = () => (md ??= preparedData(data));
   return {
     data,
     get md() {
-      return (md ??= preparedData(data));
+      return mdOf();
     },
-    admixtureWork: () => (work ??= admixtureWork((md ??= preparedData(data)))),
+    admixtureWork: () => (work ??= admixtureWork(mdOf())),
     tan(o) {
       const key = `${o.window}/${o.order}/${o.orderSeed}`;
       let td = cache.get(key);

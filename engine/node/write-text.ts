@@ -51,20 +51,11 @@ function writeFile(path: string, make: (write: (piece: string) => void) => void)
   }
 }
 
-/** Writes the pieces of a text, in order, to `path` (replacing it). */
-export function writeText(path: string, pieces: Iterable<string>): void {
-  writeFile(path, (write) => {
-    for (const piece of pieces) write(piece);
-  });
-}
-
-/** Writes lines, each ended by LF (as toText joins them). */
+/** Writes lines, each ended by LF (as toText joins them), to `path` (replacing it). */
 export function writeLines(path: string, lines: Iterable<string>): void {
-  writeText(path, withNewlines(lines));
-}
-
-function* withNewlines(lines: Iterable<string>): Generator<string> {
-  for (const line of lines) yield line + '\n';
+  writeFile(path, (write) => {
+    for (const line of lines) write(line + '\n');
+  });
 }
 
 /** Writes `value` as JSON.stringify(value) would, piece by piece. */

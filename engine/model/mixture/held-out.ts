@@ -58,21 +58,24 @@ export function heldOutLogLiks(
     const scoring = new Map<number, { buffers: EStepBuffers; without?: ReturnType<typeof blockDeletion> }>();
     const rows = perIndividual ? new Float64Array(test.length) : undefined;
     candidates.forEach(({ model, algorithm }, c) => {
-      let scratch = refits.get(model.K);
-      if (!scratch) refits.set(model.K, (scratch = fitScratch(md, model.K)));
+      const K = model.K;
+      const scratch = kept(refits, K, () => fitScratch(md, K));
       const refit = fit(md, model, { ...opts, algorithm, warmup: 0 }, leftOut, scratch);
-      let at = scoring.get(model.K);
-      if (!at) {
-        at = {
-          buffers: eStepBuffers(held, model.K, { resident: false }),
-          ...(deleted ? { without: blockDeletion(held, model.K, deleted.blocks) } : {}),
-        };
-        scoring.set(model.K, at);
-      }
+      const at = kept(scoring, K, () => ({
+        buffers: eStepBuffers(held, K, { resident: false }),
+        ...(deleted ? { without: blockDeletion(held, K, deleted.blocks) } : {}),
+      }));
       totals[c]! += eStep(held, refit.model, at.buffers, rows);
       at.without?.(refit.model, deleted!.perBlock[c]!);
       if (rows) test.forEach((d, j) => (perIndividual![c]![d] = rows[j]!));
     });
   }
   return { totals, scored: folds };
+}
+
+/** The value `m` keeps under K, made by `make` the first time it is asked for. */
+function kept<V>(m: Map<number, V>, K: number, make: () => V): V {
+  let v = m.get(K);
+  if (v === undefined) m.set(K, (v = make()));
+  return v;
 }

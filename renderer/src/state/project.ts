@@ -333,13 +333,14 @@ function bad(where: string, what: string): never {
 const isInt = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
 const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const numbers = (v: unknown) => Array.isArray(v) && v.every(isNum);
+const isBase64 = (v: unknown) => typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
 
 function checkFile(f: unknown, where: string): void {
   const x = f as { name?: unknown; base64?: unknown; path?: unknown } | null;
   if (!x || typeof x.name !== 'string') bad(where, 'is not a file');
   if (typeof x.path === 'string' && x.base64 === undefined) return;
   if (typeof x.base64 !== 'string') bad(where, 'is not a file');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(x.base64 as string)) bad(where, 'is not base64');
+  if (!isBase64(x.base64)) bad(where, 'is not base64');
 }
 
 /**
@@ -519,7 +520,7 @@ function checkTrust(t: unknown): void {
       isInt(f.lociTotal, 0) &&
       isInt(f.iterations, 0) &&
       (f.note === undefined || typeof f.note === 'string') &&
-      (f.matrix === undefined || (typeof f.matrix === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(f.matrix)));
+      (f.matrix === undefined || isBase64(f.matrix));
     if (!ok) bad('trust.fitCheck', 'is not a fit check');
   }
 }
