@@ -14,7 +14,7 @@ import {
   SEARCH_LIMIT,
   type Assignment,
 } from '../service/assign.ts';
-import { nodeStartPool } from '../node/worker-pool.ts';
+import { withCancellablePool } from './pool-run.ts';
 import { availableParallelism } from 'node:os';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
@@ -127,40 +127,36 @@ export function registerAssign(program: Command): void {
       const searches = opts.score ? `${opts.structure.toUpperCase()} (k = ${opts.k}, ${opts.score})` : opts.structure;
       let said = false;
       let a: Assignment;
-      const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once('SIGINT', onSigint);
       try {
-        a = await assignIndividualsOn(
-          pool,
-          data,
-          {
-            by,
-            classifier: opts,
-            folds,
-            seed,
-            curveSizes,
-            variables,
-            allelePrior,
-            exclusionDraws,
-            maxSearch: positiveInt(o['maxSearch'], '--max-search'),
-          },
-          (p) => {
-            if (!said) {
-              said = true;
-              process.stderr.write(
-                `structure search ${searches}: up to ${p.work.toLocaleString('en')} local scores a search, ${p.total / data.loci.length} searches\n`,
-              );
-            }
-            bar.update(p.done, p.total, `structure search: ${p.done} of ${p.total} features`);
-          },
-          controller.signal,
+        a = await withCancellablePool(setting(o['threads'], '--threads', 'threads'), (pool, signal) =>
+          assignIndividualsOn(
+            pool,
+            data,
+            {
+              by,
+              classifier: opts,
+              folds,
+              seed,
+              curveSizes,
+              variables,
+              allelePrior,
+              exclusionDraws,
+              maxSearch: positiveInt(o['maxSearch'], '--max-search'),
+            },
+            (p) => {
+              if (!said) {
+                said = true;
+                process.stderr.write(
+                  `structure search ${searches}: up to ${p.work.toLocaleString('en')} local scores a search, ${p.total / data.loci.length} searches\n`,
+                );
+              }
+              bar.update(p.done, p.total, `structure search: ${p.done} of ${p.total} features`);
+            },
+            signal,
+          ),
         );
       } finally {
         bar.done();
-        process.off('SIGINT', onSigint);
-        pool.close();
       }
       const cat = a.data;
       const ev = a.evaluation;

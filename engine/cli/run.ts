@@ -10,6 +10,7 @@ import { writeJson, writeLines } from '../node/write-text.ts';
 import { readPopulationFile } from '../formats/population-file.ts';
 import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
+import { withCancellablePool } from './pool-run.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
 import { bootstrapRuns, fitCheckOption, writeFitChecks } from './trust-files.ts';
@@ -218,35 +219,31 @@ export async function runSweepCli(
   threads: number,
 ): Promise<{ runs: readonly SweepRun[]; cancelled: boolean }> {
   const bar = new ProgressBar(process.stderr);
-  const pool = nodeStartPool(threads);
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   try {
-    return await runSweep(
-      data,
-      sweep,
-      pool,
-      (p) => {
-        if (p.kind === 'start')
-          bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
-        if (p.kind === 'cv')
-          bar.update(p.completed, p.total, `cross-validation (CV error per K): fold ${p.completed} of ${p.total}`);
-        if (p.kind === 'estimate') bar.update(0, 1, 'starts at work (estimated from their convergence)', p.seconds);
-        if (p.kind === 'run' && !bar.active) {
-          const c = p.run.clustering;
-          const chosen = c.algorithmChoice;
-          process.stdout.write(
-            `run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}${chosen ? ` algorithm=${chosen.algorithm} (${chosen.reason})` : ''}\n`,
-          );
-        }
-      },
-      controller.signal,
+    return await withCancellablePool(threads, (pool, signal) =>
+      runSweep(
+        data,
+        sweep,
+        pool,
+        (p) => {
+          if (p.kind === 'start')
+            bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
+          if (p.kind === 'cv')
+            bar.update(p.completed, p.total, `cross-validation (CV error per K): fold ${p.completed} of ${p.total}`);
+          if (p.kind === 'estimate') bar.update(0, 1, 'starts at work (estimated from their convergence)', p.seconds);
+          if (p.kind === 'run' && !bar.active) {
+            const c = p.run.clustering;
+            const chosen = c.algorithmChoice;
+            process.stdout.write(
+              `run K=${p.run.K} replicate=${p.run.replicate + 1} logLik=${c.logLik.toFixed(4)} starts=${p.run.completedStarts} best_start=${c.bestStart + 1}${chosen ? ` algorithm=${chosen.algorithm} (${chosen.reason})` : ''}\n`,
+            );
+          }
+        },
+        signal,
+      ),
     );
   } finally {
     bar.done();
-    process.off('SIGINT', onSigint);
-    pool.close();
   }
 }
 
