@@ -255,13 +255,13 @@ export class LocalScorer {
     slot.clear();
     let nConfigs = 0;
     const xi = i * N;
-    // The configuration of one or two parents without the general loop (most searches' sets).
     const np = parents.length;
-    const at0 = np > 0 ? parents[0]! * N : 0;
-    const at1 = np > 1 ? parents[1]! * N : 0;
-    const radix1 = np > 1 ? states[parents[1]!]! + 1 : 1;
     if (dense && np <= 2) {
-      // Dense tables of at most two parents (the searches' sets): the fill alone in its loop.
+      // Dense tables of at most two parents (most searches' sets): the fill alone in its loop,
+      // the configuration keyed without the general loop over parents.
+      const at0 = np > 0 ? parents[0]! * N : 0;
+      const at1 = np > 1 ? parents[1]! * N : 0;
+      const radix1 = np > 1 ? states[parents[1]!]! + 1 : 1;
       const counted = this.configCount;
       for (let t = 0; t < rows.length; t++) {
         const row = rows[t]!;
@@ -276,9 +276,7 @@ export class LocalScorer {
       for (let t = 0; t < rows.length; t++) {
         const row = rows[t]!;
         let q = 0;
-        if (np === 1) q = cols[at0 + row]!;
-        else if (np === 2) q = cols[at0 + row]! * radix1 + cols[at1 + row]!;
-        else if (np > 2) for (let m = 0; m < np; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
+        for (let m = 0; m < np; m++) q = q * (states[parents[m]!]! + 1) + cols[parents[m]! * N + row]!;
         let base: number;
         if (dense) {
           base = q * width;
@@ -370,7 +368,7 @@ export class LocalScorer {
       }
       let minDiff = Infinity;
       for (let x = 0; x < r; x++) {
-        const own = t[base + c * r + x]!;
+        const own = t[at + x]!;
         const diff = own - weight * (M[x]! - own);
         w[x] = diff;
         if (diff < minDiff) minDiff = diff;
