@@ -1,6 +1,7 @@
 // `stratify project`: individuals projected onto the admixture fit they were part of get the fit's
-// own proportions back (at the maximum, each row of Q maximises the likelihood given F), markers
-// are reported, and a reference of several K asks which.
+// own proportions back with the fitted frequencies (`--frequency-prior 0`: at the maximum, each row
+// of Q maximises the likelihood given F), markers are reported, and a reference of several K asks
+// which; by default the predictive frequencies move them, a little.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -26,8 +27,20 @@ test('stratify project: the fitted individuals projected onto their own fit get 
   const ask = stratify('project', VCF, '--reference', reference, '--out', join(dir, 'p'));
   assert.notEqual(ask.status, 0);
   assert.match(ask.stderr, /holds K = 2, 3; choose one \(--k\)/);
-  const r = stratify('project', VCF, '--reference', reference, '--k', '3', '--out', join(dir, 'p'));
+  const r = stratify(
+    'project',
+    VCF,
+    '--reference',
+    reference,
+    '--k',
+    '3',
+    '--frequency-prior',
+    '0',
+    '--out',
+    join(dir, 'p'),
+  );
   assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /frequencies: as fitted \(--frequency-prior 0/);
   assert.match(r.stdout, /400 of the reference's 400 markers used \(matched by name\)/);
   const fitted = rowsOf(join(dir, 'fit', 'stratify.K3.r1.Q'));
   const projected = rowsOf(join(dir, 'p', 'stratify.projected.K3.Q'));
@@ -41,4 +54,14 @@ test('stratify project: the fitted individuals projected onto their own fit get 
   };
   assert.equal(json.markers.matched, 400);
   assert.equal(json.what, 'ancestry proportions');
+  // The default: predictive frequencies (λ = 1 per allele over 2 × 90 × q̄_k copies per cluster).
+  const d = stratify('project', VCF, '--reference', reference, '--k', '3', '--out', join(dir, 'd'));
+  assert.equal(d.status, 0, d.stderr);
+  assert.match(d.stdout, /frequencies: predictive, Dirichlet prior 1 per allele/);
+  const smoothed = rowsOf(join(dir, 'd', 'stratify.projected.K3.Q'));
+  let moved = 0;
+  smoothed.forEach((row, i) => row.forEach((q, k) => (moved = Math.max(moved, Math.abs(q - projected[i]![k]!)))));
+  assert.ok(moved > 1e-4 && moved < 0.1, `largest change with the prior ${moved}`);
+  const dj = JSON.parse(readFileSync(join(dir, 'd', 'projection.json'), 'utf8')) as { frequencyPrior: number };
+  assert.equal(dj.frequencyPrior, 1);
 });

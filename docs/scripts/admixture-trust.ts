@@ -112,9 +112,9 @@ log(
 );
 log();
 log(
-  '| K | RMSE projected vs joint | the fitted 80 %: train fit vs joint (how far the two fits differ) | `stratify project` (s) | per projected individual (ms) | markers used |',
+  "| K | RMSE projected vs joint (default: predictive frequencies, prior 1) | the same with the fitted frequencies (`--frequency-prior 0`, ADMIXTURE's -P) | the fitted 80 %: train fit vs joint (how far the two fits differ) | `stratify project` (s) | per projected individual (ms) | markers used |",
 );
-log('|---|---|---|---|---|---|');
+log('|---|---|---|---|---|---|---|');
 for (const K of ks) {
   const p = stratify(
     'project',
@@ -126,13 +126,26 @@ for (const K of ks) {
     '--out',
     join(dir, `eh-p${K}`),
   );
+  stratify(
+    'project',
+    ehTest,
+    '--reference',
+    join(dir, 'eh-train', 'stratify.json'),
+    '--k',
+    String(K),
+    '--frequency-prior',
+    '0',
+    '--out',
+    join(dir, `eh-p${K}-fitted`),
+  );
   const jointQ = rowsOf(bestQ(join(dir, 'eh-joint', 'stratify.json'), K), ehSplit.test, K);
   const e = rmse(jointQ, projectedQ(join(dir, `eh-p${K}`, 'projection.json')), ehSplit.test.length, K);
+  const e0 = rmse(jointQ, projectedQ(join(dir, `eh-p${K}-fitted`, 'projection.json')), ehSplit.test.length, K);
   const jointTrain = rowsOf(bestQ(join(dir, 'eh-joint', 'stratify.json'), K), ehSplit.train, K);
   const fits = rmse(jointTrain, bestQ(join(dir, 'eh-train', 'stratify.json'), K), ehSplit.train.length, K);
   const used = /(\d+) of the reference's (\d+) markers used/.exec(p.stdout);
   log(
-    `| ${K} | ${e.toFixed(4)} | ${fits.toFixed(4)} | ${p.seconds.toFixed(2)} | ${((1000 * p.seconds) / ehSplit.test.length).toFixed(1)} | ${used ? `${used[1]} of ${used[2]}` : '?'} |`,
+    `| ${K} | ${e.toFixed(4)} | ${e0.toFixed(4)} | ${fits.toFixed(4)} | ${p.seconds.toFixed(2)} | ${((1000 * p.seconds) / ehSplit.test.length).toFixed(1)} | ${used ? `${used[1]} of ${used[2]}` : '?'} |`,
   );
 }
 
@@ -155,6 +168,16 @@ const simP = stratify(
   '--out',
   join(dir, 'sim-p'),
 );
+stratify(
+  'project',
+  simTest,
+  '--reference',
+  join(dir, 'sim-train', 'stratify.json'),
+  '--frequency-prior',
+  '0',
+  '--out',
+  join(dir, 'sim-p-fitted'),
+);
 const truth = rowsOf(sim.Q, simSplit.test, K);
 const projected = projectedQ(join(dir, 'sim-p', 'projection.json'));
 const fitted = rowsOf(sim.Q, simSplit.train, K);
@@ -171,7 +194,12 @@ log(
 log();
 log('| individuals | RMSE against the truth |');
 log('|---|---|');
-log(`| projected (${simSplit.test.length}) | ${rmse(truth, projected, simSplit.test.length, K).toFixed(4)} |`);
+log(
+  `| projected (${simSplit.test.length}), default (predictive frequencies, prior 1) | ${rmse(truth, projected, simSplit.test.length, K).toFixed(4)} |`,
+);
+log(
+  `| projected (${simSplit.test.length}) with the fitted frequencies (\`--frequency-prior 0\`) | ${rmse(truth, projectedQ(join(dir, 'sim-p-fitted', 'projection.json')), simSplit.test.length, K).toFixed(4)} |`,
+);
 log(
   `| fitted (${simSplit.train.length}), for comparison | ${rmse(fitted, fittedQ, simSplit.train.length, K).toFixed(4)} |`,
 );

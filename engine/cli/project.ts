@@ -8,7 +8,8 @@ import { datasetFiles } from '../node/file-source.ts';
 import { projectOnto, readReference, type MarkerMatchCounts } from '../service/project.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { positiveInt } from './parse-args.ts';
+import { numberIn, positiveInt } from './parse-args.ts';
+import { FREQUENCY_PRIOR } from '../util/choices.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
 /** The matching of markers in one paragraph. */
@@ -26,6 +27,15 @@ export function matchSummary(c: MarkerMatchCounts): string {
   );
 }
 
+/** How the frequencies were scored, in a line (none for a mixture reference). */
+function frequencyNote(applied: number | undefined, asked: number, sampleKnown: boolean): string {
+  if (applied === undefined) return '';
+  if (applied > 0) return `frequencies: predictive, Dirichlet prior ${applied} per allele (--frequency-prior)\n`;
+  return asked > 0 && !sampleKnown
+    ? "frequencies: as in the reference (a .P file does not say its sample's size, which the prior needs)\n"
+    : "frequencies: as fitted (--frequency-prior 0, ADMIXTURE's -P)\n";
+}
+
 export function registerProject(program: Command): void {
   addReadOptions(
     program
@@ -36,15 +46,21 @@ export function registerProject(program: Command): void {
       )
       .requiredOption('--reference <file>', 'stratify.json of run or sweep (or a Stratify .P file)')
       .option('--k <K>', 'which K of the reference (needed when it holds several)')
+      .option(
+        '--frequency-prior <lambda>',
+        "admixture reference: score with each cluster's predictive frequencies under a Dirichlet prior of this weight per allele (0: the fitted frequencies, as ADMIXTURE's -P)",
+        String(FREQUENCY_PRIOR),
+      )
       .option('--out <dir>', 'output directory', 'stratify-projection'),
   ).action(async (file: string, o: Record<string, unknown>) => {
     const K = o['k'] === undefined ? undefined : positiveInt(o['k'], '--k');
+    const prior = numberIn(o['frequencyPrior'], '--frequency-prior', 0, 1e6);
     const referenceFile = String(o['reference']);
     const reference = readReference(referenceFile, readFileSync(referenceFile, 'utf8'), K);
     const out = String(o['out']);
     ensureWritableDir(out);
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
-    const p = projectOnto(data, reference);
+    const p = projectOnto(data, reference, prior);
     const N = data.individuals.length;
     const stem = `stratify.projected.K${reference.K}`;
     writeFileSync(join(out, `${stem}.Q`), toText(writeQ(p.Q, N, reference.K)));
@@ -68,6 +84,7 @@ export function registerProject(program: Command): void {
       version: VERSION,
       dataset: { file, individuals: N, loci: data.loci.length },
       reference: p.reference,
+      ...(p.frequencyPrior !== undefined ? { frequencyPrior: p.frequencyPrior } : {}),
       markers: p.counts,
       what: reference.model === 'admixture' ? 'ancestry proportions' : 'cluster memberships',
       individuals: data.individuals.map((ind, d) => ({
@@ -84,6 +101,7 @@ export function registerProject(program: Command): void {
       `${matchSummary(p.counts)}.\n` +
         `${reference.model === 'admixture' ? 'Ancestry' : 'Cluster memberships'} of ${N} individuals on ${referenceFile} (${reference.run})` +
         `${none > 0 ? `; ${none} without a call on the reference's markers (uniform)` : ''}\n` +
+        `${frequencyNote(p.frequencyPrior, prior, reference.clusterCopies !== undefined)}` +
         `wrote ${stem}.Q, projection.tsv, projection.json to ${out}\n`,
     );
   });

@@ -213,6 +213,8 @@ export interface ProjectionInfo {
   readonly markers: MarkerMatchCounts;
   /** Which run, in words. */
   readonly run: string;
+  /** The Dirichlet prior the ancestry was scored with (0: the fitted frequencies; absent: mixture). */
+  readonly frequencyPrior?: number;
 }
 
 /** A run's model-fit check (engine/service/fit-check.ts), as the Structure view draws it. */
@@ -284,7 +286,8 @@ export interface EngineApi {
   assign(request: AssignRequest): Promise<AssignInfo>;
   /**
    * Reads the genotypes of new individuals and projects them onto the sweep's run at K (highest
-   * ln L), without refitting it; `shown` (N, K) orders the clusters as a view draws them.
+   * ln L), without refitting it; `shown` (N, K) orders the clusters as a view draws them;
+   * `frequencyPrior` as `stratify project --frequency-prior` (default FREQUENCY_PRIOR).
    */
   projectSamples(
     sweepId: number,
@@ -292,6 +295,7 @@ export interface EngineApi {
     files: readonly FileInput[],
     options: OpenOptions,
     shown?: Float64Array,
+    frequencyPrior?: number,
   ): Promise<ProjectionInfo>;
   /**
    * The model-fit check of the sweep's run at K with the highest ln L (evalAdmix's residual

@@ -306,10 +306,11 @@ export class EngineServer {
         files: readonly FileInput[],
         options: OpenOptions,
         shown?: Float64Array,
+        frequencyPrior?: number,
       ) => {
         const { data, runs } = this.sweep(sweepId);
         const { data: samples, main } = await readFiles('projectSamples', files, options);
-        const p = projectOntoSweep(data, runs, K, samples, shown);
+        const p = projectOntoSweep(data, runs, K, samples, shown, frequencyPrior);
         return {
           K,
           model: p.reference.model,
@@ -319,6 +320,7 @@ export class EngineServer {
           copies: p.copies,
           markers: p.counts,
           run: p.reference.run,
+          ...(p.frequencyPrior !== undefined ? { frequencyPrior: p.frequencyPrior } : {}),
         };
       },
       checkFit: async (sweepId: number, K: number) => {

@@ -1,7 +1,7 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
-import { projectAncestry } from '../model/admixture/projection.ts';
+import { FREQUENCY_PRIOR, predictiveFrequencies, projectAncestry } from '../model/admixture/projection.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
 import type { Model } from '../util/choices.ts';
@@ -21,14 +21,42 @@ export interface Reference {
   readonly F: Float64Array;
   /** The mixture model's cluster weights (absent for the admixture model and .P files). */
   readonly weights?: Float64Array;
+  /**
+   * Allele copies of each cluster in the reference sample, ploidy × Σ_i q_ik (the weight of the
+   * frequencies in predictiveFrequencies; absent for .P files, which do not say their sample).
+   */
+  readonly clusterCopies?: Float64Array;
   /** Which run of the result file, in words. */
   readonly run: string;
 }
 
 interface ResultJson {
   program?: string;
-  dataset?: { loci?: { name: string; alleles: string[]; chrom?: string | null; pos?: number | null }[] };
-  runs?: { K: number; replicate: number; logLik: number; model?: string; weights: number[]; frequencies: number[][] }[];
+  dataset?: {
+    loci?: { name: string; alleles: string[]; chrom?: string | null; pos?: number | null }[];
+    ploidy?: number;
+  };
+  runs?: {
+    K: number;
+    replicate: number;
+    logLik: number;
+    model?: string;
+    weights: number[];
+    frequencies: number[][];
+    Q?: number[][];
+  }[];
+}
+
+/** ploidy × Σ_i Q_ik: each cluster's allele copies in the sample Q (shape (N, K)) was fitted to. */
+export function clusterCopies(
+  Q: Float64Array | readonly (readonly number[])[],
+  K: number,
+  ploidy: number,
+): Float64Array {
+  const n = new Float64Array(K);
+  if (Q instanceof Float64Array) for (let x = 0; x < Q.length; x++) n[x % K]! += ploidy * Q[x]!;
+  else for (const row of Q) for (let k = 0; k < K; k++) n[k]! += ploidy * (row[k] ?? 0);
+  return n;
 }
 
 /**
@@ -60,6 +88,11 @@ function resultReference(file: string, text: string, K?: number): Reference {
   if (best.frequencies.length !== rows || best.frequencies.some((r) => r.length !== k))
     throw new RangeError(`${file}: the frequencies of K = ${k} do not fit its ${loci.length} loci`);
   const model: Model = best.model === 'admixture' ? 'admixture' : 'mixture';
+  const ploidy = json.dataset?.ploidy;
+  const sample =
+    model === 'admixture' && Array.isArray(best.Q) && typeof ploidy === 'number' && ploidy > 0
+      ? { clusterCopies: clusterCopies(best.Q, k, ploidy) }
+      : {};
   return {
     file,
     K: k,
@@ -67,6 +100,7 @@ function resultReference(file: string, text: string, K?: number): Reference {
     loci,
     F: Float64Array.from(best.frequencies.flat()),
     ...(model === 'mixture' ? { weights: Float64Array.from(best.weights) } : {}),
+    ...sample,
     run: `K = ${k}, replicate ${best.replicate + 1} of ${runs.length} (highest ln L, ${best.logLik.toFixed(2)})`,
   };
 }
@@ -112,17 +146,29 @@ export interface ProjectionResult {
   readonly copies: Int32Array;
   /** ln L per individual at its Q (admixture only). */
   readonly logLik?: Float64Array;
+  /**
+   * The Dirichlet prior λ of the frequencies the ancestry was scored with (predictiveFrequencies);
+   * 0: the reference's frequencies as they are (asked for, or a .P file, which has no sample sizes).
+   * Absent for a mixture reference.
+   */
+  readonly frequencyPrior?: number;
 }
 
 /**
  * Use case "project": the individuals of `data` placed on a fitted reference without refitting it.
  * For an admixture reference, each individual's ancestry proportions with the frequencies fixed
- * (ADMIXTURE's -P); for a mixture reference, each individual's cluster memberships under the
+ * (ADMIXTURE's -P), scored by default with the predictive frequencies under a Dirichlet prior of
+ * weight `frequencyPrior` per allele (predictiveFrequencies; 0: the fitted frequencies as they
+ * are, ADMIXTURE's -P exactly); for a mixture reference, each individual's cluster memberships under the
  * fitted model (its E step). Markers are matched by name, else chromosome and position, with the
  * allele checks of onReferenceMarkers; a reference sharing no marker with the data is refused with
  * the counts.
  */
-export function projectOnto(data: GenotypeData, reference: Reference): ProjectionResult {
+export function projectOnto(
+  data: GenotypeData,
+  reference: Reference,
+  frequencyPrior: number = FREQUENCY_PRIOR,
+): ProjectionResult {
   const { data: onRef, counts } = onReferenceMarkers(data, reference.loci);
   if (counts.matched === 0)
     throw new RangeError(
@@ -141,8 +187,11 @@ export function projectOnto(data: GenotypeData, reference: Reference): Projectio
     for (let x = 0; x < onRef.calls.length; x++) if (onRef.calls[x]! >= 0) copies[Math.floor(x / P) % N]!++;
     return { reference: ref, counts, Q: buf.posterior, copies };
   }
-  const p = projectAncestry(onRef, reference.F, K, alleleOffsets(onRef));
-  return { reference: ref, counts, Q: p.Q, copies: p.copies, logLik: p.logLik };
+  const offsets = alleleOffsets(onRef);
+  const prior = reference.clusterCopies ? frequencyPrior : 0;
+  const F = prior > 0 ? predictiveFrequencies(reference.F, K, offsets, reference.clusterCopies!, prior) : reference.F;
+  const p = projectAncestry(onRef, F, K, offsets);
+  return { reference: ref, counts, Q: p.Q, copies: p.copies, logLik: p.logLik, frequencyPrior: prior };
 }
 
 /** A run of an open sweep as a reference (its data's markers, its frequencies and weights). */
@@ -155,7 +204,7 @@ export function referenceFromRun(data: GenotypeData, run: SweepRun, file: string
     model,
     loci: data.loci,
     F: c.model.theta,
-    ...(model === 'mixture' ? { weights: c.model.weights } : {}),
+    ...(model === 'mixture' ? { weights: c.model.weights } : { clusterCopies: clusterCopies(c.Q, run.K, data.ploidy) }),
     run: `K = ${run.K}, replicate ${run.replicate + 1} (ln L ${c.logLik.toFixed(2)})`,
   };
 }
@@ -163,7 +212,7 @@ export function referenceFromRun(data: GenotypeData, run: SweepRun, file: string
 /**
  * Use case "project onto a sweep": new individuals on the run at K with the highest ln L, their
  * clusters in the order of `shown` (the memberships a view draws at K, shape (N, K)) when given,
- * so the new bars take the colours of the plot they stand beside.
+ * so the new bars take the colours of the plot they stand beside; `frequencyPrior` as projectOnto's.
  */
 export function projectOntoSweep(
   data: GenotypeData,
@@ -171,9 +220,14 @@ export function projectOntoSweep(
   K: number,
   samples: GenotypeData,
   shown?: Float64Array,
+  frequencyPrior: number = FREQUENCY_PRIOR,
 ): ProjectionResult {
   const run = likeliestRunAtK(runs, K);
-  const result = projectOnto(samples, referenceFromRun(data, run, data.source?.file ?? 'the open dataset'));
+  const result = projectOnto(
+    samples,
+    referenceFromRun(data, run, data.source?.file ?? 'the open dataset'),
+    frequencyPrior,
+  );
   const N = data.individuals.length;
   if (!shown) return result;
   if (shown.length !== N * K) throw new RangeError(`the memberships shown are not (${N}, ${K})`);

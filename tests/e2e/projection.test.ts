@@ -1,6 +1,7 @@
-// Projecting new samples in the app: the individuals of the fit, projected onto it, get the bars
-// they have in the plot (each row of Q maximises the likelihood given F at the fit's optimum), in
-// the plot's colours; the CSV names its columns as the plotted memberships do.
+// Projecting new samples in the app: the individuals of the fit, projected onto it with the fitted
+// frequencies, get the bars they have in the plot (each row of Q maximises the likelihood given F at
+// the fit's optimum), in the plot's colours; the CSV names its columns as the plotted memberships
+// do; by default (predictive frequencies) the bars move, a little.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ test('Structure view: samples projected onto an admixture fit at K = 3 get their
   const vcf = join(ROOT, 'resources', 'examples', 'snp-three-populations.vcf');
   // The genotype file with a population file beside it (a table of id, population): bars labelled.
   const pops = join(ROOT, 'resources', 'examples', 'snp-three-populations.pops.tsv');
+  await page.getByTestId('projection-as-fitted').check();
   await page.getByTestId('projection-input').setInputFiles([vcf, pops]);
   const summary = page.getByTestId('projection-summary');
   await Promise.race([summary.waitFor({ timeout: 60_000 }), page.getByTestId('error').waitFor({ timeout: 60_000 })]);
@@ -47,7 +49,7 @@ test('Structure view: samples projected onto an admixture fit at K = 3 get their
   assert.equal(await errorBox.count(), 0, (await errorBox.count()) ? ((await errorBox.textContent()) ?? '') : '');
   assert.match(
     (await summary.textContent()) ?? '',
-    /90 individuals of snp-three-populations\.vcf on K = 3 .* 400 of the fit's 400 markers used \(by name\)/,
+    /90 individuals of snp-three-populations\.vcf on K = 3 .* 400 of the fit's 400 markers used \(by name\)\. Scored with the fitted frequencies as they are\./,
   );
   await page.getByTestId('projection').screenshot({ path: screenshotPath('projection-example.png') });
 
@@ -68,6 +70,21 @@ test('Structure view: samples projected onto an admixture fit at K = 3 get their
       worst = Math.max(worst, Math.abs(Number(p) - Number(value)));
     }
   assert.ok(worst < 3e-3, `largest difference from the plotted ancestry: ${worst}`);
+
+  // The default: predictive frequencies (a prior of 1 per allele), which move the bars a little.
+  await page.getByTestId('projection-as-fitted').uncheck();
+  await page.getByTestId('projection-input').setInputFiles([vcf, pops]);
+  await page
+    .getByText('Scored with predictive frequencies (Dirichlet prior 1 per allele).')
+    .waitFor({ timeout: 60_000 });
+  const [csv2] = await Promise.all([page.waitForEvent('download'), page.getByTestId('projection-csv').click()]);
+  const predictive = table(readFileSync((await csv2.path())!, 'utf8'));
+  let moved = 0;
+  for (const [id, row] of plotted)
+    for (const [name, value] of row)
+      if (name.startsWith('cluster_'))
+        moved = Math.max(moved, Math.abs(Number(predictive.get(id)!.get(name)) - Number(value)));
+  assert.ok(moved > 1e-4 && moved < 0.1, `largest change with the prior: ${moved}`);
 
   // Another view and back: the projection stays (the same sweep); a saved project keeps it.
   const said = await summary.textContent();

@@ -21,6 +21,40 @@ export interface Projection {
   readonly converged: Uint8Array;
 }
 
+export { FREQUENCY_PRIOR } from '../../util/choices.ts';
+
+/**
+ * The frequencies to score individuals outside the reference sample with: per cluster k and locus
+ * the posterior mean under a Dirichlet(λ, …, λ) prior, (n_k f + λ) / (n_k + λ A_l), where n_k is the
+ * cluster's allele copies in the reference sample and A_l the locus's alleles. Maximum-likelihood
+ * frequencies score an allele that the reference's copies of a cluster happen to lack as (nearly)
+ * impossible there, so a new individual carrying it is pushed out of that cluster; in a joint fit
+ * its own copies would have raised that frequency (on microsatellites, with many rare alleles, this
+ * is most of the gap between projected and jointly fitted ancestry). The predictive frequency is
+ * what assignment tests score individuals outside the sample with (Rannala & Mountain 1997). λ = 0
+ * gives F back.
+ */
+export function predictiveFrequencies(
+  F: Float64Array,
+  K: number,
+  offsets: Int32Array,
+  clusterCopies: Float64Array,
+  prior: number,
+): Float64Array {
+  if (!(prior >= 0)) throw new RangeError(`the frequency prior must be 0 or more, not ${prior}`);
+  const out = new Float64Array(F.length);
+  for (let l = 0; l + 1 < offsets.length; l++) {
+    const A = offsets[l + 1]! - offsets[l]!;
+    for (let k = 0; k < K; k++) {
+      const n = clusterCopies[k]!;
+      const denominator = n + prior * A;
+      for (let r = offsets[l]!; r < offsets[l + 1]!; r++)
+        out[r * K + k] = denominator > 0 ? (n * F[r * K + k]! + prior) / denominator : F[r * K + k]!;
+    }
+  }
+  return out;
+}
+
 /** Smallest frequency a copy is scored with (a reference estimate of exactly 0 would make ln L −∞). */
 const FLOOR = 1e-9;
 
