@@ -125,17 +125,8 @@ log('|---|---|---|---|---|---|---|');
 /** Train and joint fits further apart than this (RMSE) are taken to be different optima. */
 const DIFFERENT_FITS = 0.05;
 const differing: number[] = [];
-for (const K of ks) {
-  const p = stratify(
-    'project',
-    ehTest,
-    '--reference',
-    join(dir, 'eh-train', 'stratify.json'),
-    '--k',
-    String(K),
-    '--out',
-    join(dir, `eh-p${K}`),
-  );
+/** `stratify project` of the 20 % onto the 80 % fit at K (defaults, and `more` options) into `out`. */
+const projectTest = (K: number, out: string, ...more: string[]) =>
   stratify(
     'project',
     ehTest,
@@ -143,11 +134,13 @@ for (const K of ks) {
     join(dir, 'eh-train', 'stratify.json'),
     '--k',
     String(K),
-    '--frequency-prior',
-    '0',
+    ...more,
     '--out',
-    join(dir, `eh-p${K}-fitted`),
+    join(dir, out),
   );
+for (const K of ks) {
+  const p = projectTest(K, `eh-p${K}`);
+  projectTest(K, `eh-p${K}-fitted`, '--frequency-prior', '0');
   const jointQ = rowsOf(bestQ(join(dir, 'eh-joint', 'stratify.json'), K), ehSplit.test, K);
   const e = rmse(jointQ, projectedQ(join(dir, `eh-p${K}`, 'projection.json')), ehSplit.test.length, K);
   const e0 = rmse(jointQ, projectedQ(join(dir, `eh-p${K}-fitted`, 'projection.json')), ehSplit.test.length, K);
