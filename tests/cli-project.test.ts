@@ -64,4 +64,7 @@ test('stratify project: the fitted individuals projected onto their own fit get 
   assert.ok(moved > 1e-4 && moved < 0.1, `largest change with the prior ${moved}`);
   const dj = JSON.parse(readFileSync(join(dir, 'd', 'projection.json'), 'utf8')) as { frequencyPrior: number };
   assert.equal(dj.frequencyPrior, 1);
+  const bad = stratify('project', VCF, '--reference', reference, '--k', '3', '--frequency-prior', '-1');
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /--frequency-prior takes a number from 0 to 1000000, got "-1"/);
 });
