@@ -32,7 +32,7 @@ function frequencyNote(applied: number | undefined, asked: number, sampleKnown: 
   if (applied === undefined) return '';
   if (applied > 0) return `frequencies: predictive, Dirichlet prior ${applied} per allele (--frequency-prior)\n`;
   return asked > 0 && !sampleKnown
-    ? "frequencies: as in the reference (a .P file does not say its sample's size, which the prior needs)\n"
+    ? "frequencies: as in the reference (it does not say its sample's size, which the prior needs: a .P file)\n"
     : "frequencies: as fitted (--frequency-prior 0, ADMIXTURE's -P)\n";
 }
 

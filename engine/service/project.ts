@@ -90,7 +90,11 @@ function resultReference(file: string, text: string, K?: number): Reference {
   const model: Model = best.model === 'admixture' ? 'admixture' : 'mixture';
   const ploidy = json.dataset?.ploidy;
   const sample =
-    model === 'admixture' && Array.isArray(best.Q) && typeof ploidy === 'number' && ploidy > 0
+    model === 'admixture' &&
+    typeof ploidy === 'number' &&
+    ploidy > 0 &&
+    Array.isArray(best.Q) &&
+    best.Q.every((row) => Array.isArray(row) && row.length === k && row.every((q) => Number.isFinite(q) && q >= 0))
       ? { clusterCopies: clusterCopies(best.Q, k, ploidy) }
       : {};
   return {

@@ -228,4 +228,10 @@ test("a result file reference carries its clusters' copies; the prior applies to
   assert.deepEqual(Array.from(smoothed.Q), Array.from(projectAncestry(data, F1, 2, alleleOffsets(data)).Q));
   const P = 'locus\tallele\tcluster1\tcluster2\nrs1\tA\t0.9\t0.1\nrs1\tG\t0.1\t0.9\n';
   assert.equal(projectOnto(data, readReference('panel.P', P)).frequencyPrior, 0);
+  // A result whose Q does not fit K says nothing of its sample: its frequencies are used as they are.
+  const parsed = JSON.parse(json) as { runs: { Q: number[][] }[] };
+  parsed.runs[0]!.Q[0] = [0.75];
+  const malformed = readReference('fit.json', JSON.stringify(parsed));
+  assert.equal(malformed.clusterCopies, undefined);
+  assert.equal(projectOnto(data, malformed).frequencyPrior, 0);
 });
