@@ -252,7 +252,7 @@ export class LocalScorer {
     let configs = 1;
     for (const p of parents) configs *= states[p]! + 1;
     const dense = configs * width <= DENSE_CELLS;
-    slot.clear();
+    if (!dense) slot.clear();
     let nConfigs = 0;
     const xi = i * N;
     const np = parents.length;
@@ -295,20 +295,45 @@ export class LocalScorer {
         table[base + labels[row]! * r + cols[xi + row]!]!++;
       }
     let s = 0;
-    const restWeights = this.restWeights.subarray(i * K, (i + 1) * K);
+    const restWeights = this.restWeights;
+    const wAt = i * K;
+    const M = this.stateTotals;
+    const acl = this.kind === 'acl';
+    const lnInt = this.lnInt;
     for (let t = 0; t < nConfigs; t++) {
       const q = touchedConfigs[t]!;
       const base = dense ? q * width : t * width;
       if (dense) this.configCount[q] = 0;
       // M_x = Σ_c N_cx: the other classes' count of state x is M_x − N_cx.
-      const M = this.stateTotals;
       for (let x = 0; x < r; x++) {
         let m = 0;
         for (let c = 0; c < K; c++) m += table[base + c * r + x]!;
         M[x] = m;
       }
-      s += this.kind === 'acll' ? this.acllConfig(table, base, r, M) : this.aclConfig(table, base, r, M, restWeights);
-      table.fill(0, base, base + width);
+      if (acl) {
+        // ACL with ML parameters, written out here (the hot case): θ_x = (N_cx + e)/(N_c + r·e),
+        // both whole numbers (e = 1), logarithms from the table; the same sums in the same order
+        // as aclConfig (a configuration's terms summed, then added).
+        let sc = 0;
+        for (let c = 0; c < K; c++) {
+          const weight = restWeights[wAt + c]!;
+          const at = base + c * r;
+          let own = 0;
+          for (let x = 0; x < r; x++) own += table[at + x]!;
+          const logSum = lnInt[own + r * ACL_SMOOTHING]!;
+          for (let x = 0; x < r; x++) {
+            const n = table[at + x]!;
+            const diff = n - weight * (M[x]! - n);
+            if (diff !== 0) sc += diff * (lnInt[n + ACL_SMOOTHING]! - logSum);
+          }
+        }
+        s += sc;
+      } else
+        s +=
+          this.kind === 'acll'
+            ? this.acllConfig(table, base, r, M)
+            : this.aclConfig(table, base, r, M, restWeights.subarray(wAt, wAt + K));
+      for (let x = base; x < base + width; x++) table[x] = 0;
     }
     return s;
   }
