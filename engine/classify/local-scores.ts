@@ -366,8 +366,9 @@ export class LocalScorer {
   }
 
   /**
-   * One parent configuration's ACL terms, summed over classes (one against the rest): weights
-   * w_x = N_cx − N̄_cx and unnormalised θ_x as the score's variant says.
+   * One parent configuration's ACL-Mid or ACL-Max terms, summed over classes (one against the
+   * rest): weights w_x = N_cx − N̄_cx and unnormalised θ_x as the variant says (ACL with ML
+   * parameters is written out in conditionalScore).
    */
   private aclConfig(t: Int32Array, base: number, r: number, M: Float64Array, restWeights: Float64Array): number {
     const K = this.K;
@@ -375,22 +376,9 @@ export class LocalScorer {
     const w = this.weights;
     const theta = this.thetas;
     let s = 0;
-    const lnInt = this.lnInt;
     for (let c = 0; c < K; c++) {
       const weight = restWeights[c]!;
       const at = base + c * r;
-      if (kind === 'acl') {
-        // θ_x = N_cx + e over N_c + r·e, both whole numbers (e = 1): logarithms from the table.
-        let own = 0;
-        for (let x = 0; x < r; x++) own += t[at + x]!;
-        const logSum = lnInt[own + r * ACL_SMOOTHING]!;
-        for (let x = 0; x < r; x++) {
-          const n = t[at + x]!;
-          const diff = n - weight * (M[x]! - n);
-          if (diff !== 0) s += diff * (lnInt[n + ACL_SMOOTHING]! - logSum);
-        }
-        continue;
-      }
       let minDiff = Infinity;
       for (let x = 0; x < r; x++) {
         const own = t[at + x]!;
