@@ -1,10 +1,10 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
-import { FREQUENCY_PRIOR, predictiveFrequencies, projectAncestry } from '../model/admixture/projection.ts';
+import { predictiveFrequencies, projectAncestry } from '../model/admixture/projection.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
-import type { Model } from '../util/choices.ts';
+import { FREQUENCY_PRIOR, type Model } from '../util/choices.ts';
 import { alignToReference, permuteColumns } from '../model/align.ts';
 import { likeliestRunAtK, type SweepRun } from '../model/sweep.ts';
 
@@ -48,14 +48,9 @@ interface ResultJson {
 }
 
 /** ploidy × Σ_i Q_ik: each cluster's allele copies in the sample Q (shape (N, K)) was fitted to. */
-export function clusterCopies(
-  Q: Float64Array | readonly (readonly number[])[],
-  K: number,
-  ploidy: number,
-): Float64Array {
+export function clusterCopies(Q: Float64Array, K: number, ploidy: number): Float64Array {
   const n = new Float64Array(K);
-  if (Q instanceof Float64Array) for (let x = 0; x < Q.length; x++) n[x % K]! += ploidy * Q[x]!;
-  else for (const row of Q) for (let k = 0; k < K; k++) n[k]! += ploidy * (row[k] ?? 0);
+  for (let x = 0; x < Q.length; x++) n[x % K]! += ploidy * Q[x]!;
   return n;
 }
 
@@ -95,7 +90,7 @@ function resultReference(file: string, text: string, K?: number): Reference {
     ploidy > 0 &&
     Array.isArray(best.Q) &&
     best.Q.every((row) => Array.isArray(row) && row.length === k && row.every((q) => Number.isFinite(q) && q >= 0))
-      ? { clusterCopies: clusterCopies(best.Q, k, ploidy) }
+      ? { clusterCopies: clusterCopies(Float64Array.from(best.Q.flat()), k, ploidy) }
       : {};
   return {
     file,
@@ -192,8 +187,9 @@ export function projectOnto(
     return { reference: ref, counts, Q: buf.posterior, copies };
   }
   const offsets = alleleOffsets(onRef);
-  const prior = reference.clusterCopies ? frequencyPrior : 0;
-  const F = prior > 0 ? predictiveFrequencies(reference.F, K, offsets, reference.clusterCopies!, prior) : reference.F;
+  const sample = reference.clusterCopies;
+  const prior = sample ? frequencyPrior : 0;
+  const F = sample && prior > 0 ? predictiveFrequencies(reference.F, K, offsets, sample, prior) : reference.F;
   const p = projectAncestry(onRef, F, K, offsets);
   return { reference: ref, counts, Q: p.Q, copies: p.copies, logLik: p.logLik, frequencyPrior: prior };
 }

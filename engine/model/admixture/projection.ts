@@ -21,8 +21,6 @@ export interface Projection {
   readonly converged: Uint8Array;
 }
 
-export { FREQUENCY_PRIOR } from '../../util/choices.ts';
-
 /**
  * The frequencies to score individuals outside the reference sample with: per cluster k and locus
  * the posterior mean under a Dirichlet(λ, …, λ) prior, (n_k f + λ) / (n_k + λ A_l), where n_k is the
