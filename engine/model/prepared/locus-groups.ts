@@ -143,7 +143,7 @@ export class GroupBuilder {
     let byLocus = end - start === 1;
     if (!byLocus) {
       if ((this.rows + 1) * N > this.codes.length) {
-        const wider = allocate(Uint8Array, 2 * this.codes.length, this.shared);
+        const wider = allocate(Uint8Array, Math.max(2 * this.codes.length, (this.rows + 1) * N), this.shared);
         wider.set(this.codes);
         this.codes = wider;
       }
