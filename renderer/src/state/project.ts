@@ -489,7 +489,7 @@ function checkTrust(t: unknown): void {
       Array.isArray(p.copies) &&
       p.copies.every((c) => isInt(c, 0)) &&
       p.copies.length === n &&
-      (p.frequencyPrior === undefined || (typeof p.frequencyPrior === 'number' && p.frequencyPrior >= 0)) &&
+      (p.frequencyPrior === undefined || (isNum(p.frequencyPrior) && (p.frequencyPrior as number) >= 0)) &&
       !!m &&
       typeof m === 'object' &&
       Object.values(m).every((v) => typeof v === 'string' || isInt(v, 0));
