@@ -37,6 +37,11 @@ function fitAdmixture(file: string, k: string, out: string, fitStarts = starts, 
   return stratify('run', file, ...args, ...more, '--threads', String(threads), '--out', out);
 }
 
+/** `stratify project FILE --reference REFERENCE` (defaults, and `more` options) into `out` in the folder. */
+function project(file: string, reference: string, out: string, ...more: string[]) {
+  return stratify('project', file, '--reference', reference, ...more, '--out', join(dir, out));
+}
+
 /** The 80 / 20 split of individuals (seeded). */
 function split(N: number, seed: number): { train: number[]; test: number[] } {
   const order = shuffle(
@@ -51,12 +56,18 @@ interface RunJson {
   K: number;
   logLik: number;
   Q: number[][];
+  frequencies: number[][];
+}
+
+/** The run at K with the highest ln L in a stratify.json. */
+function bestRun(file: string, K: number): RunJson {
+  const runs = (JSON.parse(readFileSync(file, 'utf8')) as { runs: RunJson[] }).runs.filter((r) => r.K === K);
+  return runs.reduce((a, b) => (b.logLik > a.logLik ? b : a));
 }
 
 /** Q of the run at K with the highest ln L in a stratify.json. */
 function bestQ(file: string, K: number): Float64Array {
-  const runs = (JSON.parse(readFileSync(file, 'utf8')) as { runs: RunJson[] }).runs.filter((r) => r.K === K);
-  return Float64Array.from(runs.reduce((a, b) => (b.logLik > a.logLik ? b : a)).Q.flat());
+  return Float64Array.from(bestRun(file, K).Q.flat());
 }
 
 function projectedQ(file: string): Float64Array {
@@ -125,22 +136,10 @@ log('|---|---|---|---|---|---|---|');
 /** Train and joint fits further apart than this (RMSE) are taken to be different optima. */
 const DIFFERENT_FITS = 0.05;
 const differing: number[] = [];
-/** `stratify project` of the 20 % onto the 80 % fit at K (defaults, and `more` options) into `out`. */
-const projectTest = (K: number, out: string, ...more: string[]) =>
-  stratify(
-    'project',
-    ehTest,
-    '--reference',
-    join(dir, 'eh-train', 'stratify.json'),
-    '--k',
-    String(K),
-    ...more,
-    '--out',
-    join(dir, out),
-  );
 for (const K of ks) {
-  const p = projectTest(K, `eh-p${K}`);
-  projectTest(K, `eh-p${K}-fitted`, '--frequency-prior', '0');
+  const reference = join(dir, 'eh-train', 'stratify.json');
+  const p = project(ehTest, reference, `eh-p${K}`, '--k', String(K));
+  project(ehTest, reference, `eh-p${K}-fitted`, '--k', String(K), '--frequency-prior', '0');
   const jointQ = rowsOf(bestQ(join(dir, 'eh-joint', 'stratify.json'), K), ehSplit.test, K);
   const e = rmse(jointQ, projectedQ(join(dir, `eh-p${K}`, 'projection.json')), ehSplit.test.length, K);
   const e0 = rmse(jointQ, projectedQ(join(dir, `eh-p${K}-fitted`, 'projection.json')), ehSplit.test.length, K);
@@ -153,12 +152,6 @@ for (const K of ks) {
   );
 }
 
-interface TrainRun {
-  K: number;
-  logLik: number;
-  Q: number[][];
-  frequencies: number[][];
-}
 /**
  * Where the 80 % fit and the joint fit end in different optima, the joint fit continued from the
  * 80 % fit's optimum (its Q for its individuals, the projected Q for the others, its frequencies
@@ -166,11 +159,9 @@ interface TrainRun {
  * is then compared with the joint fit of its own optimum.
  */
 function sameOptimumJointFit(K: number): { Q: Float64Array; logLik: number } {
-  const json = JSON.parse(readFileSync(join(dir, 'eh-train', 'stratify.json'), 'utf8')) as {
-    dataset: { loci: { alleles: string[] }[] };
-    runs: TrainRun[];
-  };
-  const run = json.runs.filter((r) => r.K === K).reduce((a, b) => (b.logLik > a.logLik ? b : a));
+  const file = join(dir, 'eh-train', 'stratify.json');
+  const json = JSON.parse(readFileSync(file, 'utf8')) as { dataset: { loci: { alleles: string[] }[] } };
+  const run = bestRun(file, K);
   const offsets = alleleOffsets(eh);
   const F = new Float64Array(offsets[eh.loci.length]! * K).fill(1e-6);
   let row = 0;
@@ -210,10 +201,7 @@ if (differing.length > 0) {
   log('|---|---|---|---|---|---|');
   for (const K of differing) {
     const same = sameOptimumJointFit(K);
-    const jointRuns = (
-      JSON.parse(readFileSync(join(dir, 'eh-joint', 'stratify.json'), 'utf8')) as { runs: TrainRun[] }
-    ).runs.filter((r) => r.K === K);
-    const best = Math.max(...jointRuns.map((r) => r.logLik));
+    const best = bestRun(join(dir, 'eh-joint', 'stratify.json'), K).logLik;
     const test = rowsOf(same.Q, ehSplit.test, K);
     const n = ehSplit.test.length;
     log(
@@ -258,14 +246,13 @@ for (const seed of simSeeds) {
   const fitDir = join(dir, `sim${seed}-train`);
   const simFit = fitAdmixture(simTrain, String(K), fitDir, simStarts);
   const reference = join(fitDir, 'stratify.json');
-  const simP = stratify('project', simTest, '--reference', reference, '--out', join(dir, `sim${seed}-p`));
-  const asFitted = join(dir, `sim${seed}-p-fitted`);
-  stratify('project', simTest, '--reference', reference, '--frequency-prior', '0', '--out', asFitted);
+  const simP = project(simTest, reference, `sim${seed}-p`);
+  project(simTest, reference, `sim${seed}-p-fitted`, '--frequency-prior', '0');
   const truth = rowsOf(sim.Q, simSplit.test, K);
   const n = simSplit.test.length;
   const errors = [
     rmse(truth, projectedQ(join(dir, `sim${seed}-p`, 'projection.json')), n, K),
-    rmse(truth, projectedQ(join(asFitted, 'projection.json')), n, K),
+    rmse(truth, projectedQ(join(dir, `sim${seed}-p-fitted`, 'projection.json')), n, K),
     rmse(rowsOf(sim.Q, simSplit.train, K), bestQ(reference, K), simSplit.train.length, K),
   ];
   errors.forEach((e, j) => (simMeans[j]! += e / simSeeds.length));
