@@ -30,7 +30,8 @@ export function matchSummary(c: MarkerMatchCounts): string {
 /** How the frequencies were scored, in a line (none for a mixture reference). */
 function frequencyNote(applied: number | undefined, asked: number, sampleKnown: boolean): string {
   if (applied === undefined) return '';
-  if (applied > 0) return `frequencies: predictive, Dirichlet prior ${applied} per allele (--frequency-prior)\n`;
+  if (applied > 0)
+    return `frequencies: the reference's copies with each individual's own, Dirichlet prior ${applied} per allele (--frequency-prior)\n`;
   return asked > 0 && !sampleKnown
     ? "frequencies: as in the reference (it does not say its sample's size, which the prior needs: a .P file)\n"
     : "frequencies: as fitted (--frequency-prior 0, ADMIXTURE's -P)\n";
@@ -48,7 +49,7 @@ export function registerProject(program: Command): void {
       .option('--k <K>', 'which K of the reference (needed when it holds several)')
       .option(
         '--frequency-prior <lambda>',
-        "admixture reference: score with each cluster's predictive frequencies under a Dirichlet prior of this weight per allele (0: the fitted frequencies, as ADMIXTURE's -P)",
+        "admixture reference: score each individual with frequencies from the reference's copies and its own under a Dirichlet prior of this weight per allele, as if it alone had joined the fit (0: the fitted frequencies, as ADMIXTURE's -P)",
         String(FREQUENCY_PRIOR),
       )
       .option('--out <dir>', 'output directory', 'stratify-projection'),

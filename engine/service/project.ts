@@ -1,7 +1,7 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
-import { predictiveFrequencies, projectAncestry } from '../model/admixture/projection.ts';
+import { projectAncestry } from '../model/admixture/projection.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
 import { FREQUENCY_PRIOR, type Model } from '../util/choices.ts';
@@ -23,7 +23,7 @@ export interface Reference {
   readonly weights?: Float64Array;
   /**
    * Allele copies of each cluster in the reference sample, ploidy × Σ_i q_ik (the weight of the
-   * frequencies in predictiveFrequencies; absent for .P files, which do not say their sample).
+   * frequencies against a new individual's own copies; absent for .P files, which do not say their sample).
    */
   readonly clusterCopies?: Float64Array;
   /** Which run of the result file, in words. */
@@ -146,8 +146,9 @@ export interface ProjectionResult {
   /** ln L per individual at its Q (admixture only). */
   readonly logLik?: Float64Array;
   /**
-   * The Dirichlet prior λ of the frequencies the ancestry was scored with (predictiveFrequencies);
-   * 0: the reference's frequencies as they are (asked for, or a .P file, which has no sample sizes).
+   * The Dirichlet prior λ of the frequencies the ancestry was scored with (the reference's copies
+   * and the individual's own, own-copies.ts); 0: the reference's frequencies as they are (asked
+   * for, or a .P file, which has no sample sizes).
    * Absent for a mixture reference.
    */
   readonly frequencyPrior?: number;
@@ -156,9 +157,10 @@ export interface ProjectionResult {
 /**
  * Use case "project": the individuals of `data` placed on a fitted reference without refitting it.
  * For an admixture reference, each individual's ancestry proportions with the frequencies fixed
- * (ADMIXTURE's -P), scored by default with the predictive frequencies under a Dirichlet prior of
- * weight `frequencyPrior` per allele (predictiveFrequencies; 0: the fitted frequencies as they
- * are, ADMIXTURE's -P exactly); for a mixture reference, each individual's cluster memberships under the
+ * (ADMIXTURE's -P), scored by default with frequencies that hold the reference's copies, the
+ * individual's own and a Dirichlet prior of weight `frequencyPrior` per allele, as if the individual
+ * alone had been added to the reference's fit with the reference's ancestry held (own-copies.ts;
+ * 0: the fitted frequencies as they are, ADMIXTURE's -P exactly); for a mixture reference, each individual's cluster memberships under the
  * fitted model (its E step). Markers are matched by name, else chromosome and position, with the
  * allele checks of onReferenceMarkers; a reference sharing no marker with the data is refused with
  * the counts.
@@ -189,8 +191,13 @@ export function projectOnto(
   const offsets = alleleOffsets(onRef);
   const sample = reference.clusterCopies;
   const prior = sample ? frequencyPrior : 0;
-  const F = sample && prior > 0 ? predictiveFrequencies(reference.F, K, offsets, sample, prior) : reference.F;
-  const p = projectAncestry(onRef, F, K, offsets);
+  const p = projectAncestry(
+    onRef,
+    reference.F,
+    K,
+    offsets,
+    sample && prior > 0 ? { sample: { clusterCopies: sample, prior } } : {},
+  );
   return { reference: ref, counts, Q: p.Q, copies: p.copies, logLik: p.logLik, frequencyPrior: prior };
 }
 

@@ -333,12 +333,12 @@ export function isChoice<T extends string>(list: { readonly values: readonly T[]
 }
 
 /**
- * Projection's default weight λ per allele of the Dirichlet prior behind the predictive frequencies
- * (engine/model/admixture/projection.ts, predictiveFrequencies; λ = 1: the uniform prior; 0: the
- * fitted frequencies, ADMIXTURE's -P). Chosen on docs/admixture-trust.md's split (fit on 80 %,
- * project 20 %): against λ = 0 the projected eHGDP individuals' RMSE to their joint-fit Q went
- * 0.027 → 0.018 at K = 3, 0.032 → 0.020 at K = 4, 0.035 → 0.027 at K = 5 (within one optimum), and
- * simulated SNPs' to their true Q 0.022 → 0.020 (mean of three); on an exploratory split λ = 0.5 was
- * between, λ = 2 better on the SNPs but worse at K = 4 and 5 on eHGDP.
+ * Projection's default weight λ per allele of the Dirichlet prior behind the frequencies each new
+ * individual is scored with, the reference's copies and its own (engine/model/admixture/own-copies.ts;
+ * 0: the fitted frequencies as they are, ADMIXTURE's -P). λ = ½ is Jeffreys' prior for a
+ * multinomial. On docs/admixture-trust.md's split (fit on 80 %, project 20 %), with own copies,
+ * λ = ½ against λ = 1: eHGDP's projected individuals' RMSE to their joint-fit Q 0.009 against 0.012
+ * at K = 3, 0.010 against 0.012 at K = 4, 0.016 against 0.021 at K = 5 (within one optimum);
+ * simulated SNPs' to their true Q 0.0186 against 0.0181 (mean of three).
  */
-export const FREQUENCY_PRIOR = 1;
+export const FREQUENCY_PRIOR = 0.5;

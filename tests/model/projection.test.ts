@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createRng } from '../../engine/util/rng.ts';
 import { alleleOffsets, MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { onReferenceMarkers } from '../../engine/data/marker-match.ts';
-import { predictiveFrequencies, projectAncestry } from '../../engine/model/admixture/projection.ts';
+import { projectAncestry } from '../../engine/model/admixture/projection.ts';
 import { clusterCopies, projectOnto, readReference } from '../../engine/service/project.ts';
 import { admixedData, makeData } from './synthetic.ts';
 
@@ -179,17 +179,6 @@ test('a .P reference with a frequency out of range names its line and column', (
   assert.throws(() => readReference('panel.P', P), /panel\.P:2:11: frequency "1\.2"/);
 });
 
-test('predictive frequencies: the posterior mean under a Dirichlet prior, by hand', () => {
-  // One locus of three alleles, K = 2 (rows: alleles; columns: clusters); 4 and 10 copies.
-  const F = Float64Array.from([0.5, 1, 0.5, 0, 0, 0]);
-  const offsets = Int32Array.from([0, 3]);
-  const got = predictiveFrequencies(F, 2, offsets, Float64Array.from([4, 10]), 1);
-  const want = [3 / 7, 11 / 13, 3 / 7, 1 / 13, 1 / 7, 1 / 13];
-  want.forEach((w, j) => assert.ok(Math.abs(got[j]! - w) < 1e-15, `entry ${j}: ${got[j]} vs ${w}`));
-  assert.deepEqual(Array.from(predictiveFrequencies(F, 2, offsets, Float64Array.from([4, 10]), 0)), Array.from(F));
-  assert.throws(() => predictiveFrequencies(F, 2, offsets, Float64Array.from([4, 10]), -1), /0 or more/);
-});
-
 test("a result file reference carries its clusters' copies; the prior applies to it and not to a .P file", () => {
   const data = snps(
     ['rs1', 'rs2'],
@@ -223,9 +212,11 @@ test("a result file reference carries its clusters' copies; the prior applies to
   const direct = projectAncestry(data, reference.F, 2, alleleOffsets(data));
   assert.deepEqual(Array.from(asFitted.Q), Array.from(direct.Q));
   const smoothed = projectOnto(data, reference);
-  assert.equal(smoothed.frequencyPrior, 1);
-  const F1 = predictiveFrequencies(reference.F, 2, alleleOffsets(data), Float64Array.from([4.5, 1.5]), 1);
-  assert.deepEqual(Array.from(smoothed.Q), Array.from(projectAncestry(data, F1, 2, alleleOffsets(data)).Q));
+  assert.equal(smoothed.frequencyPrior, 0.5);
+  const sample = { clusterCopies: Float64Array.from([4.5, 1.5]), prior: 0.5 };
+  const own = projectAncestry(data, reference.F, 2, alleleOffsets(data), { sample });
+  assert.deepEqual(Array.from(smoothed.Q), Array.from(own.Q));
+  assert.notDeepEqual(Array.from(smoothed.Q), Array.from(direct.Q));
   const P = 'locus\tallele\tcluster1\tcluster2\nrs1\tA\t0.9\t0.1\nrs1\tG\t0.1\t0.9\n';
   assert.equal(projectOnto(data, readReference('panel.P', P)).frequencyPrior, 0);
   // A result whose Q does not fit K says nothing of its sample: its frequencies are used as they are.

@@ -1,4 +1,5 @@
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
+import { fitOwnCopies, predictiveRows, type OwnCopiesRows } from './own-copies.ts';
 
 /** Options of {@link projectAncestry}. */
 export interface ProjectionOptions {
@@ -6,6 +7,12 @@ export interface ProjectionOptions {
   readonly tolerance?: number;
   /** Iterations per individual at most (default 2,000; each a SQUAREM cycle of three EM steps). */
   readonly maxIterations?: number;
+  /**
+   * The reference's sample behind F: each cluster's allele copies n_k and the Dirichlet prior λ
+   * (> 0) per allele. When given, each individual is scored with the frequencies of the reference
+   * plus its own copies (own-copies.ts) instead of F as it is.
+   */
+  readonly sample?: { readonly clusterCopies: Float64Array; readonly prior: number };
 }
 
 /** Ancestry proportions of individuals estimated with the ancestral frequencies held fixed. */
@@ -22,35 +29,53 @@ export interface Projection {
 }
 
 /**
- * The frequencies to score individuals outside the reference sample with: per cluster k and locus
- * the posterior mean under a Dirichlet(λ, …, λ) prior, (n_k f + λ) / (n_k + λ A_l), where n_k is the
- * cluster's allele copies in the reference sample and A_l the locus's alleles. Maximum-likelihood
- * frequencies score an allele that the reference's copies of a cluster happen to lack as (nearly)
- * impossible there, so a new individual carrying it is pushed out of that cluster; in a joint fit
- * its own copies would have raised that frequency (on microsatellites, with many rare alleles, this
- * is most of the gap between projected and jointly fitted ancestry). The predictive frequency is
- * what assignment tests score individuals outside the sample with (Rannala & Mountain 1997). λ = 0
- * gives F back.
+ * One individual's rows for fitOwnCopies: its observed rows (rows[0..R), rows of a locus together,
+ * their loci in rowLocus), copies from `counts` (which are set back to 0).
  */
-export function predictiveFrequencies(
+function ownCopiesRows(
   F: Float64Array,
   K: number,
   offsets: Int32Array,
-  clusterCopies: Float64Array,
-  prior: number,
-): Float64Array {
-  if (!(prior >= 0)) throw new RangeError(`the frequency prior must be 0 or more, not ${prior}`);
-  const out = new Float64Array(F.length);
-  for (let l = 0; l + 1 < offsets.length; l++) {
+  sample: { readonly clusterCopies: Float64Array; readonly prior: number },
+  rows: Int32Array,
+  rowLocus: Int32Array,
+  R: number,
+  counts: Int32Array,
+): OwnCopiesRows {
+  const { clusterCopies: n, prior } = sample;
+  const w = new Float64Array(R);
+  const locusOf = new Int32Array(R);
+  const b = new Float64Array(R * K);
+  let J = 0;
+  let total = 0;
+  for (let r = 0; r < R; r++) {
+    if (r > 0 && rowLocus[r] !== rowLocus[r - 1]) J++;
+    locusOf[r] = J;
+    const row = rows[r]!;
+    w[r] = counts[row]!;
+    total += counts[row]!;
+    counts[row] = 0;
+    for (let k = 0; k < K; k++) b[r * K + k] = n[k]! * F[row * K + k]! + prior;
+  }
+  if (R > 0) J++;
+  const D = new Float64Array(J * K);
+  const rest = new Float64Array(J * K);
+  for (let r = 0, j = -1; r < R; r++) {
+    if (locusOf[r] === j) continue;
+    j = locusOf[r]!;
+    const l = rowLocus[r]!;
     const A = offsets[l + 1]! - offsets[l]!;
+    let observed = 0;
+    while (r + observed < R && locusOf[r + observed] === j) observed++;
     for (let k = 0; k < K; k++) {
-      const n = clusterCopies[k]!;
-      const denominator = n + prior * A;
-      for (let r = offsets[l]!; r < offsets[l + 1]!; r++)
-        out[r * K + k] = denominator > 0 ? (n * F[r * K + k]! + prior) / denominator : F[r * K + k]!;
+      D[j * K + k] = n[k]! + prior * A;
+      if (observed === A) continue;
+      let seen = 0;
+      for (let m = 0; m < observed; m++) seen += b[(r + m) * K + k]!;
+      rest[j * K + k] = Math.max(prior * (A - observed), D[j * K + k]! - seen);
     }
   }
-  return out;
+  return { K, R, w, locusOf, J, b, D, rest, total };
 }
 
 /** Smallest frequency a copy is scored with (a reference estimate of exactly 0 would make ln L −∞). */
@@ -82,9 +107,13 @@ export function projectAncestry(
   const copies = new Int32Array(N);
   const iterations = new Int32Array(N);
   const converged = new Uint8Array(N);
+  const sample = options.sample;
+  if (sample && !(sample.prior > 0))
+    throw new RangeError(`own copies need a frequency prior above 0, not ${sample.prior}`);
   // One individual at a time: its distinct (locus, allele) rows with their copy counts.
   const counts = new Int32Array(offsets[L]!);
   const rows = new Int32Array(L * P);
+  const rowLocus = new Int32Array(L * P);
   for (let i = 0; i < N; i++) {
     let R = 0;
     for (let l = 0; l < L; l++)
@@ -92,8 +121,22 @@ export function projectAncestry(
         const a = data.calls[(l * N + i) * P + p]!;
         if (a === MISSING) continue;
         const row = offsets[l]! + a;
-        if (counts[row]!++ === 0) rows[R++] = row;
+        if (counts[row]!++ === 0) {
+          rowLocus[R] = l;
+          rows[R++] = row;
+        }
       }
+    if (sample) {
+      const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
+      const start = own.total > 0 ? fitOne(predictiveRows(own), own.w, R, K, own.total, tol, maxIt).q : undefined;
+      const fit = fitOwnCopies(own, tol, maxIt, start);
+      copies[i] = own.total;
+      Q.set(fit.q, i * K);
+      logLik[i] = fit.logLik;
+      iterations[i] = fit.iterations;
+      converged[i] = fit.converged ? 1 : 0;
+      continue;
+    }
     const f = new Float64Array(R * K);
     const w = new Float64Array(R);
     let total = 0;
@@ -138,7 +181,7 @@ function gradientRatios(
     let p = 0;
     for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
     if (withLogLik) {
-      product *= w[r] === 1 ? p : Math.pow(p, w[r]!);
+      product *= w[r] === 1 ? p : w[r] === 2 ? p * p : Math.pow(p, w[r]!);
       if (product < 1e-150) {
         ll += Math.log(product);
         product = 1;
