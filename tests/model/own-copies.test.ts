@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { alleleOffsets, MISSING } from '../../engine/data/genotype-data.ts';
 import { projectAncestry } from '../../engine/model/admixture/projection.ts';
 import { createRng } from '../../engine/util/rng.ts';
-import { makeData } from './synthetic.ts';
+import { makeData, randomFrequencies } from './synthetic.ts';
 
 /** The maximum of a function on [lo, hi] by grids narrowed around the best point (unimodal enough at this size). */
 function zoomMax(f: (x: number) => number, lo = 1e-9, hi = 1 - 1e-9, rounds = 14): { x: number; value: number } {
@@ -103,13 +103,7 @@ test('own copies: with a reference sample too large to move, the same as project
     i === 5 && l < 3 ? MISSING : Math.floor(rng.uniform() * alleles[l]!),
   );
   const offsets = alleleOffsets(data);
-  const F = new Float64Array(offsets[L]! * K);
-  for (let l = 0; l < L; l++)
-    for (let k = 0; k < K; k++) {
-      const draws = Array.from({ length: alleles[l]! }, () => rng.uniform() + 0.05);
-      const s = draws.reduce((a, b) => a + b, 0);
-      draws.forEach((d, a) => (F[(offsets[l]! + a) * K + k] = d / s));
-    }
+  const F = randomFrequencies(rng, offsets, K);
   const tight = { tolerance: 1e-11, maxIterations: 100000 };
   const fixed = projectAncestry(data, F, K, offsets, tight);
   const own = projectAncestry(data, F, K, offsets, {

@@ -8,7 +8,7 @@ import { alleleOffsets, MISSING, type GenotypeData } from '../../engine/data/gen
 import { onReferenceMarkers } from '../../engine/data/marker-match.ts';
 import { projectAncestry } from '../../engine/model/admixture/projection.ts';
 import { clusterCopies, projectOnto, readReference } from '../../engine/service/project.ts';
-import { admixedData, makeData } from './synthetic.ts';
+import { admixedData, makeData, randomFrequencies } from './synthetic.ts';
 
 test('projected proportions maximise the likelihood: equal to a grid search over the simplex (K = 3)', () => {
   const rng = createRng(11);
@@ -19,13 +19,7 @@ test('projected proportions maximise the likelihood: equal to a grid search over
     i === 3 && l % 3 === 0 ? MISSING : Math.floor(rng.uniform() * alleles[l]!) + 0 * p,
   );
   const offsets = alleleOffsets(data);
-  const F = new Float64Array(offsets[L]! * K);
-  for (let l = 0; l < L; l++)
-    for (let k = 0; k < K; k++) {
-      const draws = Array.from({ length: alleles[l]! }, () => rng.uniform() + 0.05);
-      const s = draws.reduce((a, b) => a + b, 0);
-      draws.forEach((d, a) => (F[(offsets[l]! + a) * K + k] = d / s));
-    }
+  const F = randomFrequencies(rng, offsets, K);
   const proj = projectAncestry(data, F, K, offsets);
   const logLik = (i: number, q: number[]) => {
     let ll = 0;

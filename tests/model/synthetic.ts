@@ -29,6 +29,22 @@ export function makeData(
  * pairwise Hamming distances 2, 3 and 5 (5 differentiating positions), each the ancestor of 19
  * clones mutated at rate 0.05 per position; 60 haploid individuals in 3 populations.
  */
+/**
+ * Random frequencies for every (locus, allele) row of `offsets` and K clusters (rows of F, K
+ * columns), each cluster's at a locus uniform draws plus 0.05, normalised.
+ */
+export function randomFrequencies(rng: Rng, offsets: Int32Array, K: number): Float64Array {
+  const L = offsets.length - 1;
+  const F = new Float64Array(offsets[L]! * K);
+  for (let l = 0; l < L; l++)
+    for (let k = 0; k < K; k++) {
+      const draws = Array.from({ length: offsets[l + 1]! - offsets[l]! }, () => rng.uniform() + 0.05);
+      const s = draws.reduce((a, b) => a + b, 0);
+      draws.forEach((d, a) => (F[(offsets[l]! + a) * K + k] = d / s));
+    }
+  return F;
+}
+
 export function toyExample(seed: number): { data: GenotypeData; labels: number[]; informative: number[] } {
   const rng = createRng(seed);
   const L = 50;

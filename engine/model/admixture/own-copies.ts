@@ -1,3 +1,5 @@
+import { squaremPoint } from './squarem-s3.ts';
+
 /**
  * One individual's ancestry proportions with the frequencies it is scored with including its own
  * allele copies, as they would in a fit of the reference with this individual added (the
@@ -248,26 +250,11 @@ export function fitOwnCopies(x: OwnCopiesRows, tol: number, maxIt: number, start
   const t2 = make();
   const tx = make();
   const next = make();
-  const n = theta.length;
   for (let it = 1; it <= maxIt; it++) {
     emMap(x, theta, t1, scratch);
     emMap(x, t1, t2, scratch);
-    let rr = 0;
-    let vv = 0;
-    for (let m = 0; m < n; m++) {
-      const d = t1[m]! - theta[m]!;
-      const v = t2[m]! - 2 * t1[m]! + theta[m]!;
-      rr += d * d;
-      vv += v * v;
-    }
     let candidate = t2;
-    if (vv > 0) {
-      const alpha = Math.min(-1, -Math.sqrt(rr / vv));
-      for (let m = 0; m < n; m++) {
-        const d = t1[m]! - theta[m]!;
-        const v = t2[m]! - 2 * t1[m]! + theta[m]!;
-        tx[m] = theta[m]! - 2 * alpha * d + alpha * alpha * v;
-      }
+    if (squaremPoint(theta, t1, t2, tx)) {
       toValid(x, tx, theta, scratch);
       emMap(x, tx, next, scratch);
       if (gain(x, t1, next, scratch) >= 0) candidate = next;

@@ -1,4 +1,5 @@
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
+import { squaremPoint } from './squarem-s3.ts';
 import { fitOwnCopies, predictiveRows, type OwnCopiesRows } from './own-copies.ts';
 
 /** Options of {@link projectAncestry}. */
@@ -274,23 +275,8 @@ function fitOne(
   for (let it = 1; it <= maxIt; it++) {
     emStep(f, w, R, K, total, q, q1, false);
     const ll1 = emStep(f, w, R, K, total, q1, q2);
-    // SQUAREM S3: α = −‖r‖/‖v‖ with r = q1 − q, v = q2 − 2q1 + q; a step of at least one EM step.
-    let rr = 0;
-    let vv = 0;
-    for (let k = 0; k < K; k++) {
-      const d = q1[k]! - q[k]!;
-      const v = q2[k]! - 2 * q1[k]! + q[k]!;
-      rr += d * d;
-      vv += v * v;
-    }
     let candidate = q2;
-    if (vv > 0) {
-      const alpha = Math.min(-1, -Math.sqrt(rr / vv));
-      for (let k = 0; k < K; k++) {
-        const d = q1[k]! - q[k]!;
-        const v = q2[k]! - 2 * q1[k]! + q[k]!;
-        qx[k] = q[k]! - 2 * alpha * d + alpha * alpha * v;
-      }
+    if (squaremPoint(q, q1, q2, qx)) {
       toSimplex(qx, q);
       // One EM step from the extrapolated point keeps it a proper update; kept when it does not lose ln L.
       emStep(f, w, R, K, total, qx, next, false);
