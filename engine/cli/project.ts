@@ -1,14 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
 import { datasetFiles } from '../node/file-source.ts';
-import { projectOnto, readReference, type MarkerMatchCounts } from '../service/project.ts';
+import { projectOntoWith, readReference, type MarkerMatchCounts } from '../service/project.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { numberIn, positiveInt } from './parse-args.ts';
+import { numberIn, positiveInt, setting } from './parse-args.ts';
+import { withCancellablePool } from './pool-run.ts';
 import { FREQUENCY_PRIOR } from '../util/choices.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
@@ -52,6 +54,11 @@ export function registerProject(program: Command): void {
         "admixture reference: score each individual with frequencies from the reference's copies and its own under a Dirichlet prior of this weight per allele, as if it alone had joined the fit (0: the fitted frequencies, as ADMIXTURE's -P)",
         String(FREQUENCY_PRIOR),
       )
+      .option(
+        '--threads <t>',
+        'worker threads: each projects a share of the individuals',
+        String(availableParallelism()),
+      )
       .option('--out <dir>', 'output directory', 'stratify-projection'),
   ).action(async (file: string, o: Record<string, unknown>) => {
     const K = o['k'] === undefined ? undefined : positiveInt(o['k'], '--k');
@@ -61,7 +68,9 @@ export function registerProject(program: Command): void {
     const out = String(o['out']);
     ensureWritableDir(out);
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
-    const p = projectOnto(data, reference, prior);
+    const p = await withCancellablePool(setting(o['threads'], '--threads', 'threads'), (pool, signal) =>
+      projectOntoWith(pool, data, reference, prior, signal),
+    );
     const N = data.individuals.length;
     const stem = `stratify.projected.K${reference.K}`;
     writeFileSync(join(out, `${stem}.Q`), toText(writeQ(p.Q, N, reference.K)));

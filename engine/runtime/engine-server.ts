@@ -310,7 +310,7 @@ export class EngineServer {
       ) => {
         const { data, runs } = this.sweep(sweepId);
         const { data: samples, main } = await readFiles('projectSamples', files, options);
-        const p = projectOntoSweep(data, runs, K, samples, shown, frequencyPrior);
+        const p = await projectOntoSweep(this.pool(), data, runs, K, samples, shown, frequencyPrior, signal);
         return {
           K,
           model: p.reference.model,

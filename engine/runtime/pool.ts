@@ -12,7 +12,7 @@ import {
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 import type { StartTask } from '../service/start-work.ts';
-import type { AssignFoldTask, BootstrapTask } from '../service/start-work.ts';
+import type { AssignFoldTask, BootstrapTask, ProjectTask } from '../service/start-work.ts';
 import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';
@@ -98,6 +98,22 @@ export class StartPool implements StartRunner {
       (taskId, datasetId, task, helpers) => ({ op: 'bootstrap', taskId, datasetId, task, options, helpers }),
       { prepared: 'admixture', data: tasksNeedData('bootstrap', options) },
       { onStart: () => onReplicate?.(++completed) },
+      signal,
+    );
+  }
+
+  /** Runs shares of a projection on the workers (each share packed by projectWork, in task order). */
+  runProjection(
+    data: GenotypeData,
+    tasks: readonly ProjectTask[],
+    signal?: AbortSignal,
+  ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }> {
+    return this.schedule<ProjectTask, Float64Array>(
+      data,
+      tasks,
+      (taskId, datasetId, task) => ({ op: 'project', taskId, datasetId, task }),
+      { prepared: 'none', data: tasksNeedData('project') },
+      {},
       signal,
     );
   }
@@ -221,7 +237,13 @@ export class StartPool implements StartRunner {
             }
             inFlight.delete(msg.taskId);
             load[slot.worker]!--;
-            if (msg.op === 'done' || msg.op === 'cv-done' || msg.op === 'bootstrap-done' || msg.op === 'assign-done') {
+            if (
+              msg.op === 'done' ||
+              msg.op === 'cv-done' ||
+              msg.op === 'bootstrap-done' ||
+              msg.op === 'assign-done' ||
+              msg.op === 'project-done'
+            ) {
               const result = msg.result as R;
               results[slot.position] = result;
               hooks.onStart?.(task, result);

@@ -1,4 +1,4 @@
-import type { AssignFoldTask, BootstrapTask } from '../service/start-work.ts';
+import type { AssignFoldTask, BootstrapTask, ProjectTask } from '../service/start-work.ts';
 import type {
   CvFold,
   CvFoldTask,
@@ -56,6 +56,14 @@ export type ToStartWorker =
       readonly task: AssignFoldTask;
       readonly helpers?: number;
     }
+  /** A share of a projection's individuals (answered with 'project-done': the share packed). */
+  | {
+      readonly op: 'project';
+      readonly taskId: number;
+      readonly datasetId: number;
+      readonly task: ProjectTask;
+      readonly helpers?: number;
+    }
   | { readonly op: 'cancel'; readonly taskId: number }
   /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */
   | { readonly op: 'drop'; readonly datasetId: number }
@@ -76,6 +84,7 @@ export type FromStartWorker =
   | { readonly op: 'cv-done'; readonly taskId: number; readonly result: CvFold }
   | { readonly op: 'bootstrap-done'; readonly taskId: number; readonly result: Float64Array }
   | { readonly op: 'assign-done'; readonly taskId: number; readonly result: Float64Array }
+  | { readonly op: 'project-done'; readonly taskId: number; readonly result: Float64Array }
   | { readonly op: 'cancelled'; readonly taskId: number }
   | { readonly op: 'error'; readonly taskId: number; readonly name: string; readonly message: string }
   | { readonly op: 'held'; readonly datasets: number };

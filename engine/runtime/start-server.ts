@@ -1,6 +1,7 @@
 import {
   assignFoldWork,
   bootstrapWork,
+  projectWork,
   cvFoldWork,
   startWork,
   workerDataset,
@@ -13,7 +14,7 @@ import { setKernelHelpers } from '../util/kernel-team.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 
 /** The messages that queue a task. */
-type TaskOp = 'start' | 'cv-fold' | 'bootstrap' | 'assign-fold';
+type TaskOp = 'start' | 'cv-fold' | 'bootstrap' | 'assign-fold' | 'project';
 
 /** How often a running start gives the event loop a chance to deliver a cancel (ms). */
 const YIELD_EVERY_MS = 40;
@@ -61,6 +62,16 @@ export function serveStarts(port: Port): void {
         finish: (value) => {
           const post = value as Float64Array;
           send({ op: 'assign-done', taskId: msg.taskId, result: post }, [post.buffer] as Transferable[]);
+        },
+      };
+    }
+    if (msg.op === 'project') {
+      if (!data.data) throw new RangeError('a projection needs the genotype data');
+      return {
+        steps: projectWork(data.data, msg.task),
+        finish: (value) => {
+          const packed = value as Float64Array;
+          send({ op: 'project-done', taskId: msg.taskId, result: packed }, [packed.buffer] as Transferable[]);
         },
       };
     }
@@ -151,6 +162,7 @@ export function serveStarts(port: Port): void {
       case 'cv-fold':
       case 'bootstrap':
       case 'assign-fold':
+      case 'project':
         queue.push(msg);
         void drain();
         break;

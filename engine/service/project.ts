@@ -1,7 +1,9 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
-import { projectAncestry } from '../model/admixture/projection.ts';
+import { projectAncestry, type ProjectionOptions } from '../model/admixture/projection.ts';
+import { unpackProjection, type ProjectTask } from './project-share.ts';
+import type { StartRunner } from './start-runner.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
 import { FREQUENCY_PRIOR, type Model } from '../util/choices.ts';
@@ -170,6 +172,64 @@ export function projectOnto(
   reference: Reference,
   frequencyPrior: number = FREQUENCY_PRIOR,
 ): ProjectionResult {
+  const plan = projectionPlan(data, reference, frequencyPrior);
+  if ('result' in plan) return plan.result;
+  const p = projectAncestry(plan.data, plan.task.F, plan.task.K, plan.task.offsets, plan.options);
+  return { ...plan.head, Q: p.Q, copies: p.copies, logLik: p.logLik };
+}
+
+/**
+ * {@link projectOnto} with the individuals shared among `runner`'s workers (a share each, in
+ * order; the same numbers as in one thread, which runners without projection use).
+ */
+export async function projectOntoWith(
+  runner: StartRunner | undefined,
+  data: GenotypeData,
+  reference: Reference,
+  frequencyPrior: number = FREQUENCY_PRIOR,
+  signal?: AbortSignal,
+): Promise<ProjectionResult> {
+  const plan = projectionPlan(data, reference, frequencyPrior);
+  if ('result' in plan) return plan.result;
+  const N = plan.data.individuals.length;
+  const shares = runner?.runProjection ? Math.min(runner.size ?? 1, N) : 1;
+  if (shares <= 1 || !runner?.runProjection) return projectOnto(data, reference, frequencyPrior);
+  const tasks: ProjectTask[] = Array.from({ length: shares }, (_, s) => {
+    const first = Math.floor((s * N) / shares);
+    return { ...plan.task, first, count: Math.floor(((s + 1) * N) / shares) - first };
+  });
+  const run = await runner.runProjection(plan.data, tasks, signal);
+  if (run.cancelled) throw new DOMException('the projection was cancelled', 'AbortError');
+  const { K } = plan.task;
+  const Q = new Float64Array(N * K);
+  const copies = new Int32Array(N);
+  const logLik = new Float64Array(N);
+  tasks.forEach((t, s) => {
+    const share = unpackProjection(run.results[s]!, t.count, K);
+    Q.set(share.Q, t.first * K);
+    copies.set(share.copies, t.first);
+    logLik.set(share.logLik, t.first);
+  });
+  return { ...plan.head, Q, copies, logLik };
+}
+
+/**
+ * What projecting `data` onto `reference` takes: the data on the reference's markers and, for an
+ * admixture reference, the task (the whole range) and the result's head; a mixture reference's
+ * result at once (one E step).
+ */
+function projectionPlan(
+  data: GenotypeData,
+  reference: Reference,
+  frequencyPrior: number,
+):
+  | { readonly result: ProjectionResult }
+  | {
+      readonly data: GenotypeData;
+      readonly task: ProjectTask;
+      readonly options: ProjectionOptions;
+      readonly head: Omit<ProjectionResult, 'Q' | 'copies' | 'logLik'>;
+    } {
   const { data: onRef, counts } = onReferenceMarkers(data, reference.loci);
   if (counts.matched === 0)
     throw new RangeError(
@@ -186,19 +246,19 @@ export function projectOnto(
     const N = onRef.individuals.length;
     const P = onRef.ploidy;
     for (let x = 0; x < onRef.calls.length; x++) if (onRef.calls[x]! >= 0) copies[Math.floor(x / P) % N]!++;
-    return { reference: ref, counts, Q: buf.posterior, copies };
+    return { result: { reference: ref, counts, Q: buf.posterior, copies } };
   }
   const offsets = alleleOffsets(onRef);
   const sample = reference.clusterCopies;
   const prior = sample ? frequencyPrior : 0;
-  const p = projectAncestry(
-    onRef,
-    reference.F,
-    K,
-    offsets,
-    sample && prior > 0 ? { sample: { clusterCopies: sample, prior } } : {},
-  );
-  return { reference: ref, counts, Q: p.Q, copies: p.copies, logLik: p.logLik, frequencyPrior: prior };
+  const options: ProjectionOptions = sample && prior > 0 ? { sample: { clusterCopies: sample, prior } } : {};
+  const N = onRef.individuals.length;
+  return {
+    data: onRef,
+    task: { K, F: reference.F, offsets, ...options, first: 0, count: N },
+    options,
+    head: { reference: ref, counts, frequencyPrior: prior },
+  };
 }
 
 /** A run of an open sweep as a reference (its data's markers, its frequencies and weights). */
@@ -219,21 +279,26 @@ export function referenceFromRun(data: GenotypeData, run: SweepRun, file: string
 /**
  * Use case "project onto a sweep": new individuals on the run at K with the highest ln L, their
  * clusters in the order of `shown` (the memberships a view draws at K, shape (N, K)) when given,
- * so the new bars take the colours of the plot they stand beside; `frequencyPrior` as projectOnto's.
+ * so the new bars take the colours of the plot they stand beside; `frequencyPrior` as projectOnto's;
+ * the individuals shared among `runner`'s workers as projectOntoWith.
  */
-export function projectOntoSweep(
+export async function projectOntoSweep(
+  runner: StartRunner | undefined,
   data: GenotypeData,
   runs: readonly SweepRun[],
   K: number,
   samples: GenotypeData,
   shown?: Float64Array,
   frequencyPrior: number = FREQUENCY_PRIOR,
-): ProjectionResult {
+  signal?: AbortSignal,
+): Promise<ProjectionResult> {
   const run = likeliestRunAtK(runs, K);
-  const result = projectOnto(
+  const result = await projectOntoWith(
+    runner,
     samples,
     referenceFromRun(data, run, data.source?.file ?? 'the open dataset'),
     frequencyPrior,
+    signal,
   );
   const N = data.individuals.length;
   if (!shown) return result;

@@ -5,6 +5,7 @@ import type { StartTask } from '../model/sweep.ts';
 import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
 import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 import type { AssignFoldTask } from './assign-fold.ts';
+import type { ProjectTask } from './project-share.ts';
 
 /** What a runner reports while it works. */
 export interface StartHooks {
@@ -49,6 +50,14 @@ export interface StartRunner {
     signal?: AbortSignal,
     /** Called as each replicate finishes, with the replicates finished so far. */
     onReplicate?: (completed: number) => void,
+  ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
+  /** Workers the runner uses at most (what a task list is shared into). */
+  readonly size?: number;
+  /** Runs shares of a projection (results: each share packed by projectWork, in task order). */
+  runProjection?(
+    data: GenotypeData,
+    tasks: readonly ProjectTask[],
+    signal?: AbortSignal,
   ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
   /** Runs folds of an assignment's cross-validation (results: each task's posteriors, in task order). */
   runAssignFolds?(

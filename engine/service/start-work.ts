@@ -12,6 +12,7 @@ import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../mode
 import { bootstrapSteps, type BootstrapTask } from '../model/admixture/bootstrap.ts';
 export type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 export { assignFoldWork, type AssignFoldTask } from './assign-fold.ts';
+export { projectWork, type ProjectTask } from './project-share.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import { MAX_K as TWO_ALLELE_MAX_K, twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';
@@ -43,8 +44,16 @@ export function workerDataset(data: PostedDataset | undefined, prepared?: Prepar
 }
 
 /** Whether tasks of this kind read the genotype data, not only their preparation (which every worker gets). */
-export function tasksNeedData(kind: 'start' | 'cv-fold' | 'bootstrap' | 'assign-fold', options?: FitOptions): boolean {
-  return kind === 'bootstrap' || kind === 'assign-fold' || (kind === 'start' && options?.algorithm === 'ema-tan');
+export function tasksNeedData(
+  kind: 'start' | 'cv-fold' | 'bootstrap' | 'assign-fold' | 'project',
+  options?: FitOptions,
+): boolean {
+  return (
+    kind === 'bootstrap' ||
+    kind === 'assign-fold' ||
+    kind === 'project' ||
+    (kind === 'start' && options?.algorithm === 'ema-tan')
+  );
 }
 
 /** Use case "one start" (in a worker): its iterations, returning the start's result. */

@@ -7,7 +7,8 @@ import { createRng } from '../../engine/util/rng.ts';
 import { alleleOffsets, MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { onReferenceMarkers } from '../../engine/data/marker-match.ts';
 import { projectAncestry } from '../../engine/model/admixture/projection.ts';
-import { clusterCopies, projectOnto, readReference } from '../../engine/service/project.ts';
+import { clusterCopies, projectOnto, projectOntoWith, readReference } from '../../engine/service/project.ts';
+import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { admixedData, makeData, randomFrequencies } from './synthetic.ts';
 
 test('projected proportions maximise the likelihood: equal to a grid search over the simplex (K = 3)', () => {
@@ -219,4 +220,39 @@ test("a result file reference carries its clusters' copies; the prior applies to
   const malformed = readReference('fit.json', JSON.stringify(parsed));
   assert.equal(malformed.clusterCopies, undefined);
   assert.equal(projectOnto(data, malformed).frequencyPrior, 0);
+});
+
+test('a projection shared among worker threads gives the numbers of one thread, in order', async () => {
+  const rng = createRng(21);
+  const K = 3;
+  const sim = admixedData(4, { N: 23, L: 300, K, alpha: 0.5, fst: 0.1 });
+  const data = sim.data;
+  const offsets = alleleOffsets(data);
+  const reference = {
+    file: 'fit.json',
+    K,
+    model: 'admixture' as const,
+    loci: data.loci,
+    F: randomFrequencies(rng, offsets, K),
+    clusterCopies: Float64Array.from([300, 200, 100]),
+    run: 'K = 3',
+  };
+  const pool = nodeStartPool(2);
+  try {
+    for (const prior of [0.5, 0]) {
+      const here = projectOnto(data, reference, prior);
+      const there = await projectOntoWith(pool, data, reference, prior);
+      assert.deepEqual(Array.from(there.Q), Array.from(here.Q), `Q with prior ${prior}`);
+      assert.deepEqual(Array.from(there.copies), Array.from(here.copies));
+      assert.deepEqual(Array.from(there.logLik!), Array.from(here.logLik!));
+      assert.equal(there.frequencyPrior, prior);
+    }
+  } finally {
+    pool.close();
+  }
+  // Without a runner that projects, the same in this thread.
+  assert.deepEqual(
+    Array.from((await projectOntoWith(undefined, data, reference)).Q),
+    Array.from(projectOnto(data, reference).Q),
+  );
 });

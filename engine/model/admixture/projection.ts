@@ -98,16 +98,39 @@ export function projectAncestry(
   offsets: Int32Array,
   options: ProjectionOptions = {},
 ): Projection {
+  const steps = projectionSteps(data, F, K, offsets, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * {@link projectAncestry} over individuals first ≤ i < first + count (all by default), yielding
+ * the individuals done after each one (a worker yields to its messages between them); the
+ * projection's arrays are the range's.
+ */
+export function* projectionSteps(
+  data: GenotypeData,
+  F: Float64Array,
+  K: number,
+  offsets: Int32Array,
+  options: ProjectionOptions = {},
+  first = 0,
+  count = data.individuals.length - first,
+): Generator<number, Projection> {
   const tol = options.tolerance ?? 1e-7;
   const maxIt = options.maxIterations ?? 2000;
   const N = data.individuals.length;
+  if (!(Number.isInteger(first) && Number.isInteger(count) && first >= 0 && count >= 0 && first + count <= N))
+    throw new RangeError(`individuals ${first}..${first + count} are not within 0..${N}`);
   const L = data.loci.length;
   const P = data.ploidy;
-  const Q = new Float64Array(N * K);
-  const logLik = new Float64Array(N);
-  const copies = new Int32Array(N);
-  const iterations = new Int32Array(N);
-  const converged = new Uint8Array(N);
+  const Q = new Float64Array(count * K);
+  const logLik = new Float64Array(count);
+  const copies = new Int32Array(count);
+  const iterations = new Int32Array(count);
+  const converged = new Uint8Array(count);
   const sample = options.sample;
   if (sample && !(sample.prior > 0))
     throw new RangeError(`own copies need a frequency prior above 0, not ${sample.prior}`);
@@ -115,7 +138,8 @@ export function projectAncestry(
   const counts = new Int32Array(offsets[L]!);
   const rows = new Int32Array(L * P);
   const rowLocus = new Int32Array(L * P);
-  for (let i = 0; i < N; i++) {
+  for (let t = 0; t < count; t++) {
+    const i = first + t;
     let R = 0;
     for (let l = 0; l < L; l++)
       for (let p = 0; p < P; p++) {
@@ -131,11 +155,12 @@ export function projectAncestry(
       const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
       const start = own.total > 0 ? fitOne(predictiveRows(own), own.w, R, K, own.total, tol, maxIt).q : undefined;
       const fit = fitOwnCopies(own, tol, maxIt, start);
-      copies[i] = own.total;
-      Q.set(fit.q, i * K);
-      logLik[i] = fit.logLik;
-      iterations[i] = fit.iterations;
-      converged[i] = fit.converged ? 1 : 0;
+      copies[t] = own.total;
+      Q.set(fit.q, t * K);
+      logLik[t] = fit.logLik;
+      iterations[t] = fit.iterations;
+      converged[t] = fit.converged ? 1 : 0;
+      yield t + 1;
       continue;
     }
     const f = new Float64Array(R * K);
@@ -148,12 +173,13 @@ export function projectAncestry(
       total += counts[row]!;
       counts[row] = 0;
     }
-    copies[i] = total;
+    copies[t] = total;
     const fit = fitOne(f, w, R, K, total, tol, maxIt);
-    Q.set(fit.q, i * K);
-    logLik[i] = fit.logLik;
-    iterations[i] = fit.iterations;
-    converged[i] = fit.converged ? 1 : 0;
+    Q.set(fit.q, t * K);
+    logLik[t] = fit.logLik;
+    iterations[t] = fit.iterations;
+    converged[t] = fit.converged ? 1 : 0;
+    yield t + 1;
   }
   return { K, Q, logLik, copies, iterations, converged };
 }
