@@ -11,6 +11,7 @@ import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { numberIn, positiveInt, setting } from './parse-args.ts';
 import { withCancellablePool } from './pool-run.ts';
+import { ProgressBar } from './progress-bar.ts';
 import { FREQUENCY_PRIOR } from '../util/choices.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
@@ -68,9 +69,13 @@ export function registerProject(program: Command): void {
     const out = String(o['out']);
     ensureWritableDir(out);
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+    const bar = new ProgressBar(process.stderr);
     const p = await withCancellablePool(setting(o['threads'], '--threads', 'threads'), (pool, signal) =>
-      projectOntoWith(pool, data, reference, prior, signal),
+      projectOntoWith(pool, data, reference, prior, signal, (done, total) =>
+        bar.update(done, total, `projected ${done} of ${total} individuals`),
+      ),
     );
+    bar.done();
     const N = data.individuals.length;
     const stem = `stratify.projected.K${reference.K}`;
     writeFileSync(join(out, `${stem}.Q`), toText(writeQ(p.Q, N, reference.K)));

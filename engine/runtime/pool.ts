@@ -102,18 +102,30 @@ export class StartPool implements StartRunner {
     );
   }
 
-  /** Runs shares of a projection on the workers (each share packed by projectWork, in task order). */
+  /**
+   * Runs shares of a projection on the workers (each share packed by projectWork, in task order);
+   * `onIndividuals` gets the individuals projected so far over all shares (reported by the workers
+   * every so often).
+   */
   runProjection(
     data: GenotypeData,
     tasks: readonly ProjectTask[],
     signal?: AbortSignal,
+    onIndividuals?: (done: number) => void,
   ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }> {
+    const done = new Map<ProjectTask, number>();
+    const report = (task: ProjectTask, n: number) => {
+      done.set(task, n);
+      let sum = 0;
+      for (const d of done.values()) sum += d;
+      onIndividuals?.(sum);
+    };
     return this.schedule<ProjectTask, Float64Array>(
       data,
       tasks,
       (taskId, datasetId, task) => ({ op: 'project', taskId, datasetId, task }),
       { prepared: 'none', data: tasksNeedData('project') },
-      {},
+      { onIteration: (task, individuals) => report(task, individuals), onStart: (task) => report(task, task.count) },
       signal,
     );
   }

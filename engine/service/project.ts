@@ -1,7 +1,7 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
-import { projectAncestry, type ProjectionOptions } from '../model/admixture/projection.ts';
+import { projectAncestry, projectionSteps, type ProjectionOptions } from '../model/admixture/projection.ts';
 import { unpackProjection, type ProjectTask } from './project-share.ts';
 import type { StartRunner } from './start-runner.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
@@ -180,7 +180,8 @@ export function projectOnto(
 
 /**
  * {@link projectOnto} with the individuals shared among `runner`'s workers (a share each, in
- * order; the same numbers as in one thread, which runners without projection use).
+ * order; the same numbers as in one thread, which runners without projection use);
+ * `onProgress` gets the individuals projected so far and the total.
  */
 export async function projectOntoWith(
   runner: StartRunner | undefined,
@@ -188,17 +189,25 @@ export async function projectOntoWith(
   reference: Reference,
   frequencyPrior: number = FREQUENCY_PRIOR,
   signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<ProjectionResult> {
   const plan = projectionPlan(data, reference, frequencyPrior);
   if ('result' in plan) return plan.result;
   const N = plan.data.individuals.length;
   const shares = runner?.runProjection ? Math.min(runner.size ?? 1, N) : 1;
-  if (shares <= 1 || !runner?.runProjection) return projectOnto(data, reference, frequencyPrior);
+  if (shares <= 1 || !runner?.runProjection) {
+    const steps = projectionSteps(plan.data, plan.task.F, plan.task.K, plan.task.offsets, plan.options);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return { ...plan.head, Q: r.value.Q, copies: r.value.copies, logLik: r.value.logLik };
+      onProgress?.(r.value, N);
+    }
+  }
   const tasks: ProjectTask[] = Array.from({ length: shares }, (_, s) => {
     const first = Math.floor((s * N) / shares);
     return { ...plan.task, first, count: Math.floor(((s + 1) * N) / shares) - first };
   });
-  const run = await runner.runProjection(plan.data, tasks, signal);
+  const run = await runner.runProjection(plan.data, tasks, signal, (done) => onProgress?.(done, N));
   if (run.cancelled) throw new DOMException('the projection was cancelled', 'AbortError');
   const { K } = plan.task;
   const Q = new Float64Array(N * K);

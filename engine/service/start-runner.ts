@@ -58,6 +58,8 @@ export interface StartRunner {
     data: GenotypeData,
     tasks: readonly ProjectTask[],
     signal?: AbortSignal,
+    /** Called with the individuals projected so far over all shares. */
+    onIndividuals?: (done: number) => void,
   ): Promise<{ results: (Float64Array | undefined)[]; cancelled: boolean }>;
   /** Runs folds of an assignment's cross-validation (results: each task's posteriors, in task order). */
   runAssignFolds?(

@@ -241,7 +241,12 @@ test('a projection shared among worker threads gives the numbers of one thread, 
   try {
     for (const prior of [0.5, 0]) {
       const here = projectOnto(data, reference, prior);
-      const there = await projectOntoWith(pool, data, reference, prior);
+      let reported = 0;
+      const there = await projectOntoWith(pool, data, reference, prior, undefined, (done, total) => {
+        assert.ok(done >= reported && total === 23, `progress ${done} of ${total} after ${reported}`);
+        reported = done;
+      });
+      assert.equal(reported, 23, 'every individual reported');
       assert.deepEqual(Array.from(there.Q), Array.from(here.Q), `Q with prior ${prior}`);
       assert.deepEqual(Array.from(there.copies), Array.from(here.copies));
       assert.deepEqual(Array.from(there.logLik!), Array.from(here.logLik!));
@@ -250,7 +255,13 @@ test('a projection shared among worker threads gives the numbers of one thread, 
   } finally {
     pool.close();
   }
-  // Without a runner that projects, the same in this thread.
+  // Without a runner that projects, the same in this thread, reporting each individual.
+  const seen: number[] = [];
+  await projectOntoWith(undefined, data, reference, 0.5, undefined, (done) => seen.push(done));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 23 }, (_, i) => i + 1),
+  );
   assert.deepEqual(
     Array.from((await projectOntoWith(undefined, data, reference)).Q),
     Array.from(projectOnto(data, reference).Q),
