@@ -122,6 +122,8 @@ export type EngineProgress =
   | { readonly kind: 'fit-check'; readonly fraction: number }
   /** Bootstrap replicates finished. */
   | { readonly kind: 'bootstrap'; readonly completed: number; readonly total: number }
+  /** New individuals projected onto a fit. */
+  | { readonly kind: 'projection'; readonly done: number; readonly total: number }
   /**
    * Assignment's structure searches (BCkG, kDB by score): features searched of all the searches'
    * features, and the local scores one search evaluates at most (the estimate said before).

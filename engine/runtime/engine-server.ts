@@ -310,7 +310,17 @@ export class EngineServer {
       ) => {
         const { data, runs } = this.sweep(sweepId);
         const { data: samples, main } = await readFiles('projectSamples', files, options);
-        const p = await projectOntoSweep(this.pool(), data, runs, K, samples, shown, frequencyPrior, signal);
+        const p = await projectOntoSweep(
+          this.pool(),
+          data,
+          runs,
+          K,
+          samples,
+          shown,
+          frequencyPrior,
+          signal,
+          (done, total) => progress({ kind: 'projection', done, total }),
+        );
         return {
           K,
           model: p.reference.model,

@@ -300,6 +300,7 @@ export async function projectOntoSweep(
   shown?: Float64Array,
   frequencyPrior: number = FREQUENCY_PRIOR,
   signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<ProjectionResult> {
   const run = likeliestRunAtK(runs, K);
   const result = await projectOntoWith(
@@ -308,6 +309,7 @@ export async function projectOntoSweep(
     referenceFromRun(data, run, data.source?.file ?? 'the open dataset'),
     frequencyPrior,
     signal,
+    onProgress,
   );
   const N = data.individuals.length;
   if (!shown) return result;
