@@ -58,6 +58,34 @@ test('new individuals of simulated SNP data (10,000 SNPs, K = 3) are projected w
   const rmse = Math.sqrt(ss / sim.Q.length);
   assert.ok(rmse <= 0.02, `RMSE ${rmse}`);
   assert.ok(proj.converged.every((c) => c === 1));
+  // The maximum's KKT conditions from the calls: per individual the gradient ratios
+  // g_k = (1/copies) Σ_copies f_k(a)/d(a) are 1 where q_k > 0 and at most 1 where q_k = 0.
+  const offsets = alleleOffsets(sim.data);
+  const N = sim.data.individuals.length;
+  let boundary = 0;
+  for (let i = 0; i < N; i++) {
+    const g = [0, 0, 0];
+    let copies = 0;
+    for (let l = 0; l < sim.data.loci.length; l++)
+      for (let p = 0; p < 2; p++) {
+        const a = sim.data.calls[(l * N + i) * 2 + p]!;
+        if (a === MISSING) continue;
+        const row = (offsets[l]! + a) * 3;
+        let d = 0;
+        for (let k = 0; k < 3; k++) d += proj.Q[i * 3 + k]! * sim.F[row + k]!;
+        for (let k = 0; k < 3; k++) g[k]! += sim.F[row + k]! / d;
+        copies++;
+      }
+    for (let k = 0; k < 3; k++) {
+      const ratio = g[k]! / copies;
+      if (proj.Q[i * 3 + k]! > 1e-6) assert.ok(Math.abs(ratio - 1) < 1e-6, `individual ${i}, cluster ${k}: ${ratio}`);
+      else {
+        boundary++;
+        assert.ok(ratio <= 1 + 1e-6, `individual ${i}, cluster ${k} at 0 would gain: ${ratio}`);
+      }
+    }
+  }
+  assert.ok(boundary > 0, 'some proportions on the boundary (Dirichlet(0.5) ancestry)');
 });
 
 function snps(names: string[], alleles: string[][], chrom?: string[], pos?: number[]): GenotypeData {

@@ -1,5 +1,7 @@
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
 import { squaremPoint } from './squarem-s3.ts';
+import { qNewtonWork, Solved, solveStep } from './q-newton.ts';
+import { PARAMETER_FLOOR } from './admixture.ts';
 import { fitOwnCopies, predictiveRows, type OwnCopiesRows } from './own-copies.ts';
 
 /** Options of {@link projectAncestry}. */
@@ -153,7 +155,7 @@ export function* projectionSteps(
       }
     if (sample) {
       const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
-      const start = own.total > 0 ? fitOne(predictiveRows(own), own.w, R, K, own.total, tol, maxIt).q : undefined;
+      const start = own.total > 0 ? fitOneNewton(predictiveRows(own), own.w, R, K, own.total, tol, maxIt).q : undefined;
       const fit = fitOwnCopies(own, tol, maxIt, start);
       copies[t] = own.total;
       Q.set(fit.q, t * K);
@@ -174,7 +176,7 @@ export function* projectionSteps(
       counts[row] = 0;
     }
     copies[t] = total;
-    const fit = fitOne(f, w, R, K, total, tol, maxIt);
+    const fit = fitOneNewton(f, w, R, K, total, tol, maxIt);
     Q.set(fit.q, t * K);
     logLik[t] = fit.logLik;
     iterations[t] = fit.iterations;
@@ -283,7 +285,14 @@ function reviveStranded(
   return revived;
 }
 
-function fitOne(
+/**
+ * One individual's q with F fixed by Newton steps (q-newton.ts's active-set solve of the quadratic
+ * model on the simplex, q ≥ PARAMETER_FLOOR), each kept only when ln L does not fall (else halved):
+ * the likelihood is concave in q, so a few steps reach the maximum where EM, which this falls back
+ * to when no ascent step is found short of convergence, takes many. Stops when no proportion moves
+ * by more than tol and the step met the model's KKT conditions.
+ */
+function fitOneNewton(
   f: Float64Array,
   w: Float64Array,
   R: number,
@@ -292,7 +301,62 @@ function fitOne(
   tol: number,
   maxIt: number,
 ): { q: Float64Array; logLik: number; iterations: number; converged: boolean } {
-  let q = new Float64Array(K).fill(1 / K);
+  const q = new Float64Array(K).fill(1 / K);
+  if (total === 0 || K < 2)
+    return { q, logLik: total === 0 ? 0 : emStep(f, w, R, K, total, q), iterations: 0, converged: true };
+  const work = qNewtonWork(1, K);
+  const { gradient, hessian, step } = work;
+  const trial = new Float64Array(K);
+  let ll = emStep(f, w, R, K, total, q);
+  for (let it = 1; it <= maxIt; it++) {
+    gradient.fill(0);
+    hessian.fill(0);
+    for (let r = 0; r < R; r++) {
+      let d = 0;
+      for (let k = 0; k < K; k++) d += q[k]! * f[r * K + k]!;
+      const a = w[r]! / d;
+      const b = a / d;
+      for (let k = 0, t = 0; k < K; k++) {
+        const fk = f[r * K + k]!;
+        gradient[k]! += a * fk;
+        const bf = b * fk;
+        for (let m = 0; m <= k; m++, t++) hessian[t]! += bf * f[r * K + m]!;
+      }
+    }
+    const solved = solveStep(0, K, q, work);
+    if (solved === Solved.None) break;
+    let t = 1;
+    let next = -Infinity;
+    for (let halving = 0; halving < 40; halving++, t /= 2) {
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += trial[k] = Math.max(PARAMETER_FLOOR, q[k]! + t * step[k]!);
+      for (let k = 0; k < K; k++) trial[k]! /= sum;
+      next = emStep(f, w, R, K, total, trial);
+      if (next >= ll) break;
+    }
+    if (!(next >= ll)) break;
+    let change = 0;
+    for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(trial[k]! - q[k]!));
+    q.set(trial);
+    ll = next;
+    if (change < tol && solved === Solved.Certain) return { q, logLik: ll, iterations: it, converged: true };
+  }
+  // No ascent step short of convergence (or the iterations ran out): EM from here.
+  const em = fitOne(f, w, R, K, total, tol, maxIt, q);
+  return em;
+}
+
+function fitOne(
+  f: Float64Array,
+  w: Float64Array,
+  R: number,
+  K: number,
+  total: number,
+  tol: number,
+  maxIt: number,
+  start?: Float64Array,
+): { q: Float64Array; logLik: number; iterations: number; converged: boolean } {
+  let q = start ? Float64Array.from(start) : new Float64Array(K).fill(1 / K);
   if (total === 0) return { q, logLik: 0, iterations: 0, converged: true };
   const q1 = new Float64Array(K);
   const q2 = new Float64Array(K);

@@ -209,7 +209,7 @@ function renormalise(Q: Float64Array, i: number, K: number): void {
  * elsewhere on it than the start). Returns whether a feasible ascent step (g·Δ > 0) was found, and
  * whether it meets the KKT conditions (it may not when the rounds run out).
  */
-function solveStep(i: number, K: number, Q: Float64Array, s: QNewtonWork): Solved {
+export function solveStep(i: number, K: number, Q: Float64Array, s: QNewtonWork): Solved {
   const { gradient, hessian, step, matrix, rhs, ones, u, v, free, pinned } = s;
   const T = (K * (K + 1)) / 2;
   const h = i * T;
@@ -283,7 +283,7 @@ function solveStep(i: number, K: number, Q: Float64Array, s: QNewtonWork): Solve
 }
 
 /** What solveStep found: no step; a step meeting the model's KKT conditions; a feasible step that may not. */
-const enum Solved {
+export const enum Solved {
   None,
   Certain,
   Unchecked,
