@@ -155,7 +155,10 @@ export function* projectionSteps(
       }
     if (sample) {
       const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
-      const start = own.total > 0 ? fitOneNewton(predictiveRows(own), own.w, R, K, own.total, tol, maxIt).q : undefined;
+      const start =
+        own.total > 0
+          ? fitOneNewton({ f: predictiveRows(own), w: own.w, R, K, total: own.total }, tol, maxIt).q
+          : undefined;
       const fit = fitOwnCopies(own, tol, maxIt, start);
       copies[t] = own.total;
       Q.set(fit.q, t * K);
@@ -176,7 +179,7 @@ export function* projectionSteps(
       counts[row] = 0;
     }
     copies[t] = total;
-    const fit = fitOneNewton(f, w, R, K, total, tol, maxIt);
+    const fit = fitOneNewton({ f, w, R, K, total }, tol, maxIt);
     Q.set(fit.q, t * K);
     logLik[t] = fit.logLik;
     iterations[t] = fit.iterations;
@@ -292,15 +295,8 @@ function reviveStranded(
  * to when no ascent step is found short of convergence, takes many. Stops when no proportion moves
  * by more than tol and the step met the model's KKT conditions.
  */
-function fitOneNewton(
-  f: Float64Array,
-  w: Float64Array,
-  R: number,
-  K: number,
-  total: number,
-  tol: number,
-  maxIt: number,
-): { q: Float64Array; logLik: number; iterations: number; converged: boolean } {
+function fitOneNewton(x: IndividualRows, tol: number, maxIt: number): IndividualFit {
+  const { f, w, R, K, total } = x;
   const q = new Float64Array(K).fill(1 / K);
   if (total === 0 || K < 2)
     return { q, logLik: total === 0 ? 0 : emStep(f, w, R, K, total, q), iterations: 0, converged: true };
@@ -342,20 +338,29 @@ function fitOneNewton(
     if (change < tol && solved === Solved.Certain) return { q, logLik: ll, iterations: it, converged: true };
   }
   // No ascent step short of convergence (or the iterations ran out): EM from here.
-  const em = fitOne(f, w, R, K, total, tol, maxIt, q);
-  return em;
+  return fitOne(x, tol, maxIt, q);
 }
 
-function fitOne(
-  f: Float64Array,
-  w: Float64Array,
-  R: number,
-  K: number,
-  total: number,
-  tol: number,
-  maxIt: number,
-  start?: Float64Array,
-): { q: Float64Array; logLik: number; iterations: number; converged: boolean } {
+/** One individual's rows with F fixed: frequencies f (R, K) of its distinct (locus, allele) rows, w copies each. */
+interface IndividualRows {
+  readonly f: Float64Array;
+  readonly w: Float64Array;
+  readonly R: number;
+  readonly K: number;
+  /** Σ w. */
+  readonly total: number;
+}
+
+interface IndividualFit {
+  readonly q: Float64Array;
+  readonly logLik: number;
+  readonly iterations: number;
+  readonly converged: boolean;
+}
+
+/** One individual's q with F fixed by EM accelerated by SQUAREM, from `start` (uniform when absent). */
+function fitOne(x: IndividualRows, tol: number, maxIt: number, start?: Float64Array): IndividualFit {
+  const { f, w, R, K, total } = x;
   let q = start ? Float64Array.from(start) : new Float64Array(K).fill(1 / K);
   if (total === 0) return { q, logLik: 0, iterations: 0, converged: true };
   const q1 = new Float64Array(K);
