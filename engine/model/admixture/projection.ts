@@ -2,7 +2,7 @@ import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
 import { squaremPoint } from './squarem-s3.ts';
 import { qNewtonWork, Solved, solveStep } from './q-newton.ts';
 import { PARAMETER_FLOOR } from './admixture.ts';
-import { fitOwnCopies, predictiveRows, type OwnCopiesRows } from './own-copies.ts';
+import { fitOwnCopies, type OwnCopiesRows } from './own-copies.ts';
 
 /** Options of {@link projectAncestry}. */
 export interface ProjectionOptions {
@@ -62,23 +62,12 @@ function ownCopiesRows(
   }
   if (R > 0) J++;
   const D = new Float64Array(J * K);
-  const rest = new Float64Array(J * K);
-  for (let r = 0, j = -1; r < R; r++) {
-    if (locusOf[r] === j) continue;
-    j = locusOf[r]!;
-    const l = rowLocus[r]!;
-    const A = offsets[l + 1]! - offsets[l]!;
-    let observed = 0;
-    while (r + observed < R && locusOf[r + observed] === j) observed++;
-    for (let k = 0; k < K; k++) {
-      D[j * K + k] = n[k]! + prior * A;
-      if (observed === A) continue;
-      let seen = 0;
-      for (let m = 0; m < observed; m++) seen += b[(r + m) * K + k]!;
-      rest[j * K + k] = Math.max(prior * (A - observed), D[j * K + k]! - seen);
-    }
+  for (let r = 0; r < R; r++) {
+    const j = locusOf[r]!;
+    const A = offsets[rowLocus[r]! + 1]! - offsets[rowLocus[r]!]!;
+    for (let k = 0; k < K; k++) D[j * K + k] = n[k]! + prior * A;
   }
-  return { K, R, w, locusOf, J, b, D, rest, total };
+  return { K, R, w, locusOf, J, b, D, total };
 }
 
 /** Smallest frequency a copy is scored with (a reference estimate of exactly 0 would make ln L −∞). */
@@ -89,9 +78,9 @@ const FLOOR = 1e-9;
  * Σ_copies ln Σ_k q_k f_k(allele) with the frequencies F fixed — no individual affects another or
  * F, so a new sample cannot shift the reference. `data` holds the individuals on F's markers and
  * allele indices (onReferenceMarkers); F has one row per (locus, allele) in `offsets` order, K
- * columns. Maximised by EM (Alexander et al. 2009's update of q alone) accelerated by SQUAREM
- * (Varadhan & Roland 2008, scheme S3) on the simplex: the likelihood is concave in q, so the
- * maximum is global and the start (uniform) does not matter.
+ * columns. Maximised by Newton steps on the simplex (fitOneNewton; EM accelerated by SQUAREM,
+ * Varadhan & Roland 2008, scheme S3, where no ascent step is found): the likelihood is concave in
+ * q, so the maximum is global and the start (uniform) does not matter.
  */
 export function projectAncestry(
   data: GenotypeData,
@@ -155,11 +144,12 @@ export function* projectionSteps(
       }
     if (sample) {
       const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
-      const start =
-        own.total > 0
-          ? fitOneNewton({ f: predictiveRows(own), w: own.w, R, K, total: own.total }, tol, maxIt).q
-          : undefined;
-      const fit = fitOwnCopies(own, tol, maxIt, start);
+      const fit = fitOwnCopies(
+        own,
+        tol,
+        maxIt,
+        (f, start) => fitOneNewton({ f, w: own.w, R, K, total: own.total }, tol, maxIt, start).q,
+      );
       copies[t] = own.total;
       Q.set(fit.q, t * K);
       logLik[t] = fit.logLik;
@@ -295,9 +285,9 @@ function reviveStranded(
  * to when no ascent step is found short of convergence, takes many. Stops when no proportion moves
  * by more than tol and the step met the model's KKT conditions.
  */
-function fitOneNewton(x: IndividualRows, tol: number, maxIt: number): IndividualFit {
+function fitOneNewton(x: IndividualRows, tol: number, maxIt: number, start?: Float64Array): IndividualFit {
   const { f, w, R, K, total } = x;
-  const q = new Float64Array(K).fill(1 / K);
+  const q = start ? Float64Array.from(start) : new Float64Array(K).fill(1 / K);
   if (total === 0 || K < 2)
     return { q, logLik: total === 0 ? 0 : emStep(f, w, R, K, total, q), iterations: 0, converged: true };
   const work = qNewtonWork(1, K);
