@@ -1,6 +1,7 @@
 import type { Score } from '../util/choices.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
+import { aclKernel } from './acl-kernel.ts';
 
 /**
  * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
@@ -62,14 +63,18 @@ export class LocalScorer {
    * (at [own · (N + 1) + m]) where N ≤ ACLL_TABLED_ROWS.
    */
   private readonly acll?: { alpha: number; beta: number; logWeight?: Float64Array };
+  /** ACL's written-out case (dense tables, at most two parents) in WebAssembly, where it runs (the same bits). */
+  private readonly aclWasm?: (i: number, parents: readonly number[]) => number;
   /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
   private readonly N: number;
   private readonly labels: Int32Array;
   private readonly states: Int32Array;
 
+  /** `wasm: false` keeps every score in JavaScript (for comparing the two; the default takes WebAssembly where it runs). */
   constructor(
     d: CategoricalData,
     private readonly kind: Score,
+    options: { readonly wasm?: boolean } = {},
   ) {
     const { N, n, labels, values, states } = d;
     this.N = N;
@@ -111,6 +116,21 @@ export class LocalScorer {
     this.configCount = new Int32Array(DENSE_CELLS);
     this.touched = new Int32Array(Math.max(1, N));
     this.touchedConfigs = new Int32Array(Math.max(1, N));
+    if (kind === 'acl' && options.wasm !== false) {
+      const wasm = aclKernel({
+        N,
+        K: this.K,
+        cols: this.cols,
+        rowsOf: this.rowsOf,
+        labels,
+        states,
+        lnInt: this.lnInt,
+        restWeights: this.restWeights,
+        widest,
+        denseCells: DENSE_CELLS,
+      });
+      if (wasm) this.aclWasm = wasm;
+    }
     if (kind === 'acll') {
       const beta = acllBetaCached(this.K);
       const alpha = 1 + beta;
@@ -252,6 +272,7 @@ export class LocalScorer {
     let configs = 1;
     for (const p of parents) configs *= states[p]! + 1;
     const dense = configs * width <= DENSE_CELLS;
+    if (dense && parents.length <= 2 && this.aclWasm) return this.aclWasm(i, parents);
     if (!dense) slot.clear();
     let nConfigs = 0;
     const xi = i * N;

@@ -4,36 +4,11 @@
 // in the same order, so the same bits; tests/model/wasm-passes.test.ts checks them).
 // The module imports the admixture passes' memory ("env" "memory") and keeps no data of its own.
 import { readFileSync } from 'node:fs';
-import asc from 'assemblyscript/asc';
+import { assembleBase64 } from './asc.mjs';
 
 const SOURCE = new URL('./assembly/newton-solves.ts', import.meta.url);
 
 /** The compiled module, base64. */
 export async function newtonSolvesBase64() {
-  const outputs = {};
-  const { error, stderr } = await asc.main(
-    [
-      'newton-solves.ts',
-      '-O3',
-      '--runtime',
-      'stub',
-      '--importMemory',
-      '--maximumMemory',
-      '65536',
-      '--noAssert',
-      '--use',
-      'abort=',
-      '-o',
-      'newton-solves.wasm',
-    ],
-    {
-      readFile: (name) => (name === 'newton-solves.ts' ? readFileSync(SOURCE, 'utf8') : null),
-      writeFile: (name, contents) => {
-        outputs[name] = contents;
-      },
-      listFiles: () => [],
-    },
-  );
-  if (error) throw new Error(`scripts/kernels/assembly/newton-solves.ts: ${error.message}\n${stderr.toString()}`);
-  return Buffer.from(outputs['newton-solves.wasm']).toString('base64');
+  return assembleBase64('newton-solves', readFileSync(SOURCE, 'utf8'));
 }

@@ -30,7 +30,7 @@
 // taken after the locus (a call in the loop would keep fewer values in registers). Logarithms are
 // det-math.ts's detLog written out here: the same on every platform, and the module has no data
 // of its own (AssemblyScript's log would bring tables into the shared memory).
-import asc from 'assemblyscript/asc';
+import { assembleBase64 } from './asc.mjs';
 
 /** The largest K written out; above it the general passes run. */
 export const MAX_K = 10;
@@ -346,33 +346,5 @@ export function twoAlleleSource() {
 
 /** The compiled module, base64. */
 export async function twoAllelePassesBase64() {
-  const outputs = {};
-  const source = twoAlleleSource();
-  const { error, stderr } = await asc.main(
-    [
-      'two-allele-passes.ts',
-      '-O3',
-      '--runtime',
-      'stub',
-      '--importMemory',
-      '--maximumMemory',
-      '65536',
-      '--noAssert',
-      '--enable',
-      'simd',
-      '--use',
-      'abort=',
-      '-o',
-      'two-allele-passes.wasm',
-    ],
-    {
-      readFile: (name) => (name === 'two-allele-passes.ts' ? source : null),
-      writeFile: (name, contents) => {
-        outputs[name] = contents;
-      },
-      listFiles: () => [],
-    },
-  );
-  if (error) throw new Error(`two-allele passes: ${error.message}\n${stderr.toString().slice(0, 4000)}`);
-  return Buffer.from(outputs['two-allele-passes.wasm']).toString('base64');
+  return assembleBase64('two-allele-passes', twoAlleleSource(), { simd: true });
 }

@@ -138,6 +138,21 @@ test('local scores equal the formulas written out, for every score, 0–3 parent
   assert.ok(worst < 1e-10);
 });
 
+test("ACL's WebAssembly case gives the JavaScript's scores bit for bit (0–2 parents, missing values)", () => {
+  const d = randomData(17, 120, 9, 3, 3);
+  const wasm = new LocalScorer(d, 'acl');
+  const js = new LocalScorer(d, 'acl', { wasm: false });
+  let compared = 0;
+  for (let i = 0; i < d.n; i++)
+    for (let j = 0; j < d.n; j++)
+      for (const parents of [[], [j], ...Array.from({ length: d.n }, (_, m) => [j, m])]) {
+        if (parents.includes(i) || (parents.length === 2 && parents[0] === parents[1])) continue;
+        assert.ok(Object.is(wasm.score(i, parents), js.score(i, parents)), `feature ${i}, parents ${parents}`);
+        compared++;
+      }
+  assert.ok(compared > 500);
+});
+
 test('the work said before a search is the local scores it evaluates (BCkG without a bound: exactly; kDB: at most)', () => {
   const d = randomData(9, 60, 14, 3, 4);
   for (const [kind, score] of [
