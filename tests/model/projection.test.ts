@@ -280,6 +280,10 @@ test('a projection shared among worker threads gives the numbers of one thread, 
       assert.deepEqual(Array.from(there.logLik!), Array.from(here.logLik!));
       assert.equal(there.frequencyPrior, prior);
     }
+    // A cancelled projection says so (and returns nothing half done).
+    const stop = new AbortController();
+    stop.abort();
+    await assert.rejects(projectOntoWith(pool, data, reference, 0.5, stop.signal), /cancelled/);
   } finally {
     pool.close();
   }
