@@ -1,8 +1,7 @@
 import { alleleOffsets, type GenotypeData } from '../data/genotype-data.ts';
 import { onReferenceMarkers, type MarkerMatchCounts, type ReferenceLocus } from '../data/marker-match.ts';
 import { FormatError } from '../io/format-error.ts';
-import { projectAncestry, projectionSteps, type ProjectionOptions } from '../model/admixture/projection.ts';
-import { unpackProjection, type ProjectTask } from './project-share.ts';
+import { projectWork, unpackProjection, type ProjectTask } from './project-share.ts';
 import type { StartRunner } from './start-runner.ts';
 import { eStep, eStepBuffers } from '../model/mixture/e-step.ts';
 import { buildPreparedData } from '../model/prepared/prepared-data.ts';
@@ -174,8 +173,21 @@ export function projectOnto(
 ): ProjectionResult {
   const plan = projectionPlan(data, reference, frequencyPrior);
   if ('result' in plan) return plan.result;
-  const p = projectAncestry(plan.data, plan.task.F, plan.task.K, plan.task.offsets, plan.options);
-  return { ...plan.head, Q: p.Q, copies: p.copies, logLik: p.logLik };
+  return { ...plan.head, ...projectHere(plan.data, plan.task) };
+}
+
+/** A share of a projection run in this thread (projectWork, unpacked); `onProgress`: individuals done. */
+function projectHere(
+  data: GenotypeData,
+  task: ProjectTask,
+  onProgress?: (done: number) => void,
+): { Q: Float64Array; logLik: Float64Array; copies: Int32Array } {
+  const steps = projectWork(data, task);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return unpackProjection(r.value, task.count, task.K);
+    onProgress?.(r.value.iteration);
+  }
 }
 
 /**
@@ -195,14 +207,8 @@ export async function projectOntoWith(
   if ('result' in plan) return plan.result;
   const N = plan.data.individuals.length;
   const shares = runner?.runProjection ? Math.min(runner.size ?? 1, N) : 1;
-  if (shares <= 1 || !runner?.runProjection) {
-    const steps = projectionSteps(plan.data, plan.task.F, plan.task.K, plan.task.offsets, plan.options);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return { ...plan.head, Q: r.value.Q, copies: r.value.copies, logLik: r.value.logLik };
-      onProgress?.(r.value, N);
-    }
-  }
+  if (shares <= 1 || !runner?.runProjection)
+    return { ...plan.head, ...projectHere(plan.data, plan.task, (done) => onProgress?.(done, N)) };
   const tasks: ProjectTask[] = Array.from({ length: shares }, (_, s) => {
     const first = Math.floor((s * N) / shares);
     return { ...plan.task, first, count: Math.floor(((s + 1) * N) / shares) - first };
@@ -236,7 +242,6 @@ function projectionPlan(
   | {
       readonly data: GenotypeData;
       readonly task: ProjectTask;
-      readonly options: ProjectionOptions;
       readonly head: Omit<ProjectionResult, 'Q' | 'copies' | 'logLik'>;
     } {
   const { data: onRef, counts } = onReferenceMarkers(data, reference.loci);
@@ -260,12 +265,17 @@ function projectionPlan(
   const offsets = alleleOffsets(onRef);
   const sample = reference.clusterCopies;
   const prior = sample ? frequencyPrior : 0;
-  const options: ProjectionOptions = sample && prior > 0 ? { sample: { clusterCopies: sample, prior } } : {};
   const N = onRef.individuals.length;
   return {
     data: onRef,
-    task: { K, F: reference.F, offsets, ...options, first: 0, count: N },
-    options,
+    task: {
+      K,
+      F: reference.F,
+      offsets,
+      ...(sample && prior > 0 ? { sample: { clusterCopies: sample, prior } } : {}),
+      first: 0,
+      count: N,
+    },
     head: { reference: ref, counts, frequencyPrior: prior },
   };
 }

@@ -1,5 +1,4 @@
 import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
-import { squaremPoint } from './squarem-s3.ts';
 import { qNewtonWork, Solved, solveStep } from './q-newton.ts';
 import { PARAMETER_FLOOR } from './admixture.ts';
 import { fitOwnCopies, type OwnCopiesRows } from './own-copies.ts';
@@ -39,7 +38,7 @@ function ownCopiesRows(
   F: Float64Array,
   K: number,
   offsets: Int32Array,
-  sample: { readonly clusterCopies: Float64Array; readonly prior: number },
+  sample: NonNullable<ProjectionOptions['sample']>,
   rows: Int32Array,
   rowLocus: Int32Array,
   R: number,
@@ -63,9 +62,9 @@ function ownCopiesRows(
   if (R > 0) J++;
   const D = new Float64Array(J * K);
   for (let r = 0; r < R; r++) {
-    const j = locusOf[r]!;
+    if (r > 0 && locusOf[r] === locusOf[r - 1]) continue;
     const A = offsets[rowLocus[r]! + 1]! - offsets[rowLocus[r]!]!;
-    for (let k = 0; k < K; k++) D[j * K + k] = n[k]! + prior * A;
+    for (let k = 0; k < K; k++) D[locusOf[r]! * K + k] = n[k]! + prior * A;
   }
   return { K, R, w, locusOf, J, b, D, total };
 }
@@ -142,34 +141,25 @@ export function* projectionSteps(
           rows[R++] = row;
         }
       }
+    let fit: IndividualFit;
     if (sample) {
       const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
-      const fit = fitOwnCopies(
-        own,
-        tol,
-        maxIt,
-        (f, start) => fitOneNewton({ f, w: own.w, R, K, total: own.total }, tol, maxIt, start).q,
-      );
+      fit = fitOwnCopies(own, tol, maxIt, (f, start) => fitOneNewton({ ...own, f }, tol, maxIt, start).q);
       copies[t] = own.total;
-      Q.set(fit.q, t * K);
-      logLik[t] = fit.logLik;
-      iterations[t] = fit.iterations;
-      converged[t] = fit.converged ? 1 : 0;
-      yield t + 1;
-      continue;
+    } else {
+      const f = new Float64Array(R * K);
+      const w = new Float64Array(R);
+      let total = 0;
+      for (let r = 0; r < R; r++) {
+        const row = rows[r]!;
+        for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[row * K + k]!);
+        w[r] = counts[row]!;
+        total += counts[row]!;
+        counts[row] = 0;
+      }
+      fit = fitOneNewton({ f, w, R, K, total }, tol, maxIt);
+      copies[t] = total;
     }
-    const f = new Float64Array(R * K);
-    const w = new Float64Array(R);
-    let total = 0;
-    for (let r = 0; r < R; r++) {
-      const row = rows[r]!;
-      for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[row * K + k]!);
-      w[r] = counts[row]!;
-      total += counts[row]!;
-      counts[row] = 0;
-    }
-    copies[t] = total;
-    const fit = fitOneNewton({ f, w, R, K, total }, tol, maxIt);
     Q.set(fit.q, t * K);
     logLik[t] = fit.logLik;
     iterations[t] = fit.iterations;
@@ -360,8 +350,23 @@ function fitOne(x: IndividualRows, tol: number, maxIt: number, start?: Float64Ar
   for (let it = 1; it <= maxIt; it++) {
     emStep(f, w, R, K, total, q, q1, false);
     const ll1 = emStep(f, w, R, K, total, q1, q2);
+    // SQUAREM S3: α = −‖r‖/‖v‖ with r = q1 − q, v = q2 − 2q1 + q; a step of at least one EM step.
+    let rr = 0;
+    let vv = 0;
+    for (let k = 0; k < K; k++) {
+      const d = q1[k]! - q[k]!;
+      const v = q2[k]! - 2 * q1[k]! + q[k]!;
+      rr += d * d;
+      vv += v * v;
+    }
     let candidate = q2;
-    if (squaremPoint(q, q1, q2, qx)) {
+    if (vv > 0) {
+      const alpha = Math.min(-1, -Math.sqrt(rr / vv));
+      for (let k = 0; k < K; k++) {
+        const d = q1[k]! - q[k]!;
+        const v = q2[k]! - 2 * q1[k]! + q[k]!;
+        qx[k] = q[k]! - 2 * alpha * d + alpha * alpha * v;
+      }
       toSimplex(qx, q);
       // One EM step from the extrapolated point keeps it a proper update; kept when it does not lose ln L.
       emStep(f, w, R, K, total, qx, next, false);
