@@ -32,7 +32,7 @@ export interface Projection {
 
 /**
  * One individual's rows for fitOwnCopies: its observed rows (rows[0..R), rows of a locus together,
- * their loci in rowLocus), copies from `counts` (which are set back to 0).
+ * their loci in rowLocus) with w copies each, `total` in all.
  */
 function ownCopiesRows(
   F: Float64Array,
@@ -42,21 +42,17 @@ function ownCopiesRows(
   rows: Int32Array,
   rowLocus: Int32Array,
   R: number,
-  counts: Int32Array,
+  w: Float64Array,
+  total: number,
 ): OwnCopiesRows {
   const { clusterCopies: n, prior } = sample;
-  const w = new Float64Array(R);
   const locusOf = new Int32Array(R);
   const b = new Float64Array(R * K);
   let J = 0;
-  let total = 0;
   for (let r = 0; r < R; r++) {
     if (r > 0 && rowLocus[r] !== rowLocus[r - 1]) J++;
     locusOf[r] = J;
     const row = rows[r]!;
-    w[r] = counts[row]!;
-    total += counts[row]!;
-    counts[row] = 0;
     for (let k = 0; k < K; k++) b[r * K + k] = n[k]! * F[row * K + k]! + prior;
   }
   if (R > 0) J++;
@@ -141,25 +137,24 @@ export function* projectionSteps(
           rows[R++] = row;
         }
       }
+    const w = new Float64Array(R);
+    let total = 0;
+    for (let r = 0; r < R; r++) {
+      const row = rows[r]!;
+      w[r] = counts[row]!;
+      total += counts[row]!;
+      counts[row] = 0;
+    }
     let fit: IndividualFit;
     if (sample) {
-      const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, counts);
+      const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, w, total);
       fit = fitOwnCopies(own, tol, maxIt, (f, start) => fitOneNewton({ ...own, f }, tol, maxIt, start).q);
-      copies[t] = own.total;
     } else {
       const f = new Float64Array(R * K);
-      const w = new Float64Array(R);
-      let total = 0;
-      for (let r = 0; r < R; r++) {
-        const row = rows[r]!;
-        for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[row * K + k]!);
-        w[r] = counts[row]!;
-        total += counts[row]!;
-        counts[row] = 0;
-      }
+      for (let r = 0; r < R; r++) for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[rows[r]! * K + k]!);
       fit = fitOneNewton({ f, w, R, K, total }, tol, maxIt);
-      copies[t] = total;
     }
+    copies[t] = total;
     Q.set(fit.q, t * K);
     logLik[t] = fit.logLik;
     iterations[t] = fit.iterations;
