@@ -1,5 +1,14 @@
 import type { FitOptions } from './fit-options.ts';
-import { LIMITS, POLICY, RANK_BY, runSettingProblem, type Model, type RunSetting } from '../util/choices.ts';
+import {
+  CLUSTER_DEFAULTS,
+  LIMITS,
+  POLICY,
+  RANK_BY,
+  runSettingProblem,
+  type Model,
+  type RunSetting,
+} from '../util/choices.ts';
+import { stallingUpdates } from './admixture/admixture-step.ts';
 import { startSeed } from './start.ts';
 import { type Clustering } from './combine-starts.ts';
 import { type Policy, type RankBy } from './start-ranking.ts';
@@ -110,13 +119,15 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
   if (o.fit.model === 'admixture' && o.fit.algorithm === 'ema-tan') {
     throw new RangeError(`sweep: EMA-TAN belongs to the mixture model, not the admixture model`);
   }
-  if (o.fit.qUpdate === 'newton' && o.fit.acceleration === 'anderson')
+  if (
+    stallingUpdates(
+      o.fit.qUpdate ?? CLUSTER_DEFAULTS.qUpdate,
+      o.fit.fUpdate ?? CLUSTER_DEFAULTS.fUpdate,
+      o.fit.acceleration ?? CLUSTER_DEFAULTS.acceleration,
+    )
+  )
     throw new RangeError(
-      "sweep: Newton's Q update runs under SQUAREM or plain steps, not Anderson acceleration (it can stall there)",
-    );
-  if (o.fit.fUpdate === 'newton' && o.fit.acceleration === 'anderson')
-    throw new RangeError(
-      "sweep: Newton's F update runs under SQUAREM or plain steps, not Anderson acceleration (it can stall there)",
+      'sweep: under Anderson acceleration Q and F are both updated by Newton steps or both by EM (one of each can stall there); SQUAREM and plain steps take any pair',
     );
   if (o.fit.markerAveraging && o.fit.model !== 'admixture')
     throw new RangeError('sweep: marker averaging of F belongs to the admixture model (--model admixture)');

@@ -51,7 +51,7 @@ export function* admixtureFitSteps(
   const map = admixtureStep(md, work, init.K, o);
   const ml =
     o.acceleration === 'anderson'
-      ? yield* andersonFitSteps(md, work, init, o, map.step)
+      ? yield* andersonFitSteps(md, work, init, o, map)
       : yield* squaremFitSteps(md, work, init, o, map);
   return o.averaging ? yield* markerAveragingSteps(md, work, ml, o, o.averaging) : ml;
 }

@@ -26,8 +26,11 @@ export function resolvedAdmixtureInit(
   if (init !== 'auto') return init;
   const acceleration = options.acceleration ?? CLUSTER_DEFAULTS.acceleration;
   const newton =
-    resolvedQUpdate(options.qUpdate ?? CLUSTER_DEFAULTS.qUpdate, acceleration) === 'newton' &&
-    resolvedFUpdate(options.fUpdate ?? CLUSTER_DEFAULTS.fUpdate, acceleration) === 'newton';
+    resolvedQUpdate(
+      options.qUpdate ?? CLUSTER_DEFAULTS.qUpdate,
+      acceleration,
+      options.fUpdate ?? CLUSTER_DEFAULTS.fUpdate,
+    ) === 'newton' && resolvedFUpdate(options.fUpdate ?? CLUSTER_DEFAULTS.fUpdate) === 'newton';
   return newton ? 'random' : 'mixture';
 }
 

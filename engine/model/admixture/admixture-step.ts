@@ -28,27 +28,39 @@ export interface AdmixtureMap {
 }
 
 /**
- * 'auto' resolved: Newton, except under Anderson acceleration, whose extrapolations can leave a
- * frequency so small that the fit stalls with Newton's Q update (0.007 below the optimum in
- * tests/model/admixture.test.ts's case). Chosen on docs/admixture-q-update.md: on SNP data Newton
- * was 1.1–13 × faster to the same or a higher ln L; on eHGDP (microsatellites, K = 2..8 × 3 seeds)
- * 1.5 × faster in all, with a higher best ln L over the seeds at K = 7 and 8 and a lower one at
- * K = 5 and 6 (by 9 and 15).
+ * 'auto' resolved: Newton, except where Anderson acceleration runs with F by EM — there an
+ * extrapolation can leave a frequency so small that the fit stalls with Newton's Q update (0.07
+ * below the optimum in tests/model/admixture.test.ts's case; with F by Newton it does not). Chosen on
+ * docs/admixture-q-update.md: on SNP data Newton was 1.1–13 × faster to the same or a higher ln L;
+ * on eHGDP (microsatellites, K = 2..8 × 3 seeds) 1.5 × faster in all, with a higher best ln L over
+ * the seeds at K = 7 and 8 and a lower one at K = 5 and 6 (by 9 and 15).
  */
-export function resolvedQUpdate(qUpdate: QUpdate, acceleration: Acceleration = 'squarem'): 'newton' | 'em' {
+export function resolvedQUpdate(
+  qUpdate: QUpdate,
+  acceleration: Acceleration = 'squarem',
+  fUpdate: FUpdate = 'auto',
+): 'newton' | 'em' {
   if (qUpdate !== 'auto') return qUpdate;
-  return acceleration === 'anderson' ? 'em' : 'newton';
+  return acceleration === 'anderson' && resolvedFUpdate(fUpdate) === 'em' ? 'em' : 'newton';
 }
 
 /**
- * 'auto' resolved: Newton, except under Anderson acceleration (as for Q). Chosen on
- * docs/admixture-f-update.md: with F by EM, EM's F update crawls when individuals are admixed
- * between similar clusters (on eHGDP every start at K = 8 was still climbing after 500 SQUAREM
- * cycles); with F by Newton the same sweep ends sooner and no lower.
+ * 'auto' resolved: Newton. Chosen on docs/admixture-f-update.md: with F by EM, EM's F update crawls
+ * when individuals are admixed between similar clusters (on eHGDP every start at K = 8 was still
+ * climbing after 500 SQUAREM cycles); with F by Newton the same sweep ends sooner and no lower.
  */
-export function resolvedFUpdate(fUpdate: FUpdate, acceleration: Acceleration = 'squarem'): 'newton' | 'em' {
-  if (fUpdate !== 'auto') return fUpdate;
-  return acceleration === 'anderson' ? 'em' : 'newton';
+export function resolvedFUpdate(fUpdate: FUpdate): 'newton' | 'em' {
+  return fUpdate === 'auto' ? 'newton' : fUpdate;
+}
+
+/**
+ * Whether the updates stall under this acceleration, so that sweeps refuse them: under Anderson
+ * acceleration, one block by Newton and the other by EM (Newton's Q with EM's F stopped 0.07 below
+ * the optimum in tests/model/admixture.test.ts's case; EM's Q with Newton's F crawled 0.06 below it
+ * for 3,000 steps in another); both by Newton or both by EM converge.
+ */
+export function stallingUpdates(qUpdate: QUpdate, fUpdate: FUpdate, acceleration: Acceleration): boolean {
+  return acceleration === 'anderson' && resolvedQUpdate(qUpdate, acceleration, fUpdate) !== resolvedFUpdate(fUpdate);
 }
 
 /**
@@ -68,8 +80,8 @@ export function admixtureStep(
   K: number,
   options: Pick<AdmixtureFitOptions, 'qUpdate' | 'fUpdate' | 'acceleration'>,
 ): AdmixtureMap {
-  const q = resolvedQUpdate(options.qUpdate, options.acceleration);
-  const f = resolvedFUpdate(options.fUpdate, options.acceleration);
+  const q = resolvedQUpdate(options.qUpdate, options.acceleration, options.fUpdate);
+  const f = resolvedFUpdate(options.fUpdate);
   if (K < 2 || (q === 'em' && f === 'em')) return { step: (cur, out) => emStep(md, work, cur, out) };
   const qScratch = qNewtonWork(md.N, K);
   if (f === 'em') {
