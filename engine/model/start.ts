@@ -1,7 +1,8 @@
 import { CLUSTER_DEFAULTS, type StartAlgorithm } from '../util/choices.ts';
 import { admixtureWork, type AdmixtureWork } from './admixture/admixture.ts';
 import { admixtureFitSteps } from './admixture/admixture-fit.ts';
-import { admixtureFitOptions, admixtureStart } from './admixture/admixture-start.ts';
+import { admixtureFitOptions, admixtureStart, resolvedAdmixtureInit } from './admixture/admixture-start.ts';
+import { subsetStage } from './admixture/subset-stage.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { logEvidence } from './mixture/evidence.ts';
 import { fitSteps, modelFromMemberships, runToEnd, type FitResult, type StepInfo } from './mixture/fit.ts';
@@ -302,8 +303,27 @@ function* admixtureStartSteps(
   const md = ctx.md;
   const known = opts.supervised ? supervisedRows(opts.supervised, K) : undefined;
   const work = known ? admixtureWork(md, undefined, known.rows) : ctx.admixtureWork();
-  const init = admixtureStart(md, K, createRng(seed), opts, known);
-  const r = yield* admixtureFitSteps(md, work, init, admixtureFitOptions(opts));
+  const drawn = admixtureStart(md, K, createRng(seed), opts, known);
+  const fitOptions = admixtureFitOptions(opts);
+  // Random starts on many loci are first fitted on a subset of them (subset-stage.ts).
+  const random =
+    known !== undefined ||
+    resolvedAdmixtureInit(opts.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit, opts) === 'random';
+  let subsetSteps = 0;
+  let init = drawn;
+  if (random) {
+    const stage = subsetStage(md, work, drawn, fitOptions);
+    for (let s = stage.next(); ; s = stage.next()) {
+      if (s.done) {
+        init = s.value;
+        break;
+      }
+      subsetSteps++;
+      yield { ...s.value, iteration: subsetSteps };
+    }
+  }
+  // Iterations on all loci are numbered after the subset's.
+  const r = yield* offsetSteps(admixtureFitSteps(md, work, init, fitOptions), subsetSteps);
   const weights = new Float64Array(K);
   for (let i = 0; i < md.N; i++) for (let k = 0; k < K; k++) weights[k]! += r.params.Q[i * K + k]! / md.N;
   const model = { K, weights, theta: r.params.F };

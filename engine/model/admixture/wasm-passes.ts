@@ -287,3 +287,9 @@ export function wasmPassesOf(work: { readonly wasm?: boolean | 'general' }, a: D
   }
   return passes ?? undefined;
 }
+
+/** Ends the passes made for `work` (their helper thread), for a work that is not used again. */
+export function closePassesOf(work: object): void {
+  cache.get(work)?.close?.();
+  cache.delete(work);
+}

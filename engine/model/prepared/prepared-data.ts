@@ -515,3 +515,52 @@ export function individualSubset(md: PreparedData, rows: readonly number[]): Pre
     groups: subsetGroups(groups, N, rows),
   };
 }
+
+/**
+ * The loci `loci` of prepared data (in that order), each read one at a time (a one-locus group with
+ * its row of locusCodes, decoded once here): for fitting on part of the markers first (the admixture
+ * model's subset stage). Genotype tables and allele offsets are those loci's; no genome windows.
+ */
+export function locusSubset(md: PreparedData, loci: readonly number[]): PreparedData {
+  const { N, P } = md;
+  const L = loci.length;
+  const alleles = new Int32Array(L);
+  const offsets = new Int32Array(L + 1);
+  const genotypeOffsets = new Int32Array(L + 1);
+  loci.forEach((l, j) => {
+    alleles[j] = md.alleles[l]!;
+    offsets[j + 1] = offsets[j]! + alleles[j]!;
+    genotypeOffsets[j + 1] = genotypeOffsets[j]! + md.genotypeOffsets[l + 1]! - md.genotypeOffsets[l]!;
+  });
+  const genotypeAlleles = new Int16Array(genotypeOffsets[L]! * P);
+  const locusCodes = new (md.locusCodes.constructor as new (length: number) => Codes)(L * N);
+  const scratch = new Int32Array(N);
+  let maxCombined = 1;
+  const size = new Int32Array(L);
+  loci.forEach((l, j) => {
+    const g0 = md.genotypeOffsets[l]!;
+    const g1 = md.genotypeOffsets[l + 1]!;
+    genotypeAlleles.set(md.genotypeAlleles.subarray(g0 * P, g1 * P), genotypeOffsets[j]! * P);
+    locusCodes.set(locusRow(md, l, scratch), j * N);
+    size[j] = g1 - g0;
+    maxCombined = Math.max(maxCombined, g1 - g0);
+  });
+  return {
+    N,
+    L,
+    P,
+    alleles,
+    offsets,
+    totalAlleles: offsets[L]!,
+    genotypeOffsets,
+    genotypeAlleles,
+    locusCodes,
+    groups: {
+      first: Int32Array.from({ length: L + 1 }, (_, j) => j),
+      row: new Int32Array(L).fill(-1),
+      size,
+      codes: new Uint8Array(0),
+      maxCombined,
+    },
+  };
+}
