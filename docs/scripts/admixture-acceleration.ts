@@ -14,6 +14,8 @@ import { admixedData } from '../../tests/model/synthetic.ts';
 import { madeAt } from '../../bench/made-at.ts';
 
 const T0 = performance.now();
+// The commit the fits run at (read now: commits made while the script runs do not change them).
+const MADE_AT = madeAt();
 const STARTS = 10;
 const ARMS = ['squarem', 'anderson'] as const satisfies readonly Acceleration[];
 
@@ -96,7 +98,7 @@ const summary = ARMS.map((arm, si) => {
 
 process.stdout.write(`# How the admixture fit is accelerated: SQUAREM or Anderson
 
-Made by \`node --import tsx docs/scripts/admixture-acceleration.ts > docs/admixture-acceleration.md\`. ${madeAt()}
+Made by \`node --import tsx docs/scripts/admixture-acceleration.ts > docs/admixture-acceleration.md\`. ${MADE_AT}
 ${SHARDS} processes of one thread each; ${((performance.now() - T0) / 60000).toFixed(0)} minutes.
 
 Every start of each (data, K) — ${STARTS} starts, the sweep's seeds (run seed 1, replicate 1) and every
