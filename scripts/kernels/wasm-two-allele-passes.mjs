@@ -20,8 +20,9 @@
 //     gradient (Σ c q / d per allele) and hessian (at a two-allele locus half of
 //     Σ (c_a/d_a² + c_b/d_b²) q qᵀ in each allele's row: the Newton step of the locus is that of the
 //     general Hessians), and ψ_l.
-//   qderivatives(…, lut, gradT, hessT): per individual (by cluster, Np apart) Σ c f/d and the packed
-//     lower triangle of Σ c f fᵀ/d², added.
+//   qderivatives(…, lut, gradT, hessT): per individual (by coordinate, Np apart) the gradient Σ c f/d
+//     and the packed lower triangle of Σ c f fᵀ/d², added, as they act on steps with Σ Δ = 0, in the
+//     coordinates k = 1..K − 1 (K − 1 and K(K − 1)/2 sums; see the kernel). K = 1: nothing.
 //   gains(…, lut, stepT, gainT, ratioT): per individual, ratio ← ratio · Π (d′/d)^c with d′ at q + Δ
 //     (stepT: Δ by cluster); a ratio that leaves [1e-200, 1e200] after a byte moves into gain as its ln.
 //   em(…, lut, QnT, Fn, state, aside): EM's sums Σ c q f/d per (individual, cluster) into QnT and per
@@ -238,30 +239,45 @@ export function fderivatives${K}(${COMMON}, gradient: usize, hessian: usize, row
     store<f64>(lociLL + ((<usize>l) << 3), ${PSI});`,
   )}
 }`;
-  // Per locus the products f fᵀ of each allele's row (packed), then per pair the sums in memory.
+  // Q's derivatives as they act on the steps taken (Σ Δ = 0), in K − 1 coordinates: with f_b = 1 − f_a,
+  // f_a·Δ = w·Δ for w_k = f_ak − f_a0 (w_0 = 0), and f_b·Δ = −w·Δ; so a copy of either allele adds
+  // (a − b) w to the gradient and (v_a + v_b) w wᵀ to the Hessian (a = c_a/d, v_a = c_a/d², b and v_b
+  // the second allele's), with the 1-direction left out — every term of the full sums' that moves
+  // all components alike. w is taken from the allele of lower frequencies (w_k = f_b0 − f_bk where
+  // Σ_k f_a > K/2): differences of frequencies near 1 would lose the digits of small ones. Sums for
+  // k, m = 1..K − 1 only; two-allele-passes.ts's qDerivatives gives the solve the full K × K form.
+  const tri1 = triangle(K - 1).map(([k, m]) => [k + 1, m + 1]);
   const qderivatives = `
 export function qderivatives${K}(${COMMON}, gradT: usize, hessT: usize): void {
   ${loci(
     K,
-    `${tri.map(([k, m], t) => `const FA${t} = f64x2.mul(fa${k}, fa${m}); const FB${t} = f64x2.mul(fb${k}, fb${m});`).join(' ')}
+    `const lowB = ${range(K)
+      .map((k) => `f64x2.extract_lane(fa${k}, 0)`)
+      .join(' + ')} > ${K / 2};
+    ${range(K)
+      .slice(1)
+      .map((k) => `const w${k} = lowB ? f64x2.sub(fb0, fb${k}) : f64x2.sub(fa${k}, fa0);`)
+      .join(' ')}
+    ${tri1.map(([k, m], t) => `const W${t} = f64x2.mul(w${k}, w${m});`).join(' ')}
     ${pairs(
       K,
       `const id = f64x2.div(ONE, d);
         const ie = f64x2.div(ONE, e);
         const a = v128.and(f64x2.mul(ca, id), HAS_A);
         const b = v128.and(f64x2.mul(cb, ie), HAS_B);
-        const va = v128.and(f64x2.mul(a, id), HAS_A);
-        const vb = v128.and(f64x2.mul(b, ie), HAS_B);
+        const ab = f64x2.sub(a, b);
+        const v = f64x2.add(v128.and(f64x2.mul(a, id), HAS_A), v128.and(f64x2.mul(b, ie), HAS_B));
         ${range(K)
+          .slice(1)
           .map(
             (k) =>
-              `{ const at = gradT + o + ${k} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.add(f64x2.mul(a, fa${k}), f64x2.mul(b, fb${k})))); }`,
+              `{ const at = gradT + o + ${k - 1} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.mul(ab, w${k}))); }`,
           )
           .join('\n        ')}
-        ${tri
+        ${tri1
           .map(
             (_, t) =>
-              `{ const at = hessT + o + ${t} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.add(f64x2.mul(va, FA${t}), f64x2.mul(vb, FB${t})))); }`,
+              `{ const at = hessT + o + ${t} * qs; v128.store(at, f64x2.add(v128.load(at), f64x2.mul(v, W${t}))); }`,
           )
           .join('\n        ')}`,
       '',

@@ -165,16 +165,29 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       local[kernel]!(...args(second, m, L));
     }
   };
-  /** The Q derivatives, by individual, into gradient and hessian (this memory's). */
+  /**
+   * The Q derivatives, by individual, into gradient and hessian (this memory's). The kernel sums them
+   * as they act on steps with Σ Δ = 0, in coordinates 1..K − 1 (wasm-two-allele-passes.mjs): the full
+   * form has row and column 0 zero, plus c 11ᵀ (c the mean diagonal; nothing on Σ Δ = 0), so that the
+   * solve's matrix is positive definite.
+   */
   const qDerivatives = () => {
     sumsT.fill(0, 0, K * Np);
     hessT.fill(0);
     sumsT2.fill(0);
     hessT2.fill(0);
     inHalves(QDERIVATIVES, [at.sumsT, at.hessT], [at.sumsT2, at.hessT2]);
+    const packed = (k: number, m: number) => ((k - 1) * k) / 2 + (m - 1);
     for (let i = 0; i < N; i++) {
-      for (let k = 0; k < K; k++) gradient[i * K + k] = sumsT[k * Np + i]! + sumsT2[k * Np + i]!;
-      for (let t = 0; t < T; t++) hessian[i * T + t] = hessT[t * Np + i]! + hessT2[t * Np + i]!;
+      gradient[i * K] = 0;
+      for (let k = 1; k < K; k++) gradient[i * K + k] = sumsT[(k - 1) * Np + i]! + sumsT2[(k - 1) * Np + i]!;
+      let trace = 0;
+      for (let k = 1; k < K; k++) trace += hessT[packed(k, k) * Np + i]! + hessT2[packed(k, k) * Np + i]!;
+      const c = trace / (K - 1);
+      for (let k = 0; k < K; k++)
+        for (let m = 0; m <= k; m++)
+          hessian[i * T + (k * (k + 1)) / 2 + m] =
+            m === 0 ? c : hessT[packed(k, m) * Np + i]! + hessT2[packed(k, m) * Np + i]! + c;
     }
   };
   return {
