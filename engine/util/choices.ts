@@ -34,23 +34,24 @@ export const MODEL = choices({
 });
 export type Model = (typeof MODEL.values)[number];
 
-/** How the admixture model's EM is accelerated. */
+/** How the admixture fit's steps (EM or Newton updates) are accelerated. */
 export const ACCELERATION = choices({
-  anderson: 'Anderson acceleration (one EM pass per step)',
-  squarem: 'SQUAREM extrapolation',
-  none: 'plain EM',
+  anderson: 'Anderson acceleration (one step a cycle)',
+  squarem: 'SQUAREM extrapolation (three steps a cycle)',
+  none: 'plain steps',
 });
 export type Acceleration = (typeof ACCELERATION.values)[number];
 
 /**
- * How each step of the admixture fit updates the ancestry proportions Q (F always by EM): one
- * Newton step per individual with F fixed (the Q block of ADMIXTURE's block relaxation), or EM.
+ * How each step of the admixture fit updates the ancestry proportions Q: one Newton step per
+ * individual with F fixed (the Q block of ADMIXTURE's block relaxation), or EM.
  * Measured in docs/admixture-q-update.md: on SNP data Newton is 1.1–13 × faster to the same or a
  * higher ln L; on eHGDP's microsatellites 1.5 × faster over K = 2..8, faster at small K, with
- * higher best ln L at some K and lower at others; so 'auto' takes Newton (EM under Anderson).
+ * higher best ln L at some K and lower at others; so 'auto' takes Newton (EM where F is by EM under
+ * Anderson acceleration, which stalls with one block of each).
  */
 export const Q_UPDATE = choices({
-  auto: 'Newton (EM under Anderson acceleration)',
+  auto: 'Newton (EM where F is by EM under Anderson acceleration)',
   newton: 'a Newton step per individual (block relaxation)',
   em: 'EM',
 });
@@ -58,7 +59,7 @@ export type QUpdate = (typeof Q_UPDATE.values)[number];
 
 /** How each step of the admixture fit updates F (engine/model/admixture/f-newton.ts). */
 export const F_UPDATE = choices({
-  auto: 'Newton (EM under Anderson acceleration)',
+  auto: 'Newton',
   newton: 'a Newton step per locus (block relaxation)',
   em: 'EM',
 });
