@@ -66,7 +66,11 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--algorithm <name>', choiceHelp('mixture model: clustering algorithm', ALGORITHM), D.algorithm)
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
     .option('--tolerance <t>', 'admixture model: stop when ln L changes by less than this', String(D.tolerance))
-    .option('--acceleration <name>', choiceHelp('admixture model: EM acceleration', ACCELERATION), D.acceleration)
+    .option(
+      '--acceleration <name>',
+      choiceHelp('admixture model: how the fit is accelerated', ACCELERATION),
+      D.acceleration,
+    )
     .option('--q-update <how>', choiceHelp('admixture model: how each step updates Q', Q_UPDATE), D.qUpdate)
     .option('--f-update <how>', choiceHelp('admixture model: how each step updates F', F_UPDATE), D.fUpdate)
     .option(

@@ -36,6 +36,7 @@ export type Model = (typeof MODEL.values)[number];
 
 /** How the admixture fit's steps (EM or Newton updates) are accelerated. */
 export const ACCELERATION = choices({
+  auto: 'Anderson with Newton updates on 8,000 loci or more, else SQUAREM',
   anderson: 'Anderson acceleration (one step a cycle)',
   squarem: 'SQUAREM extrapolation (three steps a cycle)',
   none: 'plain steps',
@@ -297,7 +298,7 @@ export const CLUSTER_DEFAULTS = {
   seed: 1,
   /** Admixture: stop when ln L changes by less than this between accepted steps (as ADMIXTURE). */
   tolerance: 1e-4,
-  acceleration: 'squarem',
+  acceleration: 'auto',
   qUpdate: 'auto',
   fUpdate: 'auto',
   admixtureInit: 'auto',

@@ -24,6 +24,7 @@ import {
   type AdmixtureMap,
   resolvedQUpdate,
   resolvedFUpdate,
+  resolvedAcceleration,
 } from '../../engine/model/admixture/admixture-step.ts';
 import { validateSweep } from '../../engine/model/sweep.ts';
 import { admixtureCvError, heldOutDeviance } from '../../engine/model/admixture/cross-validation.ts';
@@ -31,7 +32,13 @@ import { alignToReference, permuteColumns } from '../../engine/model/align.ts';
 import { runStart, startSeed } from '../../engine/model/start.ts';
 import { DEFAULT_FIT, type FitOptions } from '../../engine/model/fit-options.ts';
 import { createRng } from '../../engine/util/rng.ts';
-import type { Acceleration, AdmixtureInit, FUpdate, QUpdate } from '../../engine/util/choices.ts';
+import {
+  CLUSTER_DEFAULTS,
+  type Acceleration,
+  type AdmixtureInit,
+  type FUpdate,
+  type QUpdate,
+} from '../../engine/util/choices.ts';
 import gammaln from '@stdlib/math-base-special-gammaln';
 import { admixedData, makeData } from './synthetic.ts';
 
@@ -252,6 +259,17 @@ test('admixture: under Anderson acceleration sweeps refuse one block by Newton a
   assert.equal(resolvedFUpdate('em'), 'em');
   assert.equal(resolvedFUpdate('newton'), 'newton');
   assert.equal(resolvedFUpdate('auto'), 'newton');
+});
+
+test('admixture: auto acceleration is Anderson’s with Newton updates on 8,000 loci or more, else SQUAREM', () => {
+  assert.equal(resolvedAcceleration('auto', 8000), 'anderson');
+  assert.equal(resolvedAcceleration('auto', 7999), 'squarem');
+  assert.equal(resolvedAcceleration('auto', 100000, 'em', 'auto'), 'squarem');
+  assert.equal(resolvedAcceleration('auto', 100000, 'auto', 'em'), 'squarem');
+  assert.equal(resolvedAcceleration('auto', 100000, 'newton', 'newton'), 'anderson');
+  for (const a of ['anderson', 'squarem', 'none'] as const)
+    assert.equal(resolvedAcceleration(a, 100000, 'em', 'em'), a);
+  assert.equal(CLUSTER_DEFAULTS.acceleration, 'auto');
 });
 
 test('admixture: a start from the mixture model’s EM clustering reaches the random start’s optimum (or higher) in fewer passes', () => {

@@ -88,4 +88,11 @@ test('subset stage: F comes back as Q-weighted allele frequencies, and the start
   const staged = fit(carried);
   assert.ok(Math.abs(staged.logLik - direct.logLik) < 1e-3, `staged ${staged.logLik}, direct ${direct.logLik}`);
   assert.ok(staged.emSteps < direct.emSteps, `steps on all loci: staged ${staged.emSteps}, direct ${direct.emSteps}`);
+  // On 8,000 loci the default acceleration is Anderson's: the same fit as asking for it.
+  const explicit = admixtureFitSteps(md, work, carried, { ...o, acceleration: 'anderson' });
+  let e = explicit.next();
+  while (!e.done) e = explicit.next();
+  assert.equal(o.acceleration, 'auto');
+  assert.equal(staged.logLik, e.value.logLik);
+  assert.deepEqual(staged.params.Q, e.value.params.Q);
 });

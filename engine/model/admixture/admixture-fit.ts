@@ -15,7 +15,7 @@ import {
 export type { AdmixtureFitOptions, AdmixtureFitResult, AdmixtureStepInfo } from './admixture.ts';
 import { andersonFitSteps } from './anderson.ts';
 
-import { admixtureStep, type AdmixtureMap } from './admixture-step.ts';
+import { admixtureStep, resolvedAcceleration, type AdmixtureMap } from './admixture-step.ts';
 /** SQUAREM's step-length factor (the R package's mstep). */
 const STEP_FACTOR = 4;
 
@@ -49,10 +49,11 @@ export function* admixtureFitSteps(
   o: AdmixtureFitOptions,
 ): Generator<AdmixtureStepInfo, AdmixtureFitResult> {
   const map = admixtureStep(md, work, init.K, o);
+  const acceleration = resolvedAcceleration(o.acceleration, md.L, o.qUpdate, o.fUpdate);
   const ml =
-    o.acceleration === 'anderson'
+    acceleration === 'anderson'
       ? yield* andersonFitSteps(md, work, init, o, map)
-      : yield* squaremFitSteps(md, work, init, o, map);
+      : yield* squaremFitSteps(md, work, init, { ...o, acceleration }, map);
   return o.averaging ? yield* markerAveragingSteps(md, work, ml, o, o.averaging) : ml;
 }
 
