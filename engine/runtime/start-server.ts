@@ -94,12 +94,14 @@ export function serveStarts(port: Port): void {
       steps: startWork(data, msg.task, msg.options),
       finish: (value) => {
         const res = value as StartResult;
-        send({ op: 'done', taskId: msg.taskId, result: res }, [
+        // Each buffer once (arrays that are views of one buffer would make postMessage throw).
+        const buffers = new Set([
           res.posterior.buffer,
           res.model.theta.buffer,
           res.model.weights.buffer,
           res.informative.buffer,
-        ] as Transferable[]);
+        ]);
+        send({ op: 'done', taskId: msg.taskId, result: res }, [...buffers] as Transferable[]);
       },
     };
   }

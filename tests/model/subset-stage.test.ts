@@ -10,6 +10,9 @@ import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts
 import { admixtureFitOptions, randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
 import { SUBSET_MIN_LOCI, SUBSET_STRIDE, subsetLoci, subsetStage } from '../../engine/model/admixture/subset-stage.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
+import { runSweep } from '../../engine/service/cluster-sweep.ts';
+import { nodeStartPool } from '../../engine/node/worker-pool.ts';
+import { runStart, startSeed } from '../../engine/model/start.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { admixedData } from './synthetic.ts';
 
@@ -95,4 +98,17 @@ test('subset stage: F comes back as Q-weighted allele frequencies, and the start
   assert.equal(o.acceleration, 'auto');
   assert.equal(staged.logLik, e.value.logLik);
   assert.deepEqual(staged.params.Q, e.value.params.Q);
+});
+
+test('a start through the subset stage and Anderson acceleration runs on worker threads as in this thread', async () => {
+  const { data } = admixedData(10, { N: 30, L: SUBSET_STRIDE * SUBSET_MIN_LOCI, K: 2, alpha: 0.5, fst: 0.1 });
+  const fit = { ...DEFAULT_FIT, model: 'admixture' as const };
+  const here = runStart(buildPreparedData(data), 2, fit, 0, startSeed(1, 2, 0, 0));
+  const pool = nodeStartPool(2);
+  try {
+    const swept = await runSweep(data, { kValues: [2], replicates: 1, starts: 1, policy: 'best', seed: 1, fit }, pool);
+    assert.equal(swept.runs[0]!.clustering.starts[0]!.logLik, here.logLik);
+  } finally {
+    pool.close();
+  }
 });

@@ -21,6 +21,14 @@ function flatParams(md: PreparedData, K: number, buffer = new Float64Array((md.N
   return { buffer, params };
 }
 
+/**
+ * Q and F in buffers of their own: the fit's views share one, and a result posted between threads
+ * lists each buffer to transfer once.
+ */
+function own(p: AdmixtureParams): AdmixtureParams {
+  return { K: p.K, Q: p.Q.slice(), F: p.F.slice() };
+}
+
 function dot(a: Float64Array, b: Float64Array): number {
   let s = 0;
   for (let j = 0; j < a.length; j++) s += a[j]! * b[j]!;
@@ -107,9 +115,11 @@ export function* andersonFitSteps(
     if (iterations > 0 && Math.abs(change) < o.tolerance) {
       const plain = plainLogLik(gx.params);
       if (!map.logLik) emSteps++;
-      if (!(plain - llx >= o.tolerance)) return { params: x.params, logLik: llx, iterations, emSteps, converged: true };
+      if (!(plain - llx >= o.tolerance))
+        return { params: own(x.params), logLik: llx, iterations, emSteps, converged: true };
     }
-    if (iterations >= o.maxIterations) return { params: x.params, logLik: llx, iterations, emSteps, converged: false };
+    if (iterations >= o.maxIterations)
+      return { params: own(x.params), logLik: llx, iterations, emSteps, converged: false };
     iterations++;
     previous = llx;
     yield { iteration: iterations, logLik: llx, change };
