@@ -77,16 +77,17 @@ export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Ui
     }
   }
   start[G] = e;
+  // Observed copies per genotype, then per individual (a lookup per individual and locus).
+  const genotypeCopies = new Float64Array(G);
+  for (let g = 0; g < G; g++) for (let j = start[g]!; j < start[g + 1]!; j++) genotypeCopies[g]! += count[j]!;
   const copies = new Float64Array(N);
   const scratch = new Int32Array(N);
   for (let l = 0; l < L; l++) {
     const gOff = md.genotypeOffsets[l]!;
     const codes = locusRow(md, l, scratch);
-    for (let i = 0; i < N; i++) {
-      if (heldOut && heldOut[i * L + l]) continue;
-      const g = gOff + codes[i]!;
-      for (let j = start[g]!; j < start[g + 1]!; j++) copies[i]! += count[j]!;
-    }
+    if (heldOut) {
+      for (let i = 0; i < N; i++) if (!heldOut[i * L + l]) copies[i]! += genotypeCopies[gOff + codes[i]!]!;
+    } else for (let i = 0; i < N; i++) copies[i]! += genotypeCopies[gOff + codes[i]!]!;
   }
   return {
     copies,
