@@ -61,17 +61,15 @@ export function solveSmall(A: Float64Array, b: Float64Array, m: number): Float64
 }
 
 /**
- * Maximum likelihood of Q and F by EM with Anderson acceleration (type II, Walker & Ni 2011;
- * restarted on failure as in DAAREM, Henderson & Varadhan 2019). With G the EM map and
- * f_n = G(x_n) − x_n, the last m steps' differences ΔX (of x) and ΔF (of f) give
- * γ = argmin ‖f_n − ΔF γ‖² (damped by a tiny ridge) and the proposal
- * x′ = G(x_n) − (ΔX + ΔF) γ, projected into the simplex. One EM pass from x′ yields both
+ * Maximum likelihood of Q and F by the map's steps (EM, or Newton block relaxation) with Anderson
+ * acceleration (type II, Walker & Ni 2011; restarted on failure as in DAAREM, Henderson & Varadhan
+ * 2019). With G the map and f_n = G(x_n) − x_n, the last m steps' differences ΔX (of x) and ΔF (of f)
+ * give γ = argmin ‖f_n − ΔF γ‖² (damped by a tiny ridge) and the proposal
+ * x′ = G(x_n) − (ΔX + ΔF) γ, projected into the simplex. One step from x′ yields both
  * ln L(x′) and G(x′); x′ is accepted when ln L(x′) ≥ ln L(x_n). Otherwise the history is dropped
- * and the plain EM step G(x_n) (never less likely than x_n) is taken. So every accepted step is at
- * least as likely as the one before, at one EM pass per step (two after a rejection), where
- * SQUAREM spends three. Measured (docs/admixture.md): from random starts fewer passes than SQUAREM
- * on eHGDP (950–1,430 against 1,710–2,160), more on simulated SNPs and microsatellites, so SQUAREM
- * stays the default.
+ * and the plain step G(x_n) (never less likely than x_n) is taken. So every accepted step is at
+ * least as likely as the one before, at one step per cycle (two after a rejection), where SQUAREM
+ * spends three. Where it is the default: resolvedAcceleration (admixture-step.ts).
  * Stopping: a proposal barely above x_n ends the rule |Δ ln L| < tolerance while a plain step from
  * there would still gain more (a fit stalled 25 ln L below the optimum so, on 10,000 simulated SNPs);
  * so the fit ends only when the plain step from the accepted point, G(x), gains less than the
