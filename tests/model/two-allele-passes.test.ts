@@ -170,6 +170,24 @@ test('each two-allele pass gives the sums of the passes over entry lists: EM, Q 
           if (!a.pending[i]) continue;
           close([b.gain[i]! + detLog(b.ratio[i]!)], [a.gain[i]! + detLog(a.ratio[i]!)], 1e-10, `gain ${i} ${tag}`);
         }
+        // The checks of a few individuals, one sweep over the loci for a list: each the gain the
+        // pass gives (from its starting gain and ratio), and the bits of one individual's check.
+        const list = Array.from({ length: N }, (_, i) => i).filter((i) => a.pending[i]);
+        const initial = [1, 1e199, 1e-199, 3.5];
+        for (const t of [1, 0.5]) {
+          const listed = passes.individualGains!(list, t, p.Q, p.F, a.step);
+          list.forEach((i, j) => {
+            if (t === 1) {
+              const reference = a.gain[i]! + detLog(a.ratio[i]!) - (-0.125 + detLog(initial[i % 4]!));
+              close([listed[j]!], [reference], 1e-9, `listed gain ${i} ${tag}`);
+            }
+            assert.equal(
+              listed[j],
+              passes.individualGain!(i, t, p.Q, p.F, a.step),
+              `one individual's check ${i} ${tag}`,
+            );
+          });
+        }
         // F's derivatives: gradients per allele, the two alleles' Hessians summed, ln L per locus.
         const outer = new Float64Array(N * T);
         for (let i = 0; i < N; i++)

@@ -115,10 +115,19 @@ export function qNewtonStep(
   // One individual's check: the two-allele passes read their own codes (no decoding of every locus).
   const single = (i: number, t: number) =>
     wasm?.individualGain?.(i, t, Q, F, step) ?? individualGain(md, work, K, Q, F, s, i, t);
+  // Or, where the passes can, the full steps of the few checked together (one sweep over the loci).
+  let listed: Float64Array | undefined;
+  if (!onePass && wasm?.individualGains) {
+    const list: number[] = [];
+    for (let i = 0; i < md.N; i++) if (pending[i]) list.push(i);
+    const gains = wasm.individualGains(list, 1, Q, F, step);
+    listed = new Float64Array(md.N);
+    list.forEach((i, j) => (listed![i] = gains[j]!));
+  }
   for (let i = 0; i < md.N; i++) {
     if (!pending[i]) continue;
     let t = 1;
-    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : single(i, 1);
+    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : listed ? listed[i]! : single(i, 1);
     for (let halving = 0; gain < 0 && halving < MAX_HALVINGS; halving++) {
       t /= 2;
       gain = single(i, t);

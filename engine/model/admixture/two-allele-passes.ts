@@ -190,6 +190,55 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
             m === 0 ? c : hessT[packed(k, m) * Np + i]! + hessT2[packed(k, m) * Np + i]! + c;
     }
   };
+  /**
+   * ln L_i(q_i + tΔ_i) − ln L_i(q_i) of each listed individual, locus by locus from the codes: per
+   * individual the running product of (d′/d)^c_a (e′/e)^c_b in locus order (so each value is what
+   * one individual's loop gives), the listed individuals taken together at each locus, whose codes
+   * then share the locus's bytes (one individual at a time read a cache line per locus).
+   */
+  const individualGains = (
+    list: ArrayLike<number>,
+    t: number,
+    q: Float64Array,
+    f: Float64Array,
+    stepOf: Float64Array,
+  ): Float64Array => {
+    const n = list.length;
+    const gain = new Float64Array(n);
+    const product = new Float64Array(n).fill(1);
+    for (let l = 0; l < L; l++) {
+      const row = l * bpl;
+      const ra = offsets[l]! * K;
+      const rb = offsets[l + 1]! - offsets[l]! >= 2 ? ra + K : ra;
+      for (let j = 0; j < n; j++) {
+        const i = list[j]!;
+        const c = (codeBytes[row + (i >> 2)]! >> (2 * (i & 3))) & 3;
+        if (c === MISSING) continue;
+        let d = 0;
+        let da = 0;
+        let e = 0;
+        let db = 0;
+        for (let k = 0; k < K; k++) {
+          const qk = q[i * K + k]!;
+          const sk = t * stepOf[i * K + k]!;
+          d += qk * f[ra + k]!;
+          da += sk * f[ra + k]!;
+          e += qk * f[rb + k]!;
+          db += sk * f[rb + k]!;
+        }
+        const x = (d + da) / d;
+        const y = (e + db) / e;
+        let p = product[j]! * (c === FIRST_TWICE ? x * x : c === ONE_EACH ? x * y : y * y);
+        if (p < 1e-200 || p > 1e200) {
+          gain[j]! += detLog(p);
+          p = 1;
+        }
+        product[j] = p;
+      }
+    }
+    for (let j = 0; j < n; j++) gain[j]! += detLog(product[j]!);
+    return gain;
+  };
   return {
     K,
     ...solve,
@@ -249,38 +298,9 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       }
     },
     individualGain(i, t, q, f, stepOf) {
-      // Locus by locus from the codes: the running product of (d′/d)^c_a (e′/e)^c_b.
-      const byte = i >> 2;
-      const shift = 2 * (i & 3);
-      let gain = 0;
-      let product = 1;
-      for (let l = 0; l < L; l++) {
-        const c = (codeBytes[l * bpl + byte]! >> shift) & 3;
-        if (c === MISSING) continue;
-        const ra = offsets[l]! * K;
-        const rb = offsets[l + 1]! - offsets[l]! >= 2 ? ra + K : ra;
-        let d = 0;
-        let da = 0;
-        let e = 0;
-        let db = 0;
-        for (let k = 0; k < K; k++) {
-          const qk = q[i * K + k]!;
-          const sk = t * stepOf[i * K + k]!;
-          d += qk * f[ra + k]!;
-          da += sk * f[ra + k]!;
-          e += qk * f[rb + k]!;
-          db += sk * f[rb + k]!;
-        }
-        const x = (d + da) / d;
-        const y = (e + db) / e;
-        product *= c === FIRST_TWICE ? x * x : c === ONE_EACH ? x * y : y * y;
-        if (product < 1e-200 || product > 1e200) {
-          gain += detLog(product);
-          product = 1;
-        }
-      }
-      return gain + detLog(product);
+      return individualGains(Int32Array.of(i), t, q, f, stepOf)[0]!;
     },
+    individualGains,
     beginFStep(p) {
       setQ(p.Q);
     },
@@ -361,10 +381,19 @@ export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
     const gOff = genotypeOffsets[l]!;
     const base = l * bpl;
     const locus = locusCodes ? locusCodes(l, scratch) : genotypeOf!.subarray(l * N, (l + 1) * N);
-    for (let i = 0; i < 4 * bpl; i++) {
-      const c = i >= N || (heldOut !== undefined && heldOut[i * L + l] === 1) ? MISSING : codeOf[gOff + locus[i]!]!;
-      codes[base + (i >> 2)]! |= c << (2 * (i & 3));
+    const code = (i: number) =>
+      i >= N || (heldOut !== undefined && heldOut[i * L + l] === 1) ? MISSING : codeOf[gOff + locus[i]!]!;
+    // Whole bytes of four individuals, then the last (padding individuals are missing).
+    const whole = heldOut === undefined ? N >> 2 : 0;
+    for (let j = 0; j < whole; j++) {
+      const i = 4 * j;
+      codes[base + j] =
+        codeOf[gOff + locus[i]!]! |
+        (codeOf[gOff + locus[i + 1]!]! << 2) |
+        (codeOf[gOff + locus[i + 2]!]! << 4) |
+        (codeOf[gOff + locus[i + 3]!]! << 6);
     }
+    for (let i = 4 * whole; i < 4 * bpl; i++) codes[base + (i >> 2)]! |= code(i) << (2 * (i & 3));
   }
   return codes;
 }

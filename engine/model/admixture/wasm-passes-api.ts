@@ -63,6 +63,14 @@ export interface WasmPasses {
    * where absent, that function runs.
    */
   individualGain?(i: number, t: number, Q: Float64Array, F: Float64Array, step: Float64Array): number;
+  /** individualGain of each listed individual at the same t, in one sweep over the loci. */
+  individualGains?(
+    list: ArrayLike<number>,
+    t: number,
+    Q: Float64Array,
+    F: Float64Array,
+    step: Float64Array,
+  ): Float64Array;
   /** The last solve's step (alleles × K values from its start). */
   readonly solvedStep: Float64Array;
   /**
