@@ -443,3 +443,26 @@ test('admixture CV error: the held-out deviance is ADMIXTURE binomial deviance f
   console.log(`admixture CV error K = 1, 3, 5: ${errors.map((e) => e.toFixed(4)).join(' ')}`);
   assert.ok(errors[1]! < errors[0]! && errors[1]! < errors[2]!, errors.join(' '));
 });
+
+test('admixtureWork: observed copies per individual are the calls that are not missing (loci stored combined and alone, held-out entries)', () => {
+  const N = 200;
+  const L = 60;
+  const { data } = admixedData(21, { N, L, K: 2, alpha: 0.5, fst: 0.1 });
+  const rng = createRng(3);
+  for (let j = 0; j < data.calls.length; j++) if (rng.uniform() < 0.05) data.calls[j] = MISSING;
+  const md = buildPreparedData(data);
+  assert.ok(
+    Array.from(md.groups.row).some((r) => r >= 0),
+    'some loci are stored combined only',
+  );
+  const heldOut = Uint8Array.from({ length: N * L }, () => (rng.uniform() < 0.1 ? 1 : 0));
+  for (const held of [undefined, heldOut]) {
+    const expected = new Float64Array(N);
+    for (let l = 0; l < L; l++)
+      for (let i = 0; i < N; i++) {
+        if (held?.[i * L + l]) continue;
+        for (let p = 0; p < 2; p++) if (data.calls[(l * N + i) * 2 + p]! !== MISSING) expected[i]!++;
+      }
+    assert.deepEqual(admixtureWork(md, held).copies, expected);
+  }
+});

@@ -1,4 +1,4 @@
-import { locusRow, type PreparedData } from '../prepared/prepared-data.ts';
+import { locusRow, readByLocus, type PreparedData } from '../prepared/prepared-data.ts';
 import { detLog } from '../../util/det-math.ts';
 import { emPass, type PassArguments } from './em-pass.ts';
 import { wasmPassesOf } from './wasm-passes.ts';
@@ -82,12 +82,32 @@ export function admixtureWork(md: PreparedData, heldOut?: Uint8Array, fixed?: Ui
   for (let g = 0; g < G; g++) for (let j = start[g]!; j < start[g + 1]!; j++) genotypeCopies[g]! += count[j]!;
   const copies = new Float64Array(N);
   const scratch = new Int32Array(N);
-  for (let l = 0; l < L; l++) {
-    const gOff = md.genotypeOffsets[l]!;
-    const codes = locusRow(md, l, scratch);
-    if (heldOut) {
-      for (let i = 0; i < N; i++) if (!heldOut[i * L + l]) copies[i]! += genotypeCopies[gOff + codes[i]!]!;
-    } else for (let i = 0; i < N; i++) copies[i]! += genotypeCopies[gOff + codes[i]!]!;
+  const { groups } = md;
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const l0 = groups.first[q]!;
+    const l1 = groups.first[q + 1]!;
+    if (heldOut || readByLocus(md, q)) {
+      for (let l = l0; l < l1; l++) {
+        const gOff = md.genotypeOffsets[l]!;
+        const codes = locusRow(md, l, scratch);
+        if (heldOut) {
+          for (let i = 0; i < N; i++) if (!heldOut[i * L + l]) copies[i]! += genotypeCopies[gOff + codes[i]!]!;
+        } else for (let i = 0; i < N; i++) copies[i]! += genotypeCopies[gOff + codes[i]!]!;
+      }
+      continue;
+    }
+    // A group of several loci stored combined only: the copies of each combined code over its loci
+    // (whole numbers, so the sum's order does not matter), then one lookup per individual.
+    const table = new Float64Array(groups.size[q]!);
+    let stride = 1;
+    for (let l = l1 - 1; l >= l0; l--) {
+      const gOff = md.genotypeOffsets[l]!;
+      const G = md.genotypeOffsets[l + 1]! - gOff;
+      for (let c = 0; c < table.length; c++) table[c]! += genotypeCopies[gOff + (Math.floor(c / stride) % G)]!;
+      stride *= G;
+    }
+    const codes = groups.codes.subarray(groups.row[q]! * N, (groups.row[q]! + 1) * N);
+    for (let i = 0; i < N; i++) copies[i]! += table[codes[i]!]!;
   }
   return {
     copies,

@@ -99,6 +99,9 @@ export function* andersonFitSteps(
   const dX = Array.from({ length: m }, () => new Float64Array(D));
   const dF = Array.from({ length: m }, () => new Float64Array(D));
   const residual = new Float64Array(D);
+  // dF[p]·dF[q] for the stored slots, a row computed when its slot is written (dot(a, b) and
+  // dot(b, a) are the same bits).
+  const gram = new Float64Array(m * m);
   const previousX = new Float64Array(D);
   const previousF = new Float64Array(D);
   let hasPrevious = false;
@@ -131,8 +134,10 @@ export function* andersonFitSteps(
         ux[j] = xb[j]! - previousX[j]!;
         uf[j] = residual[j]! - previousF[j]!;
       }
+      const slot = next;
       next = (next + 1) % m;
       stored = Math.min(stored + 1, m);
+      for (let p = 0; p < stored; p++) gram[slot * m + p] = gram[p * m + slot] = dot(dF[slot]!, dF[p]!);
     }
     previousX.set(xb);
     previousF.set(residual);
@@ -144,7 +149,7 @@ export function* andersonFitSteps(
       const b = new Float64Array(stored);
       let trace = 0;
       for (let p = 0; p < stored; p++) {
-        for (let q = 0; q <= p; q++) A[p * stored + q] = A[q * stored + p] = dot(dF[p]!, dF[q]!);
+        for (let q = 0; q <= p; q++) A[p * stored + q] = A[q * stored + p] = gram[p * m + q]!;
         b[p] = dot(dF[p]!, residual);
         trace += A[p * stored + p]!;
       }
