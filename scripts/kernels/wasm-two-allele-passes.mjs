@@ -25,6 +25,7 @@
 //     coordinates k = 1..K − 1 (K − 1 and K(K − 1)/2 sums; see the kernel). K = 1: nothing.
 //   gains(…, lut, stepT, gainT, ratioT): per individual, ratio ← ratio · Π (d′/d)^c with d′ at q + Δ
 //     (stepT: Δ by cluster); a ratio that leaves [1e-200, 1e200] after a byte moves into gain as its ln.
+//   listgains(…): a few individuals' step checks (see LIST_GAINS), for any K.
 //   em(…, lut, QnT, Fn, state, aside): EM's sums Σ c q f/d per (individual, cluster) into QnT and per
 //     (row, cluster) into Fn, added; state: (ln L so far, running product), updated.
 // Products of likelihood factors flushed below 1e-250 are set aside (`aside`) and their logarithms
@@ -355,9 +356,59 @@ export function em${K}(${COMMON}, QnT: usize, Fn: usize, state: usize, aside: us
   return [floglik, fderivatives, qderivatives, gains, em].join('\n');
 }
 
-/** The AssemblyScript source of every kernel for K = 1..MAX_K. */
+/**
+ * listgains(codes, bpl, L, offs, F, K, list, n, qs, steps, t, gain, product): for the n individuals of
+ * `list` (int32), with their q and Δ rows in qs and steps (n × K each), the running product of
+ * (d′/d)^c_a (e′/e)^c_b at q + tΔ, locus by locus (in `product`, a value that leaves [1e-200, 1e200]
+ * moved into `gain` as its ln): two-allele-passes.ts's individualGains with the same operations in
+ * the same order. Any K (a loop: a few individuals' checks, not a pass over all of them).
+ */
+const LIST_GAINS = `
+export function listgains(codes: usize, bpl: i32, L: i32, offs: usize, F: usize, K: i32, list: usize, n: i32,
+    qs: usize, steps: usize, t: f64, gain: usize, product: usize): void {
+  const rowBytes = (<usize>K) << 3;
+  for (let l = 0; l < L; l++) {
+    const row = codes + (<usize>l) * (<usize>bpl);
+    const r = load<i32>(offs + ((<usize>l) << 2));
+    const two = load<i32>(offs + ((<usize>(l + 1)) << 2)) - r >= 2;
+    const fa = F + (<usize>r) * rowBytes;
+    const fb = two ? fa + rowBytes : fa;
+    for (let j = 0; j < n; j++) {
+      const i = load<i32>(list + ((<usize>j) << 2));
+      const c = (<i32>load<u8>(row + (<usize>(i >> 2))) >> (2 * (i & 3))) & 3;
+      if (c == ${1}) continue;
+      const qi = qs + (<usize>j) * rowBytes;
+      const si = steps + (<usize>j) * rowBytes;
+      let d: f64 = 0;
+      let da: f64 = 0;
+      let e: f64 = 0;
+      let db: f64 = 0;
+      for (let k = 0; k < K; k++) {
+        const at = (<usize>k) << 3;
+        const qk = load<f64>(qi + at);
+        const sk = t * load<f64>(si + at);
+        d += qk * load<f64>(fa + at);
+        da += sk * load<f64>(fa + at);
+        e += qk * load<f64>(fb + at);
+        db += sk * load<f64>(fb + at);
+      }
+      const x = (d + da) / d;
+      const y = (e + db) / e;
+      const pj = product + ((<usize>j) << 3);
+      let p = load<f64>(pj) * (c == 0 ? x * x : c == 2 ? x * y : y * y);
+      if (p < 1e-200 || p > 1e200) {
+        const gj = gain + ((<usize>j) << 3);
+        store<f64>(gj, load<f64>(gj) + detLog(p));
+        p = 1;
+      }
+      store<f64>(pj, p);
+    }
+  }
+}`;
+
+/** The AssemblyScript source of every kernel for K = 1..MAX_K, and listgains. */
 export function twoAlleleSource() {
-  return [PRELUDE, ...range(MAX_K).map((k) => kernelsFor(k + 1))].join('\n');
+  return [PRELUDE, ...range(MAX_K).map((k) => kernelsFor(k + 1)), LIST_GAINS].join('\n');
 }
 
 /** The compiled module, base64. */

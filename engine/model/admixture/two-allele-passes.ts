@@ -191,11 +191,12 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     }
   };
   /**
-   * ln L_i(q_i + tΔ_i) − ln L_i(q_i) of each listed individual, locus by locus from the codes: per
-   * individual the running product of (d′/d)^c_a (e′/e)^c_b in locus order (so each value is what
-   * one individual's loop gives), the listed individuals taken together at each locus, whose codes
-   * then share the locus's bytes (one individual at a time read a cache line per locus).
+   * ln L_i(q_i + tΔ_i) − ln L_i(q_i) of each listed individual, by the module's listgains: locus by
+   * locus from the codes, per individual the running product of (d′/d)^c_a (e′/e)^c_b in locus
+   * order, the listed individuals together at each locus (their codes share the locus's bytes).
    */
+  const listGains = kernels['listgains']!;
+  const listed = new Int32Array(buffer, at.gainT2, Np);
   const individualGains = (
     list: ArrayLike<number>,
     t: number,
@@ -204,40 +205,20 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     stepOf: Float64Array,
   ): Float64Array => {
     const n = list.length;
-    const gain = new Float64Array(n);
-    const product = new Float64Array(n).fill(1);
-    for (let l = 0; l < L; l++) {
-      const row = l * bpl;
-      const ra = offsets[l]! * K;
-      const rb = offsets[l + 1]! - offsets[l]! >= 2 ? ra + K : ra;
-      for (let j = 0; j < n; j++) {
-        const i = list[j]!;
-        const c = (codeBytes[row + (i >> 2)]! >> (2 * (i & 3))) & 3;
-        if (c === MISSING) continue;
-        let d = 0;
-        let da = 0;
-        let e = 0;
-        let db = 0;
-        for (let k = 0; k < K; k++) {
-          const qk = q[i * K + k]!;
-          const sk = t * stepOf[i * K + k]!;
-          d += qk * f[ra + k]!;
-          da += sk * f[ra + k]!;
-          e += qk * f[rb + k]!;
-          db += sk * f[rb + k]!;
-        }
-        const x = (d + da) / d;
-        const y = (e + db) / e;
-        let p = product[j]! * (c === FIRST_TWICE ? x * x : c === ONE_EACH ? x * y : y * y);
-        if (p < 1e-200 || p > 1e200) {
-          gain[j]! += detLog(p);
-          p = 1;
-        }
-        product[j] = p;
+    F.set(f);
+    // The listed individuals, their q and Δ rows (n × K) and running sums in the gain pass's scratch.
+    for (let j = 0; j < n; j++) {
+      const i = list[j]!;
+      listed[j] = i;
+      for (let k = 0; k < K; k++) {
+        stepT[j * K + k] = q[i * K + k]!;
+        sumsT2[j * K + k] = stepOf[i * K + k]!;
       }
     }
-    for (let j = 0; j < n; j++) gain[j]! += detLog(product[j]!);
-    return gain;
+    gainT.fill(0, 0, n);
+    ratioT.fill(1, 0, n);
+    listGains(at.codes, bpl, L, at.offs, at.F, K, at.gainT2, n, at.stepT, at.sumsT2, t, at.gainT, at.ratioT);
+    return Float64Array.from({ length: n }, (_, j) => gainT[j]! + detLog(ratioT[j]!));
   };
   return {
     K,
