@@ -183,7 +183,7 @@ test('each two-allele pass gives the sums of the passes over entry lists: EM, Q 
             }
             assert.equal(
               listed[j],
-              passes.individualGain!(i, t, p.Q, p.F, a.step),
+              passes.individualGains!([i], t, p.Q, p.F, a.step)[0],
               `one individual's check ${i} ${tag}`,
             );
           });

@@ -112,27 +112,25 @@ export function qNewtonStep(
     if (wasm) wasm.gains(pass);
     else gainPass(pass);
   }
-  // One individual's check: the two-allele passes read their own codes (no decoding of every locus).
-  const single = (i: number, t: number) =>
-    wasm?.individualGain?.(i, t, Q, F, step) ?? individualGain(md, work, K, Q, F, s, i, t);
-  // Or, where the passes can, the full steps of the few checked together (one sweep over the loci).
-  let listed: Float64Array | undefined;
-  if (!onePass && wasm?.individualGains) {
-    const list: number[] = [];
-    for (let i = 0; i < md.N; i++) if (pending[i]) list.push(i);
-    const gains = wasm.individualGains(list, 1, Q, F, step);
-    listed = new Float64Array(md.N);
-    list.forEach((i, j) => (listed![i] = gains[j]!));
-  }
-  for (let i = 0; i < md.N; i++) {
-    if (!pending[i]) continue;
-    let t = 1;
-    let gain = onePass ? s.gain[i]! + detLog(s.ratio[i]!) : listed ? listed[i]! : single(i, 1);
-    for (let halving = 0; gain < 0 && halving < MAX_HALVINGS; halving++) {
-      t /= 2;
-      gain = single(i, t);
-    }
-    if (gain >= 0) applyStep(Q, i, K, step, t);
+  // The steps checked at t = 1 (from the pass, where it ran) and at each halving, the individuals of
+  // a round together where the passes can (the two-allele passes: one sweep over the loci), else one by one.
+  const gainsAt = (list: number[], t: number): ArrayLike<number> =>
+    wasm?.individualGains?.(list, t, Q, F, step) ?? list.map((i) => individualGain(md, work, K, Q, F, s, i, t));
+  let list: number[] = [];
+  for (let i = 0; i < md.N; i++) if (pending[i]) list.push(i);
+  let t = 1;
+  let gains = onePass ? list.map((i) => s.gain[i]! + detLog(s.ratio[i]!)) : gainsAt(list, t);
+  for (let halving = 0; ; halving++) {
+    // A step that raises φ_i is kept; one that lowers it is halved (at most MAX_HALVINGS times).
+    const falling: number[] = [];
+    list.forEach((i, j) => {
+      if (gains[j]! >= 0) applyStep(Q, i, K, step, t);
+      else if (gains[j]! < 0) falling.push(i);
+    });
+    if (falling.length === 0 || halving === MAX_HALVINGS) return;
+    list = falling;
+    t /= 2;
+    gains = gainsAt(list, t);
   }
 }
 

@@ -278,9 +278,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
         p.ratio[i] = ratioT[i]!;
       }
     },
-    individualGain(i, t, q, f, stepOf) {
-      return individualGains(Int32Array.of(i), t, q, f, stepOf)[0]!;
-    },
     individualGains,
     beginFStep(p) {
       setQ(p.Q);

@@ -59,11 +59,9 @@ export interface WasmPasses {
    */
   solve(firstRow: number, alleles: number, blockRow: number): number;
   /**
-   * ln L_i(q_i + tΔ_i) − ln L_i(q_i) at F (Δ: row i of `step`), as q-newton.ts's individualGain;
-   * where absent, that function runs.
+   * ln L_i(q_i + tΔ_i) − ln L_i(q_i) at F (Δ: row i of `step`) of each listed individual, as
+   * q-newton.ts's individualGain gives them one by one; where absent, that function runs.
    */
-  individualGain?(i: number, t: number, Q: Float64Array, F: Float64Array, step: Float64Array): number;
-  /** individualGain of each listed individual at the same t, in one sweep over the loci. */
   individualGains?(
     list: ArrayLike<number>,
     t: number,
