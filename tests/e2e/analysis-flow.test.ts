@@ -359,6 +359,12 @@ test('eHGDP: the plot of 1350 individuals renders, re-sorts, groups by region an
   // Grouped by region (the default): seven region labels over the plot and in the SVG export, and
   // the rule that hides crowded population labels is stated.
   assert.deepEqual(await page.getByTestId('k-label').allTextContents(), ['K=2', 'K=3', 'K=4', 'K=5']);
+  // The region row renders after the plot's layout; wait for it (reading at once raced it once in CI).
+  await page
+    .waitForFunction(() => document.querySelectorAll('[data-testid=region-label]').length >= 7, null, {
+      timeout: 10_000,
+    })
+    .catch(() => undefined);
   const regions = await page.getByTestId('region-label').allTextContents();
   assert.equal(regions.length, 7, regions.join(', '));
   assert.ok(regions.includes('AFRICA') && regions.includes('OCEANIA'));
