@@ -22,6 +22,30 @@ export interface AclScorerArrays {
 
 type AclScore = (...args: number[]) => number;
 
+/**
+ * The bit-set search runs where every feature has at most this many states counting a missing
+ * value (SNP genotypes: three and missing): a pair's cost there is its cells' popcounts, below a
+ * pass over the rows; with more states the cells outnumber the rows.
+ */
+export const BIT_SET_STATES = 4;
+
+/** The best subset of at most k candidates for a feature (positions in the candidates' list) and its score. */
+export interface SubsetChoice {
+  readonly positions: number[];
+  readonly score: number;
+}
+
+/**
+ * The WebAssembly ACL scorer: one local score, and BCkG's whole search for one feature (k ≤ 2)
+ * counting rows (`search`) or on row sets as bit sets (`searchBits`, where every feature has at
+ * most `bitStates` states and a missing value).
+ */
+export interface AclKernel {
+  readonly score: (i: number, parents: readonly number[]) => number;
+  readonly search: (i: number, candidates: readonly number[], k: number) => SubsetChoice;
+  readonly searchBits?: (i: number, candidates: readonly number[], k: number) => SubsetChoice;
+}
+
 let compiled: WebAssembly.Module | null | undefined;
 
 /**
@@ -30,7 +54,7 @@ let compiled: WebAssembly.Module | null | undefined;
  * case, the same bits), over a memory holding the scorer's arrays. Undefined where WebAssembly is
  * missing.
  */
-export function aclKernel(a: AclScorerArrays): ((i: number, parents: readonly number[]) => number) | undefined {
+export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
   if (compiled === undefined) compiled = compileBase64(ACL_SCORE_WASM);
   if (!compiled) return undefined;
   const { N, K, cols, rowsOf, labels, states, lnInt, restWeights } = a;
@@ -50,17 +74,42 @@ export function aclKernel(a: AclScorerArrays): ((i: number, parents: readonly nu
     counted: place(4 * a.denseCells),
     touched: place(4 * Math.max(1, N)),
     M: place(8 * Math.max(1, a.widest)),
+    states: place(4 * states.length),
+    cand: place(4 * Math.max(1, states.length)),
+    out: place(12),
   };
+  const scoring = bytes;
+  // A whole search's scratch (each candidate's states or row sets) comes after, allocated by the
+  // first search: a scorer that only scores single sets (TAN, kDB) does not hold it.
+  const bits = a.widest + 1 <= BIT_SET_STATES ? bitScratch(place, a) : undefined;
+  const bitsEnd = bytes;
+  const searchAt = {
+    codes: place(2 * Math.max(1, states.length * N)),
+    cells: place(4 * Math.max(1, N)),
+  };
+  const rowsEnd = bytes;
   // The module declares a maximum (scripts/kernels/wasm-acl-score.mjs: --maximumMemory 65536 pages).
-  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) + 1, maximum: 65536 });
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(scoring / 65536) + 1, maximum: 65536 });
   const buffer = memory.buffer;
   new Int16Array(buffer, at.cols, cols.length).set(cols);
   new Int32Array(buffer, at.labels, labels.length).set(labels);
   new Float64Array(buffer, at.lnInt, lnInt.length).set(lnInt);
   new Float64Array(buffer, at.weights, restWeights.length).set(restWeights);
   rowsOf.forEach((r, i) => new Int32Array(buffer, at.rows[i]!, r.length).set(r));
-  const score = new WebAssembly.Instance(compiled, { env: { memory } }).exports['aclScore'] as AclScore;
-  return (i, parents) => {
+  new Int32Array(buffer, at.states, states.length).set(states);
+  /** Grows the memory to hold `end` bytes; the candidates' and result's views of the (new) buffer. */
+  const views = (end: number) => {
+    const pages = Math.ceil(end / 65536) + 1 - memory.buffer.byteLength / 65536;
+    if (pages > 0) memory.grow(pages);
+    return {
+      cand: new Int32Array(memory.buffer, at.cand, Math.max(1, states.length)),
+      out: new Int32Array(memory.buffer, at.out, 3),
+    };
+  };
+  const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports;
+  const score = exports['aclScore'] as AclScore;
+  const searchOne = exports['aclSearch'] as AclScore;
+  const scoreOne = (i: number, parents: readonly number[]) => {
     const np = parents.length;
     const p0 = np > 0 ? parents[0]! : 0;
     const p1 = np > 1 ? parents[1]! : 0;
@@ -84,5 +133,87 @@ export function aclKernel(a: AclScorerArrays): ((i: number, parents: readonly nu
       states[i]!,
       K,
     );
+  };
+  const search = (i: number, candidates: readonly number[], k: number): SubsetChoice => {
+    const { cand, out } = views(rowsEnd);
+    cand.set(candidates);
+    const best = searchOne(
+      at.cols,
+      N,
+      at.rows[i]!,
+      rowsOf[i]!.length,
+      at.labels,
+      at.lnInt,
+      at.weights,
+      at.table,
+      at.counted,
+      at.touched,
+      at.M,
+      i,
+      states[i]!,
+      K,
+      k,
+      at.cand,
+      candidates.length,
+      at.states,
+      searchAt.codes,
+      searchAt.cells,
+      at.out,
+    );
+    return { positions: Array.from(out.subarray(1, 1 + out[0]!)), score: best };
+  };
+  const searchBits = exports['aclSearchBits'] as AclScore;
+  const searchOnBits =
+    bits &&
+    ((i: number, candidates: readonly number[], k: number): SubsetChoice => {
+      const { cand, out } = views(bitsEnd);
+      cand.set(candidates);
+      const best = searchBits(
+        at.cols,
+        N,
+        at.rows[i]!,
+        rowsOf[i]!.length,
+        at.labels,
+        at.lnInt,
+        at.weights,
+        i,
+        states[i]!,
+        K,
+        k,
+        at.cand,
+        candidates.length,
+        bits.R,
+        bits.S,
+        bits.B,
+        bits.filled,
+        bits.ents,
+        bits.gl,
+        bits.hl,
+        bits.Mx,
+        bits.lw,
+        at.out,
+      );
+      return { positions: Array.from(out.subarray(1, 1 + out[0]!)), score: best };
+    });
+  return { score: scoreOne, search, ...(searchOnBits ? { searchBits: searchOnBits } : {}) };
+}
+
+/** The bit-set search's scratch (aclSearchBits), for R = the widest feature's states + 1. */
+function bitScratch(place: (bytes: number) => number, a: AclScorerArrays) {
+  const R = a.widest + 1;
+  // aclSearchBits's words per row set: two up to 128 rows.
+  const W = a.N <= 128 ? 2 : Math.ceil(a.N / 64);
+  const n = a.states.length;
+  const r = a.widest;
+  return {
+    R,
+    S: place(8 * a.K * r * W),
+    B: place(8 * n * R * W),
+    filled: place(4 * n * R),
+    ents: place(8 * R * a.K * r * W),
+    gl: place(16 * a.K * (a.N + 1)),
+    hl: place(16 * a.K * (a.N + 1)),
+    Mx: place(4 * r),
+    lw: place(8 * r),
   };
 }

@@ -67,6 +67,12 @@ export function bckgParents(d: CategoricalData, k: number, score: Score, onFeatu
   const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
   const chosen: number[] = [];
   order.forEach((i, pos) => {
+    const fast = scorer.searchSubsets(i, order.slice(0, pos), k);
+    if (fast) {
+      parents[i] = Int32Array.from(fast.positions, (j) => order[j]!);
+      onFeature?.();
+      return;
+    }
     let best: number[] = [];
     let bestScore = scorer.score(i, chosen);
     // Subsets of the earlier features in lexicographic order of their positions (the order the

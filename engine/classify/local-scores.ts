@@ -1,7 +1,7 @@
 import type { Score } from '../util/choices.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
-import { aclKernel } from './acl-kernel.ts';
+import { aclKernel, type AclKernel, type SubsetChoice } from './acl-kernel.ts';
 
 /**
  * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
@@ -64,18 +64,25 @@ export class LocalScorer {
    */
   private readonly acll?: { alpha: number; beta: number; logWeight?: Float64Array };
   /** ACL's written-out case (dense tables, at most two parents) in WebAssembly, where it runs (the same bits). */
-  private readonly aclWasm?: (i: number, parents: readonly number[]) => number;
+  private readonly aclWasm?: AclKernel;
   /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
   private readonly N: number;
   private readonly labels: Int32Array;
   private readonly states: Int32Array;
 
-  /** `wasm: false` keeps every score in JavaScript (for comparing the two; the default takes WebAssembly where it runs). */
+  /** How a whole search counts in WebAssembly: bit sets where they run (the default), or rows. */
+  private readonly searchBy: 'bits' | 'rows';
+
+  /**
+   * `wasm: false` keeps every score in JavaScript (for comparing the two; the default takes
+   * WebAssembly where it runs); `search: 'rows'` keeps whole searches off the bit sets (tests).
+   */
   constructor(
     d: CategoricalData,
     private readonly kind: Score,
-    options: { readonly wasm?: boolean } = {},
+    options: { readonly wasm?: boolean; readonly search?: 'bits' | 'rows' } = {},
   ) {
+    this.searchBy = options.search ?? 'bits';
     const { N, n, labels, values, states } = d;
     this.N = N;
     this.labels = labels;
@@ -150,6 +157,24 @@ export class LocalScorer {
     const k = this.kind;
     if (k === 'acll' || k === 'acl' || k === 'acl-mid' || k === 'acl-max') return this.conditionalScore(i, parents);
     return this.jointScore(i, parents);
+  }
+
+  /**
+   * BCkG's search for feature i in one WebAssembly call where it runs (ACL, k ≤ 2, every pair's
+   * table dense): the subset of at most k candidates, visited in lexicographic order of their
+   * positions, of the highest score (the first of equals within 1e-12), as scoring each subset with
+   * {@link score} would choose it. Counting rows gives score's bits; on bit sets (features of at
+   * most BIT_SET_STATES states with missing) the same scores to rounding. Undefined otherwise: the
+   * caller searches subset by subset.
+   */
+  searchSubsets(i: number, candidates: readonly number[], k: number): SubsetChoice | undefined {
+    const kernel = this.aclWasm;
+    if (!kernel || k > 2) return undefined;
+    let widest = 1;
+    for (const j of candidates) widest = Math.max(widest, this.states[j]! + 1);
+    if (widest * widest * this.K * this.states[i]! > DENSE_CELLS) return undefined;
+    const bits = this.searchBy !== 'rows' && kernel.searchBits;
+    return bits ? bits(i, candidates, k) : kernel.search(i, candidates, k);
   }
 
   /** Configurations of (class, parents): K · Π (states_p + 1). */
@@ -272,7 +297,7 @@ export class LocalScorer {
     let configs = 1;
     for (const p of parents) configs *= states[p]! + 1;
     const dense = configs * width <= DENSE_CELLS;
-    if (dense && parents.length <= 2 && this.aclWasm) return this.aclWasm(i, parents);
+    if (dense && parents.length <= 2 && this.aclWasm) return this.aclWasm.score(i, parents);
     if (!dense) slot.clear();
     let nConfigs = 0;
     const xi = i * N;

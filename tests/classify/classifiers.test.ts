@@ -257,7 +257,8 @@ test('aCLL: β for two classes matches the closed form (π² − 18)/24; closed-
 
 test('BCkG and kDB equal brute force on tiny problems', () => {
   const d = randomData(51, 150, 4, 3, 2);
-  for (const score of ['ll', 'bic'] as const) {
+  // ACL: the whole-search kernel (bit sets) against every structure scored subset by subset.
+  for (const score of ['ll', 'bic', 'acl'] as const) {
     const order = bfsOrder(tanForScore(d, score));
     // Every BFS-consistent 2-graph: each node any subset (size ≤ 2) of the nodes before it.
     const options = order.map((i, pos) => {

@@ -153,6 +153,60 @@ test("ACL's WebAssembly case gives the JavaScript's scores bit for bit (0–2 pa
   assert.ok(compared > 500);
 });
 
+/**
+ * BCkG's search for feature i subset by subset, as bckgParents runs it without a whole-search
+ * kernel: subsets of at most k candidates in lexicographic order of positions, the first best kept
+ * unless a later one beats it by more than 1e-12.
+ */
+function searchBySubsets(scorer: LocalScorer, i: number, candidates: readonly number[], k: number) {
+  let best: number[] = [];
+  let bestScore = scorer.score(i, []);
+  for (let a = 0; a < candidates.length; a++) {
+    const one = scorer.score(i, [candidates[a]!]);
+    if (one > bestScore + 1e-12) [best, bestScore] = [[a], one];
+    if (k < 2) continue;
+    for (let b = a + 1; b < candidates.length; b++) {
+      const two = scorer.score(i, [candidates[a]!, candidates[b]!]);
+      if (two > bestScore + 1e-12) [best, bestScore] = [[a, b], two];
+    }
+  }
+  return { positions: best, score: bestScore };
+}
+
+test("ACL's whole-search kernels choose the subset-by-subset search's parents (rows: its bits; bit sets: to 1e-12)", () => {
+  // [N, features, classes, most states]: row sets of one, two (at most 128 rows) and three words;
+  // two and three states (the bit sets' general and written-out cases); four states (no bit sets).
+  const cases: [number, number, number, number][] = [
+    [50, 9, 3, 3],
+    [150, 8, 4, 3],
+    [64, 8, 2, 3],
+    [130, 7, 5, 3],
+    [60, 7, 3, 5],
+  ];
+  cases.forEach(([N, n, K, S], c) => {
+    const d = randomData(60 + c, N, n, K, S);
+    const js = new LocalScorer(d, 'acl', { wasm: false });
+    const rows = new LocalScorer(d, 'acl', { search: 'rows' });
+    const bits = new LocalScorer(d, 'acl');
+    const rng = createRng(70 + c);
+    for (let i = 0; i < n; i++)
+      for (const k of [1, 2]) {
+        const candidates = Array.from({ length: n }, (_, j) => j).filter((j) => j !== i);
+        for (let m = candidates.length - 1; m > 0; m--) {
+          const j = Math.floor(rng.uniform() * (m + 1));
+          [candidates[m], candidates[j]] = [candidates[j]!, candidates[m]!];
+        }
+        const want = searchBySubsets(js, i, candidates, k);
+        const byRows = rows.searchSubsets(i, candidates, k)!;
+        assert.deepEqual(byRows.positions, want.positions, `rows: case ${c}, feature ${i}, k ${k}`);
+        assert.ok(Object.is(byRows.score, want.score), `rows: ${byRows.score} vs ${want.score}`);
+        const byBits = bits.searchSubsets(i, candidates, k)!;
+        assert.deepEqual(byBits.positions, want.positions, `bits: case ${c}, feature ${i}, k ${k}`);
+        assert.ok(Math.abs(byBits.score - want.score) <= 1e-12 * Math.max(1, Math.abs(want.score)));
+      }
+  });
+});
+
 test('the work said before a search is the local scores it evaluates (BCkG without a bound: exactly; kDB: at most)', () => {
   const d = randomData(9, 60, 14, 3, 4);
   for (const [kind, score] of [
