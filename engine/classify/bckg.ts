@@ -54,6 +54,15 @@ export function bfsOrder(parents: Parents): number[] {
 }
 
 /**
+ * A share of a BCkG search: the features at positions p of its order with p mod count = index
+ * (the shares of one search hold nearly equal work: a feature's grows with its position).
+ */
+export interface SearchShare {
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
  * BFS-consistent k-graph classifier (Carvalho et al. 2007, seed 001): the optimal TAN for the
  * score, its breadth-first order, and for every feature the subset of at most k earlier features
  * that maximises φ_i(S ∪ {C}). Its score is never below the TAN's (whose parent is a candidate)
@@ -61,12 +70,27 @@ export function bfsOrder(parents: Parents): number[] {
  * symmetrised weights make it a heuristic.
  */
 export function bckgParents(d: CategoricalData, k: number, score: Score, onFeature?: () => void): Parents {
+  return bckgSearch(d, k, score, onFeature) as Parents;
+}
+
+/**
+ * {@link bckgParents} for the features of `share` only (all without one; the others undefined):
+ * each feature's search depends on the order alone, not on the other features' parents.
+ */
+export function bckgSearch(
+  d: CategoricalData,
+  k: number,
+  score: Score,
+  onFeature?: () => void,
+  share?: SearchShare,
+): (Int32Array | undefined)[] {
   const scorer = scorerFor(d, score);
   const tan = tanForScore(d, score);
   const order = bfsOrder(tan);
-  const parents: Int32Array[] = Array.from({ length: d.n }, () => new Int32Array(0));
+  const parents: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(d.n).fill(undefined);
   const chosen: number[] = [];
   order.forEach((i, pos) => {
+    if (share && pos % share.count !== share.index) return;
     const fast = scorer.searchSubsets(i, order.slice(0, pos), k);
     if (fast) {
       parents[i] = Int32Array.from(fast.positions, (j) => order[j]!);

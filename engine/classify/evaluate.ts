@@ -102,9 +102,9 @@ export function chooseL2(d: CategoricalData, parents: Parents, alpha: number, pe
 
 export const DEFAULT_CLASSIFIER: ClassifierOptions = { structure: 'nb', k: 2, learning: 'generative', alpha: 1 };
 
-/** Learns structure and parameters from the labelled rows of `d`. */
-export function train(d: CategoricalData, o: ClassifierOptions, onFeature?: () => void): Classifier {
-  const parents = learnStructure(d, o.structure, o.k, o.score, onFeature);
+/** Learns structure (unless `learned`: its parents, searched elsewhere) and parameters from the labelled rows of `d`. */
+export function train(d: CategoricalData, o: ClassifierOptions, onFeature?: () => void, learned?: Parents): Classifier {
+  const parents = learned ?? learnStructure(d, o.structure, o.k, o.score, onFeature);
   if (o.learning === 'acll') return fitAcll(d, parents);
   const perRow = o.alphaPerRow ?? false;
   const alpha = o.alpha === 'auto' ? chooseAlpha(d, parents, perRow) : o.alpha;
@@ -167,15 +167,19 @@ export function crossValidate(
   );
 }
 
-/** One fold of {@link crossValidate}: the posteriors of `testRows` under the classifier learnt on `trainRows` of d. */
+/**
+ * One fold of {@link crossValidate}: the posteriors of `testRows` under the classifier learnt on
+ * `trainRows` of d (with the structure `learned` when given).
+ */
 export function foldPosteriors(
   d: CategoricalData,
   o: ClassifierOptions,
   trainRows: readonly number[],
   testRows: readonly number[],
   onFeature?: () => void,
+  learned?: Parents,
 ): Float64Array {
-  return predict(subsetRows(d, testRows), train(subsetRows(d, trainRows), o, onFeature));
+  return predict(subsetRows(d, testRows), train(subsetRows(d, trainRows), o, onFeature, learned));
 }
 
 /** The training rows of fold f of stratifiedFolds' list: every other fold's. */

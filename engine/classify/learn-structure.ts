@@ -1,5 +1,5 @@
 import type { Score, StructureKind } from '../util/choices.ts';
-import { bckgParents, kdbParentsByScore } from './bckg.ts';
+import { bckgParents, bckgSearch, kdbParentsByScore, type SearchShare } from './bckg.ts';
 import type { CategoricalData } from './categorical.ts';
 import { kdbParents, tanParents, type Parents } from './network-structure.ts';
 
@@ -19,6 +19,22 @@ export function learnStructure(
   if (kind === 'tan') return tanParents(d);
   if (kind === 'bckg') return bckgParents(d, k, score ?? 'bic', onFeature);
   return score ? kdbParentsByScore(d, k, score, onFeature) : kdbParents(d, k);
+}
+
+export type { SearchShare };
+
+/**
+ * One share of a BCkG search (learnStructure's, for the features of `share`; the others
+ * undefined): the shares of a search on different threads give together what one search gives.
+ */
+export function learnStructureShare(
+  d: CategoricalData,
+  k: number,
+  score: Score | undefined,
+  share: SearchShare,
+  onFeature?: () => void,
+): (Int32Array | undefined)[] {
+  return bckgSearch(d, k, score ?? 'bic', onFeature, share);
 }
 
 /** Whether a structure is searched feature by feature with a score (what reports progress per feature). */

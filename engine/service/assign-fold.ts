@@ -1,7 +1,10 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { categoricalFromGenotypes, type CategoricalData } from '../classify/categorical.ts';
 import { predict } from '../classify/classifier.ts';
+import { subsetRows } from '../classify/categorical.ts';
 import { foldPosteriors, stratifiedFolds, train, trainingRows, type ClassifierOptions } from '../classify/evaluate.ts';
+import { learnStructureShare, type SearchShare } from '../classify/learn-structure.ts';
+import type { Parents } from '../classify/network-structure.ts';
 import type { AssignBy } from '../util/choices.ts';
 
 // One fold of an assignment's cross-validation as a worker runs it (service/assign.ts runs the
@@ -17,6 +20,41 @@ export interface AssignFoldTask {
   readonly seed: number;
   /** The fold's index in stratifiedFolds' list, or −1: trained on every labelled individual. */
   readonly fold: number;
+  /**
+   * Only this share of the fold's BCkG search: answered with its features' parents
+   * ({@link packShare}), not posteriors.
+   */
+  readonly share?: SearchShare;
+  /** The fold's structure, searched by shares: the posteriors of a classifier with these parents. */
+  readonly parents?: Parents;
+}
+
+/** A share's parents as numbers: per feature its count (−1: not in the share) and its parents. */
+export function packShare(parents: readonly (Int32Array | undefined)[]): Float64Array {
+  const out: number[] = [];
+  for (const p of parents) {
+    out.push(p ? p.length : -1);
+    if (p) out.push(...p);
+  }
+  return Float64Array.from(out);
+}
+
+/** The parents of n features from the packed shares of one search (each feature in one share). */
+export function unpackShares(n: number, packed: readonly Float64Array[]): Parents {
+  const parents: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(n).fill(undefined);
+  for (const share of packed) {
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const m = share[at++]!;
+      if (m < 0) continue;
+      parents[i] = Int32Array.from(share.subarray(at, at + m));
+      at += m;
+    }
+  }
+  return parents.map((p, i) => {
+    if (!p) throw new RangeError(`feature ${i} is in no share of the search`);
+    return p;
+  });
 }
 
 const categoricals = new WeakMap<GenotypeData, Map<AssignBy, CategoricalData>>();
@@ -37,7 +75,18 @@ export function categoricalOf(data: GenotypeData, by: AssignBy): CategoricalData
  */
 export function assignFoldWork(data: GenotypeData, task: AssignFoldTask, onFeature?: () => void): Float64Array {
   const cat = categoricalOf(data, task.by);
-  if (task.fold < 0) return predict(cat, train(cat, task.classifier, onFeature));
-  const assignments = stratifiedFolds(cat.labels, task.folds, task.seed);
-  return foldPosteriors(cat, task.classifier, trainingRows(assignments, task.fold), assignments[task.fold]!, onFeature);
+  const assignments = task.fold < 0 ? undefined : stratifiedFolds(cat.labels, task.folds, task.seed);
+  if (task.share) {
+    const d = assignments ? subsetRows(cat, trainingRows(assignments, task.fold)) : cat;
+    return packShare(learnStructureShare(d, task.classifier.k, task.classifier.score, task.share, onFeature));
+  }
+  if (!assignments) return predict(cat, train(cat, task.classifier, onFeature, task.parents));
+  return foldPosteriors(
+    cat,
+    task.classifier,
+    trainingRows(assignments, task.fold),
+    assignments[task.fold]!,
+    onFeature,
+    task.parents,
+  );
 }

@@ -9,7 +9,7 @@ import {
   type Evaluation,
 } from '../classify/evaluate.ts';
 import type { StartRunner } from './start-runner.ts';
-import { categoricalOf, type AssignFoldTask } from './assign-fold.ts';
+import { categoricalOf, unpackShares, type AssignFoldTask } from './assign-fold.ts';
 export { assignFoldWork, type AssignFoldTask } from './assign-fold.ts';
 import { genotypePanelEvaluator, panelCurveWith, type PanelEvaluator } from '../classify/panel-curve.ts';
 import { searchesByScore, structureSearchWork } from '../classify/learn-structure.ts';
@@ -62,6 +62,13 @@ export interface AssignOptions {
 
 /** Local scores one structure search may evaluate unless the user raises the limit. */
 export const SEARCH_LIMIT = LIMITS.structureSearch;
+
+/**
+ * An assignment's BCkG searches are split into shares of their features (one per thread) while
+ * there are fewer than this many folds a thread: with few, whole folds leave threads idle in the
+ * last round.
+ */
+export const SHARED_BELOW_FOLDS_PER_THREAD = 4;
 
 export interface PanelCurvePoint {
   readonly method: PanelMethod;
@@ -224,13 +231,38 @@ export async function assignIndividualsOn(
     seed: o.seed,
     fold: f < folds ? f : -1,
   }));
-  // Features placed so far by each task's search, summed for the progress.
-  const placed = new Float64Array(tasks.length);
-  const { results, cancelled } = await runner.runAssignFolds(data, tasks, signal, (position, features) => {
-    placed[position] = Number.isFinite(features) ? features : cat.n;
+  // BCkG's searches go by shares of their features when the folds alone would leave threads idle
+  // at the end (5 folds on 2 threads: 3 rounds); each fold then fits on the parents its shares
+  // found. BIC's searches, which its bound cuts short, stay whole (sharing costs a TAN a share).
+  const size = runner.size ?? 1;
+  const shares =
+    byScore &&
+    o.classifier.structure === 'bckg' &&
+    (o.classifier.score ?? 'bic') !== 'bic' &&
+    size > 1 &&
+    tasks.length < SHARED_BELOW_FOLDS_PER_THREAD * size
+      ? size
+      : 1;
+  const searches =
+    shares > 1
+      ? tasks.flatMap((t) => Array.from({ length: shares }, (_, index) => ({ ...t, share: { index, count: shares } })))
+      : tasks;
+  // Features placed so far by each search (or share), summed for the progress.
+  const placed = new Float64Array(searches.length);
+  const perSearch = (t: AssignFoldTask) => (t.share ? Math.ceil((cat.n - t.share.index) / t.share.count) : cat.n);
+  const first = await runner.runAssignFolds(data, searches, signal, (position, features) => {
+    placed[position] = Number.isFinite(features) ? features : perSearch(searches[position]!);
     if (byScore && onProgress)
       onProgress({ done: placed.reduce((s, x) => s + x, 0), total: tasks.length * cat.n, work });
   });
+  let { results, cancelled } = first;
+  if (!cancelled && shares > 1 && results.every((r) => r !== undefined)) {
+    const fitted = tasks.map((t, f) => ({
+      ...t,
+      parents: unpackShares(cat.n, results.slice(f * shares, (f + 1) * shares) as Float64Array[]),
+    }));
+    ({ results, cancelled } = await runner.runAssignFolds(data, fitted, signal));
+  }
   if (cancelled || results.some((r) => r === undefined)) throw new Error('the assignment was cancelled');
   return assignIndividuals(data, o, undefined, {
     folds: results.slice(0, folds) as Float64Array[],

@@ -15,7 +15,8 @@ import { crossValidate, stratifiedFolds } from '../../engine/classify/evaluate.t
 import { readArff } from '../../engine/classify/tabular.ts';
 import { fitTM } from '../../engine/classify/tm.ts';
 import { acllBeta, fitAcll } from '../../engine/classify/acll.ts';
-import { bckgParents, bfsOrder, structureScore, tanForScore } from '../../engine/classify/bckg.ts';
+import { bckgParents, bckgSearch, bfsOrder, structureScore, tanForScore } from '../../engine/classify/bckg.ts';
+import { packShare, unpackShares } from '../../engine/service/assign-fold.ts';
 import { categoricalFromTable, mdlCuts } from '../../engine/classify/discretize.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { dataPath } from '../../data/datasets.ts';
@@ -230,6 +231,23 @@ test('BCkG: score(BCkG) ≥ score(TAN) ≥ score(NB) for LL, BIC and K2; BCkG is
         for (const j of p) assert.ok(order.indexOf(j) < order.indexOf(i), 'parents come earlier in the BFS order');
       });
     }
+  }
+});
+
+test("BCkG by shares: three shares' features together are the whole search's parents (ACL, K2)", () => {
+  const d = randomData(34, 120, 9, 3, 3, 0.05); // r = 3 states: the bit-set search
+  for (const score of ['acl', 'k2'] as const) {
+    const whole = bckgParents(d, 2, score);
+    const shares = [0, 1, 2].map((index) => bckgSearch(d, 2, score, undefined, { index, count: 3 }));
+    const packed = shares.map(packShare);
+    assert.deepEqual(
+      unpackShares(d.n, packed).map((p) => Array.from(p)),
+      whole.map((p) => Array.from(p)),
+      score,
+    );
+    // Each feature is searched by exactly one share.
+    for (let i = 0; i < d.n; i++) assert.equal(shares.filter((p) => p[i] !== undefined).length, 1);
+    assert.throws(() => unpackShares(d.n, packed.slice(1)), /is in no share of the search/);
   }
 });
 
