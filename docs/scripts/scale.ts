@@ -29,11 +29,12 @@ out(
   'The mixture start runs as `--algorithm auto` does: an EM start, EMA continued from it, and the held-out comparison',
 );
 out(
-  "of the two (docs/algorithms.md §4); the admixture start is ADMIXTURE's model fitted by SQUAREM-accelerated Newton",
+  "of the two (docs/algorithms.md §4); the admixture start is ADMIXTURE's model fitted as `--acceleration auto` does",
 );
 out(
-  'steps (§14) on the two-bit codes. Genotypes are held as the .bed holds them (two bits each, 477 MiB here) and coded',
+  'on 8,000 loci or more: on every eighth locus first, then on all by Newton steps under Anderson acceleration (§14),',
 );
+out('on the two-bit codes. Genotypes are held as the .bed holds them (two bits each, 477 MiB here) and coded');
 out('for clustering four SNPs to a byte (docs/performance.md, memory model); the rest of the peak is per-start arrays');
 out('of O((N + L)·K) and the loci read one at a time.');
 out();
