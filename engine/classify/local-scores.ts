@@ -1,7 +1,14 @@
 import type { Score } from '../util/choices.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
-import { aclKernel, type AclKernel, type SubsetChoice } from './acl-kernel.ts';
+import {
+  BIT_SET_SCORES,
+  BIT_SET_STATES,
+  searchKernel,
+  type BitSetScore,
+  type SearchKernel,
+  type SubsetChoice,
+} from './search-kernel.ts';
 
 /**
  * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
@@ -63,8 +70,11 @@ export class LocalScorer {
    * (at [own · (N + 1) + m]) where N ≤ ACLL_TABLED_ROWS.
    */
   private readonly acll?: { alpha: number; beta: number; logWeight?: Float64Array };
-  /** ACL's written-out case (dense tables, at most two parents) in WebAssembly, where it runs (the same bits). */
-  private readonly aclWasm?: AclKernel;
+  /**
+   * The WebAssembly kernels, where they run: ACL's written-out case (dense tables, at most two
+   * parents; the same bits) and whole searches (ACL; LL, BIC and K2 on bit sets).
+   */
+  private readonly kernel?: SearchKernel;
   /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
   private readonly N: number;
   private readonly labels: Int32Array;
@@ -75,7 +85,8 @@ export class LocalScorer {
 
   /**
    * `wasm: false` keeps every score in JavaScript (for comparing the two; the default takes
-   * WebAssembly where it runs); `search: 'rows'` keeps whole searches off the bit sets (tests).
+   * WebAssembly where it runs); `search: 'rows'` keeps whole searches off the bit sets (tests:
+   * ACL's then count rows, the other scores search subset by subset).
    */
   constructor(
     d: CategoricalData,
@@ -123,8 +134,9 @@ export class LocalScorer {
     this.configCount = new Int32Array(DENSE_CELLS);
     this.touched = new Int32Array(Math.max(1, N));
     this.touchedConfigs = new Int32Array(Math.max(1, N));
-    if (kind === 'acl' && options.wasm !== false) {
-      const wasm = aclKernel({
+    const bitSetScore = kind in BIT_SET_SCORES;
+    if (options.wasm !== false && (kind === 'acl' || (bitSetScore && widest + 1 <= BIT_SET_STATES))) {
+      const wasm = searchKernel({
         N,
         K: this.K,
         cols: this.cols,
@@ -136,7 +148,7 @@ export class LocalScorer {
         widest,
         denseCells: DENSE_CELLS,
       });
-      if (wasm) this.aclWasm = wasm;
+      if (wasm) this.kernel = wasm;
     }
     if (kind === 'acll') {
       const beta = acllBetaCached(this.K);
@@ -160,21 +172,24 @@ export class LocalScorer {
   }
 
   /**
-   * BCkG's search for feature i in one WebAssembly call where it runs (ACL, k ≤ 2, every pair's
-   * table dense): the subset of at most k candidates, visited in lexicographic order of their
-   * positions, of the highest score (the first of equals within 1e-12), as scoring each subset with
-   * {@link score} would choose it. Counting rows gives score's bits; on bit sets (features of at
-   * most BIT_SET_STATES states with missing) the same scores to rounding. Undefined otherwise: the
+   * BCkG's search for feature i in one WebAssembly call where it runs (k ≤ 2; ACL with every
+   * pair's table dense, or LL, BIC, K2 on bit sets): the subset of at most k candidates, visited in
+   * lexicographic order of their positions, of the highest score (the first of equals within
+   * 1e-12), as scoring each subset with {@link score} would choose it (skipping what
+   * {@link bound} skips). ACL counting rows gives score's bits; on bit sets (features of at most
+   * BIT_SET_STATES states with missing) the same scores to rounding. Undefined otherwise: the
    * caller searches subset by subset.
    */
   searchSubsets(i: number, candidates: readonly number[], k: number): SubsetChoice | undefined {
-    const kernel = this.aclWasm;
+    const kernel = this.kernel;
     if (!kernel || k > 2) return undefined;
+    if (kernel.searchBits && this.searchBy === 'bits' && this.kind in BIT_SET_SCORES)
+      return kernel.searchBits(this.kind as BitSetScore, i, candidates, k);
+    if (this.kind !== 'acl') return undefined;
     let widest = 1;
     for (const j of candidates) widest = Math.max(widest, this.states[j]! + 1);
     if (widest * widest * this.K * this.states[i]! > DENSE_CELLS) return undefined;
-    const bits = this.searchBy !== 'rows' && kernel.searchBits;
-    return bits ? bits(i, candidates, k) : kernel.search(i, candidates, k);
+    return kernel.search(i, candidates, k);
   }
 
   /** Configurations of (class, parents): K · Π (states_p + 1). */
@@ -297,7 +312,7 @@ export class LocalScorer {
     let configs = 1;
     for (const p of parents) configs *= states[p]! + 1;
     const dense = configs * width <= DENSE_CELLS;
-    if (dense && parents.length <= 2 && this.aclWasm) return this.aclWasm.score(i, parents);
+    if (dense && parents.length <= 2 && this.kernel && this.kind === 'acl') return this.kernel.score(i, parents);
     if (!dense) slot.clear();
     let nConfigs = 0;
     const xi = i * N;

@@ -1,8 +1,8 @@
-import { ACL_SCORE_WASM } from './generated/acl-score-wasm.ts';
+import { SEARCH_SCORES_WASM } from './generated/search-scores-wasm.ts';
 import { compileBase64 } from '../util/wasm-module.ts';
 
 /** The arrays of a LocalScorer the kernel reads. */
-export interface AclScorerArrays {
+export interface ScorerArrays {
   readonly N: number;
   readonly K: number;
   /** Feature-major columns, a missing value as the feature's states. */
@@ -20,7 +20,11 @@ export interface AclScorerArrays {
   readonly denseCells: number;
 }
 
-type AclScore = (...args: number[]) => number;
+type KernelCall = (...args: number[]) => number;
+
+/** The scores the bit-set search computes, by the kernel's numbers (search-scores.ts: ACL, LL, BIC, K2). */
+export const BIT_SET_SCORES = { acl: 0, ll: 1, bic: 2, k2: 3 } as const;
+export type BitSetScore = keyof typeof BIT_SET_SCORES;
 
 /**
  * The bit-set search runs where every feature has at most this many states counting a missing
@@ -36,26 +40,25 @@ export interface SubsetChoice {
 }
 
 /**
- * The WebAssembly ACL scorer: one local score, and BCkG's whole search for one feature (k ≤ 2)
- * counting rows (`search`) or on row sets as bit sets (`searchBits`, where every feature has at
- * most `bitStates` states and a missing value).
+ * The structure searches' WebAssembly kernels over one scorer's arrays: ACL's local score, BCkG's
+ * whole search for one feature (k ≤ 2) with ACL counting rows (`search`), and on row sets as bit
+ * sets (`searchBits`, for ACL, LL, BIC or K2, where every feature has at most BIT_SET_STATES
+ * states counting a missing value).
  */
-export interface AclKernel {
+export interface SearchKernel {
   readonly score: (i: number, parents: readonly number[]) => number;
   readonly search: (i: number, candidates: readonly number[], k: number) => SubsetChoice;
-  readonly searchBits?: (i: number, candidates: readonly number[], k: number) => SubsetChoice;
+  readonly searchBits?: (score: BitSetScore, i: number, candidates: readonly number[], k: number) => SubsetChoice;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
 
 /**
- * ACL's local score with maximum-likelihood parameters for dense tables of at most two parents in
- * WebAssembly (scripts/kernels/assembly/acl-score.ts: LocalScorer.conditionalScore's written-out
- * case, the same bits), over a memory holding the scorer's arrays. Undefined where WebAssembly is
- * missing.
+ * The {@link SearchKernel} of a scorer's arrays (scripts/kernels/assembly/search-scores.ts), over a
+ * memory holding them. Undefined where WebAssembly is missing.
  */
-export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
-  if (compiled === undefined) compiled = compileBase64(ACL_SCORE_WASM);
+export function searchKernel(a: ScorerArrays): SearchKernel | undefined {
+  if (compiled === undefined) compiled = compileBase64(SEARCH_SCORES_WASM);
   if (!compiled) return undefined;
   const { N, K, cols, rowsOf, labels, states, lnInt, restWeights } = a;
   let bytes = 0;
@@ -88,7 +91,7 @@ export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
     cells: place(4 * Math.max(1, N)),
   };
   const rowsEnd = bytes;
-  // The module declares a maximum (scripts/kernels/wasm-acl-score.mjs: --maximumMemory 65536 pages).
+  // The module declares a maximum (scripts/kernels/wasm-search-scores.mjs: --maximumMemory 65536 pages).
   const memory = new WebAssembly.Memory({ initial: Math.ceil(scoring / 65536) + 1, maximum: 65536 });
   const buffer = memory.buffer;
   new Int16Array(buffer, at.cols, cols.length).set(cols);
@@ -107,8 +110,8 @@ export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
     };
   };
   const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports;
-  const score = exports['aclScore'] as AclScore;
-  const searchOne = exports['aclSearch'] as AclScore;
+  const score = exports['aclScore'] as KernelCall;
+  const searchOne = exports['aclSearch'] as KernelCall;
   const scoreOne = (i: number, parents: readonly number[]) => {
     const np = parents.length;
     const p0 = np > 0 ? parents[0]! : 0;
@@ -162,13 +165,14 @@ export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
     );
     return { positions: Array.from(out.subarray(1, 1 + out[0]!)), score: best };
   };
-  const searchBits = exports['aclSearchBits'] as AclScore;
+  const searchBits = exports['searchBits'] as KernelCall;
   const searchOnBits =
     bits &&
-    ((i: number, candidates: readonly number[], k: number): SubsetChoice => {
+    ((score: BitSetScore, i: number, candidates: readonly number[], k: number): SubsetChoice => {
       const { cand, out } = views(bitsEnd);
       cand.set(candidates);
       const best = searchBits(
+        BIT_SET_SCORES[score],
         at.cols,
         N,
         at.rows[i]!,
@@ -176,6 +180,7 @@ export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
         at.labels,
         at.lnInt,
         at.weights,
+        at.states,
         i,
         states[i]!,
         K,
@@ -198,10 +203,10 @@ export function aclKernel(a: AclScorerArrays): AclKernel | undefined {
   return { score: scoreOne, search, ...(searchOnBits ? { searchBits: searchOnBits } : {}) };
 }
 
-/** The bit-set search's scratch (aclSearchBits), for R = the widest feature's states + 1. */
-function bitScratch(place: (bytes: number) => number, a: AclScorerArrays) {
+/** The bit-set search's scratch (searchBits), for R = the widest feature's states + 1. */
+function bitScratch(place: (bytes: number) => number, a: ScorerArrays) {
   const R = a.widest + 1;
-  // aclSearchBits's words per row set: two up to 128 rows.
+  // searchBits's words per row set: two up to 128 rows.
   const W = a.N <= 128 ? 2 : Math.ceil(a.N / 64);
   const n = a.states.length;
   const r = a.widest;

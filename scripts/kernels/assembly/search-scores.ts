@@ -1,8 +1,10 @@
-// AssemblyScript source of ACL's local score with maximum-likelihood parameters for dense tables
-// of at most two parents (engine/classify/local-scores.ts's LocalScorer.conditionalScore, its
-// written-out case): the same operations in the same order, so the same bits. Compiled by
-// scripts/kernels/wasm-acl-score.mjs into engine/classify/generated/acl-score-wasm.ts; the module
-// imports its memory, where engine/classify/acl-kernel.ts places the scorer's arrays. Not
+// AssemblyScript source of the structure searches' kernels: ACL's local score with
+// maximum-likelihood parameters for dense tables of at most two parents (engine/classify/
+// local-scores.ts's LocalScorer.conditionalScore, its written-out case: the same operations in the
+// same order, so the same bits), and BCkG's search for one feature in one call (aclSearch:
+// counting rows, the same bits; searchBits: on bit sets, ACL, LL, BIC, K2). Compiled by
+// scripts/kernels/wasm-search-scores.mjs into engine/classify/generated/search-scores-wasm.ts; the module
+// imports its memory, where engine/classify/search-kernel.ts places the scorer's arrays. Not
 // TypeScript for tsc: f64, i32, usize, load and store are AssemblyScript's.
 
 @inline function n32(ptr: usize, i: i32): i32 {
@@ -353,18 +355,31 @@ export function aclSearch(
   return acc - (<f64>t0 * l0 + <f64>t1 * l1 + <f64>t2 * l2) + <f64>M * hw;
 }
 
+/** The scores searchBits computes (local-scores.ts's): ACL with ML parameters, LL, BIC, K2. */
+const ACL = 0;
+const LL = 1;
+const BIC = 2;
+const K2 = 3;
+
 /**
- * aclSearch on row sets as bit sets (64 rows a word): a configuration's cell counts are popcounts
- * of (parent a's state v ∧ class c ∧ state x of i) ∧ (parent b's state u), so a pair costs its
- * configurations' cells times the words, not a pass over the rows — for features of few states
- * (SNP genotypes), where a pass over the rows costs more. Configurations in order (v, u), not by
- * first appearance: the same scores as aclSearch to rounding. R: every candidate's states + 1 at
- * most. Scratch (filled here): S (K·r·W words: the rows of each class and state of i), B (pos·R·W
- * words: each candidate's rows by state), filled (i32 pos·R: whether each is nonempty), ents
- * (R·K·r·W words: parent a's state ∧ S), gl and hl (f64, 2·K·(nRows + 1) each), Mx (i32 r), lw
- * (f64 r).
+ * BCkG's search for feature i on row sets as bit sets (64 rows a word), for ACL, LL, BIC or K2
+ * (kind): a configuration's cell counts are popcounts of (parent a's state v ∧ class c ∧ state x
+ * of i) ∧ (parent b's state u), so a pair costs its configurations' cells times the words, not a
+ * pass over the rows — for features of few states (SNP genotypes), where a pass over the rows
+ * costs more. Every score is written as configTerms sums it, with its functions of whole counts
+ * tabled: ACL a_c n ln(n + 1), w_c ln(n + 1), a_c N ln(N + r), w_c ln(N + r); LL and BIC n ln n
+ * and N ln N (BIC less ½ ln n · configurations · (r − 1)); K2 ln Γ(1 + n) and ln Γ(r + N) − ln Γ(r).
+ * Subsets are visited as aclSearch visits them, and a subset whose bound (BIC: −its penalty, which
+ * grows with every parent; LL: 0) is not above the best is skipped with its extensions, as
+ * LocalScorer.bound lets bckg.ts skip them. Configurations in order (v, u), not by first
+ * appearance: the same scores as LocalScorer.score to rounding. R: every candidate's states + 1
+ * at most; states: i32 per feature. Scratch (filled here): S (K·r·W words: the rows of each class
+ * and state of i), B (pos·R·W words: each candidate's rows by state), filled (i32 pos·R: whether
+ * each is nonempty), ents (R·K·r·W words: parent a's state ∧ S), gl and hl (f64, 2·K·(nRows + 1)
+ * each), Mx (i32 r), lw (f64 r).
  */
-export function aclSearchBits(
+export function searchBits(
+  kind: i32,
   cols: usize,
   N: i32,
   rows: usize,
@@ -372,6 +387,7 @@ export function aclSearchBits(
   labels: usize,
   lnInt: usize,
   weights: usize,
+  states: usize,
   i: i32,
   r: i32,
   K: i32,
@@ -416,21 +432,50 @@ export function aclSearchBits(
   for (let c = 0; c < K; c++) {
     const w = f64at(weights, i * K + c);
     const a = 1 + w;
+    let lnGamma: f64 = 0; // K2: ln Γ(1 + n)
+    let lnGammaR: f64 = 0; // K2: ln Γ(r + n) − ln Γ(r)
     for (let n = 0; n <= nRows; n++) {
-      const ln1 = f64at(lnInt, n + 1);
-      const lnr = f64at(lnInt, n + r);
-      store<f64>(gl + ((<usize>(2 * c * n1 + n)) << 3), a * <f64>n * ln1);
-      store<f64>(gl + ((<usize>(2 * c * n1 + n1 + n)) << 3), w * ln1);
-      store<f64>(hl + ((<usize>(2 * c * n1 + n)) << 3), a * <f64>n * lnr);
-      store<f64>(hl + ((<usize>(2 * c * n1 + n1 + n)) << 3), w * lnr);
+      let g0: f64 = 0;
+      let g1: f64 = 0;
+      let h0: f64 = 0;
+      let h1: f64 = 0;
+      if (kind == ACL) {
+        const ln1 = f64at(lnInt, n + 1);
+        const lnr = f64at(lnInt, n + r);
+        g0 = a * <f64>n * ln1;
+        g1 = w * ln1;
+        h0 = a * <f64>n * lnr;
+        h1 = w * lnr;
+      } else if (kind == K2) {
+        if (n > 0) {
+          lnGamma += f64at(lnInt, n);
+          lnGammaR += f64at(lnInt, r + n - 1);
+        }
+        g0 = lnGamma;
+        h0 = lnGammaR;
+      } else if (n > 0) {
+        g0 = <f64>n * f64at(lnInt, n);
+        h0 = g0;
+      }
+      store<f64>(gl + ((<usize>(2 * c * n1 + n)) << 3), g0);
+      store<f64>(gl + ((<usize>(2 * c * n1 + n1 + n)) << 3), g1);
+      store<f64>(hl + ((<usize>(2 * c * n1 + n)) << 3), h0);
+      store<f64>(hl + ((<usize>(2 * c * n1 + n1 + n)) << 3), h1);
     }
   }
-  let best = configTerms(S, W, 0, gl, hl, n1, r, K, Mx, lw);
+  // BIC's penalty per (class, parents) configuration; a subset's is this times K · Π (states + 1).
+  const perConfig: f64 = kind == BIC ? 0.5 * f64at(lnInt, nRows > 1 ? nRows : 1) : 0;
+  const stateFactor: f64 = <f64>(r - 1);
+  const bounded = kind == BIC || kind == LL;
+  let best = configTerms(S, W, 0, gl, hl, n1, r, K, Mx, lw) - perConfig * <f64>K * stateFactor;
   let size = 0;
   let b0 = 0;
   let b1 = 0;
   if (k >= 1)
     for (let j = 0; j < pos; j++) {
+      const configs1 = K * (n32(states, n32(cand, j)) + 1);
+      const penalty1 = perConfig * <f64>configs1 * stateFactor;
+      if (bounded && -penalty1 <= best + 1e-12) continue;
       // Parent j's cells: its state v ∧ each cell of S.
       let s1: f64 = 0;
       for (let v = 0; v < R; v++) {
@@ -444,6 +489,7 @@ export function aclSearchBits(
         }
         s1 += configTerms(dst, W, 0, gl, hl, n1, r, K, Mx, lw);
       }
+      s1 -= penalty1;
       if (s1 > best + 1e-12) {
         best = s1;
         size = 1;
@@ -451,6 +497,8 @@ export function aclSearchBits(
       }
       if (k < 2) continue;
       for (let j2 = j + 1; j2 < pos; j2++) {
+        const penalty2 = perConfig * <f64>(configs1 * (n32(states, n32(cand, j2)) + 1)) * stateFactor;
+        if (bounded && -penalty2 <= best + 1e-12) continue;
         let s2: f64 = 0;
         for (let v = 0; v < R; v++) {
           if (n32(filled, j * R + v) == 0) continue;
@@ -463,6 +511,7 @@ export function aclSearchBits(
               : configTerms(cells, W, mask, gl, hl, n1, r, K, Mx, lw);
           }
         }
+        s2 -= penalty2;
         if (s2 > best + 1e-12) {
           best = s2;
           size = 2;
