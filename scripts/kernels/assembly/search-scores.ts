@@ -264,35 +264,6 @@ export function aclSearch(
   let M = 0;
   let acc: f64 = 0;
   let hw: f64 = 0;
-  if (r == 3) {
-    // SNP genotypes, written out: the state totals and weights in locals.
-    let m0 = 0;
-    let m1 = 0;
-    let m2 = 0;
-    let l0: f64 = 0;
-    let l1: f64 = 0;
-    let l2: f64 = 0;
-    for (let c = 0; c < K; c++) {
-      const at = cells + (<usize>(3 * c)) * bytesW;
-      const n0 = count(at, mask, W);
-      const n1c = count(at + bytesW, mask, W);
-      const n2 = count(at + 2 * bytesW, mask, W);
-      const nc = n0 + n1c + n2;
-      M += nc;
-      m0 += n0;
-      m1 += n1c;
-      m2 += n2;
-      const g = 2 * c * n1;
-      acc += f64at(gl, g + n0) + f64at(gl, g + n1c) + f64at(gl, g + n2);
-      l0 += f64at(gl, g + n1 + n0);
-      l1 += f64at(gl, g + n1 + n1c);
-      l2 += f64at(gl, g + n1 + n2);
-      acc -= f64at(hl, g + nc);
-      hw += f64at(hl, g + n1 + nc);
-    }
-    if (M == 0) return 0;
-    return acc - (<f64>m0 * l0 + <f64>m1 * l1 + <f64>m2 * l2) + <f64>M * hw;
-  }
   for (let x = 0; x < r; x++) {
     store<i32>(Mx + ((<usize>x) << 2), 0);
     store<f64>(lw + ((<usize>x) << 3), 0);
@@ -319,11 +290,30 @@ export function aclSearch(
 }
 
 /**
- * configTerms for sets of at most 128 rows (two words each; m0, m1 the mask's words, all ones
- * for no mask) and three states (SNP genotypes): the hot case, with the counts, state totals and
- * weights in locals. The same sums in the same order as configTerms.
+ * Rows in the set at bits ∧ the mask: for two words (W = 2) the mask's words m0, m1 (all ones for
+ * no mask), else the mask at mask (0: none).
  */
-@inline function configTerms3x2(cells: usize, m0: u64, m1: u64, gl: usize, hl: usize, n1: i32, K: i32): f64 {
+@inline function count3(bits: usize, W: i32, mask: usize, m0: u64, m1: u64): i32 {
+  if (W == 2) return <i32>(popcnt<u64>(load<u64>(bits) & m0) + popcnt<u64>(load<u64>(bits, 8) & m1));
+  return count(bits, mask, W);
+}
+
+/**
+ * configTerms for three states (SNP genotypes), the hot case: the counts, state totals and
+ * weights in locals (the mask as count3 takes it). The same sums in the same order as configTerms.
+ */
+@inline function configTerms3(
+  cells: usize,
+  W: i32,
+  mask: usize,
+  m0: u64,
+  m1: u64,
+  gl: usize,
+  hl: usize,
+  n1: i32,
+  K: i32,
+): f64 {
+  const bytesW = (<usize>W) << 3;
   let M = 0;
   let acc: f64 = 0;
   let hw: f64 = 0;
@@ -334,10 +324,10 @@ export function aclSearch(
   let l1: f64 = 0;
   let l2: f64 = 0;
   for (let c = 0; c < K; c++) {
-    const at = cells + (<usize>(48 * c));
-    const n0 = <i32>(popcnt<u64>(load<u64>(at) & m0) + popcnt<u64>(load<u64>(at, 8) & m1));
-    const n1c = <i32>(popcnt<u64>(load<u64>(at, 16) & m0) + popcnt<u64>(load<u64>(at, 24) & m1));
-    const n2 = <i32>(popcnt<u64>(load<u64>(at, 32) & m0) + popcnt<u64>(load<u64>(at, 40) & m1));
+    const at = cells + (<usize>(3 * c)) * bytesW;
+    const n0 = count3(at, W, mask, m0, m1);
+    const n1c = count3(at + bytesW, W, mask, m0, m1);
+    const n2 = count3(at + 2 * bytesW, W, mask, m0, m1);
     const nc = n0 + n1c + n2;
     M += nc;
     t0 += n0;
@@ -353,6 +343,31 @@ export function aclSearch(
   }
   if (M == 0) return 0;
   return acc - (<f64>t0 * l0 + <f64>t1 * l1 + <f64>t2 * l2) + <f64>M * hw;
+}
+
+/**
+ * A configuration's terms: configTerms3 for three states, configTerms otherwise (mask 0: none).
+ * Two words are configTerms3's hot case: W passed as the constant 2 there, so that count3's
+ * branch folds away where this is inlined.
+ */
+@inline function terms(
+  cells: usize,
+  W: i32,
+  mask: usize,
+  gl: usize,
+  hl: usize,
+  n1: i32,
+  r: i32,
+  K: i32,
+  Mx: usize,
+  lw: usize,
+): f64 {
+  if (r != 3) return configTerms(cells, W, mask, gl, hl, n1, r, K, Mx, lw);
+  const all: u64 = ~(<u64>0);
+  if (W != 2) return configTerms3(cells, W, mask, all, all, gl, hl, n1, K);
+  return mask == 0
+    ? configTerms3(cells, 2, 0, all, all, gl, hl, n1, K)
+    : configTerms3(cells, 2, 0, load<u64>(mask), load<u64>(mask, 8), gl, hl, n1, K);
 }
 
 /** The scores searchBits computes (local-scores.ts's): ACL with ML parameters, LL, BIC, K2. */
@@ -405,9 +420,8 @@ export function searchBits(
   lw: usize,
   out: usize,
 ): f64 {
-  // Sets of at most 128 rows take two words (the second zero up to 64 rows): configTerms3x2.
+  // Sets of at most 128 rows take two words (the second zero up to 64 rows): count3's case.
   const W = nRows <= 128 ? 2 : (nRows + 63) >> 6;
-  const fast = W == 2 && r == 3;
   const bytesW = (<usize>W) << 3;
   const cellsBytes = (<usize>(K * r)) * bytesW;
   memory.fill(S, 0, cellsBytes);
@@ -467,7 +481,7 @@ export function searchBits(
   const perConfig: f64 = kind == BIC ? 0.5 * f64at(lnInt, nRows > 1 ? nRows : 1) : 0;
   const stateFactor: f64 = <f64>(r - 1);
   const bounded = kind == BIC || kind == LL;
-  let best = configTerms(S, W, 0, gl, hl, n1, r, K, Mx, lw) - perConfig * <f64>K * stateFactor;
+  let best = terms(S, W, 0, gl, hl, n1, r, K, Mx, lw) - perConfig * <f64>K * stateFactor;
   let size = 0;
   let b0 = 0;
   let b1 = 0;
@@ -487,7 +501,7 @@ export function searchBits(
           const de = dst + (<usize>e) * bytesW;
           for (let w = 0; w < W; w++) store<u64>(de + ((<usize>w) << 3), u64at(se, w) & u64at(bv, w));
         }
-        s1 += configTerms(dst, W, 0, gl, hl, n1, r, K, Mx, lw);
+        s1 += terms(dst, W, 0, gl, hl, n1, r, K, Mx, lw);
       }
       s1 -= penalty1;
       if (s1 > best + 1e-12) {
@@ -505,10 +519,7 @@ export function searchBits(
           const cells = ents + (<usize>v) * cellsBytes;
           for (let u = 0; u < R; u++) {
             if (n32(filled, j2 * R + u) == 0) continue;
-            const mask = B + (<usize>(j2 * R + u)) * bytesW;
-            s2 += fast
-              ? configTerms3x2(cells, load<u64>(mask), load<u64>(mask, 8), gl, hl, n1, K)
-              : configTerms(cells, W, mask, gl, hl, n1, r, K, Mx, lw);
+            s2 += terms(cells, W, B + (<usize>(j2 * R + u)) * bytesW, gl, hl, n1, r, K, Mx, lw);
           }
         }
         s2 -= penalty2;
