@@ -3,7 +3,8 @@
 // unadmixed individuals, F_ST 0.1), genotype variables, one search on all 300 labelled rows (a
 // cross-validation runs one per fold). Searches whose size (structureSearchWork) times the cost
 // of one local score measured here would pass the budget are not run; their estimate is given.
-// Usage: node --import tsx bench/structure-search.ts [--budget 60] > docs/structure-search.md
+// Usage: node --import tsx bench/structure-search.ts [--budget 60] > docs/structure-search.md (the
+// report is made with --budget 150: the searches of 1,000 markers by LL, BIC, K2 and ACL run)
 import { categoricalFromGenotypes, subsetFeatures } from '../engine/classify/categorical.ts';
 import { learnStructure, searchesByScore, structureSearchWork } from '../engine/classify/learn-structure.ts';
 import { SCORE, type Score, type StructureKind } from '../engine/util/choices.ts';
@@ -36,7 +37,7 @@ log();
 log(madeAt());
 log();
 log(
-  'Command: `node --import tsx bench/structure-search.ts > docs/structure-search.md`. Simulated SNPs: 300 individuals ' +
+  `Command: \`node --import tsx bench/structure-search.ts --budget ${budget} > docs/structure-search.md\`. Simulated SNPs: 300 individuals ` +
     'in three unadmixed populations (F_ST 0.1), genotype variables (3 states); one structure search on all rows, k = 2 ' +
     'for kDB and BCkG. Seconds of `learnStructure` (what each fold of `stratify assign --cv` runs once). ' +
     `"local scores" is the size said before a search (at most; BIC's and LL's bounds skip some). Searches estimated ` +
@@ -78,9 +79,10 @@ for (const [label, kind, score] of rows) {
 log();
 log(
   'BCkG visits every subset of at most two earlier markers of each marker, so its size grows as the cube of the ' +
-    'markers; with BIC (the default) the bound skips nearly all of them (a two-parent table of 300 rows cannot pay ' +
-    "its penalty back), with the other scores every one is scored. With ACL a feature's whole search runs in one " +
-    'WebAssembly call that counts on row sets as bit sets (64 rows a word). Each fold of a cross-validation is one ' +
-    "search; `stratify assign` splits the folds' searches into shares over its threads when there are few folds.",
+    "markers; BIC's bound (a two-parent table cannot pay its penalty back) skips part of them, with the other scores " +
+    "every one is scored. With ACL, LL, BIC and K2 a feature's whole search runs in one WebAssembly call that counts " +
+    'on row sets as bit sets (64 rows a word, a cell a popcount); âCLL, ACL-Mid and ACL-Max score subset by subset. ' +
+    "Each fold of a cross-validation is one search; `stratify assign` shares the folds' searches between its threads " +
+    'when there are few folds.',
 );
 process.stdout.write(out.join('\n') + '\n');
