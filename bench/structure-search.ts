@@ -80,8 +80,8 @@ log();
 log(
   'BCkG visits every subset of at most two earlier markers of each marker, so its size grows as the cube of the ' +
     "markers; BIC's bound (a two-parent table cannot pay its penalty back) skips part of them, with the other scores " +
-    "every one is scored. With ACL, LL, BIC and K2 a feature's whole search runs in one WebAssembly call that counts " +
-    'on row sets as bit sets (64 rows a word, a cell a popcount); âCLL, ACL-Mid and ACL-Max score subset by subset. ' +
+    "every one is scored. With every score a feature's whole search runs in one WebAssembly call that counts on row " +
+    'sets as bit sets (64 rows a word, a cell a popcount). ' +
     "Each fold of a cross-validation is one search; `stratify assign` shares the folds' searches between its threads " +
     'when there are few folds.',
 );

@@ -72,7 +72,7 @@ export class LocalScorer {
   private readonly acll?: { alpha: number; beta: number; logWeight?: Float64Array };
   /**
    * The WebAssembly kernels, where they run: ACL's written-out case (dense tables, at most two
-   * parents; the same bits) and whole searches (ACL; LL, BIC and K2 on bit sets).
+   * parents; the same bits) and whole searches (ACL counting rows; every score on bit sets).
    */
   private readonly kernel?: SearchKernel;
   /** The dataset's arrays, held here so the hot loops read one object shape (datasets differ in theirs). */
@@ -134,6 +134,18 @@ export class LocalScorer {
     this.configCount = new Int32Array(DENSE_CELLS);
     this.touched = new Int32Array(Math.max(1, N));
     this.touchedConfigs = new Int32Array(Math.max(1, N));
+    if (kind === 'acll') {
+      const beta = acllBetaCached(this.K);
+      const alpha = 1 + beta;
+      const logWeight =
+        N <= ACLL_TABLED_ROWS
+          ? Float64Array.from({ length: (N + 1) * (N + 1) }, (_, k) => {
+              const own = Math.floor(k / (N + 1));
+              return Math.log(Math.max(ACLL_PSEUDO, alpha * own + beta * ((k % (N + 1)) - own)));
+            })
+          : undefined;
+      this.acll = { alpha, beta, ...(logWeight ? { logWeight } : {}) };
+    }
     const bitSetScore = kind in BIT_SET_SCORES;
     if (options.wasm !== false && (kind === 'acl' || (bitSetScore && widest + 1 <= BIT_SET_STATES))) {
       const wasm = searchKernel({
@@ -147,20 +159,9 @@ export class LocalScorer {
         restWeights: this.restWeights,
         widest,
         denseCells: DENSE_CELLS,
+        ...(this.acll ? { acll: this.acll } : {}),
       });
       if (wasm) this.kernel = wasm;
-    }
-    if (kind === 'acll') {
-      const beta = acllBetaCached(this.K);
-      const alpha = 1 + beta;
-      const logWeight =
-        N <= ACLL_TABLED_ROWS
-          ? Float64Array.from({ length: (N + 1) * (N + 1) }, (_, k) => {
-              const own = Math.floor(k / (N + 1));
-              return Math.log(Math.max(ACLL_PSEUDO, alpha * own + beta * ((k % (N + 1)) - own)));
-            })
-          : undefined;
-      this.acll = { alpha, beta, ...(logWeight ? { logWeight } : {}) };
     }
   }
 
@@ -173,7 +174,7 @@ export class LocalScorer {
 
   /**
    * BCkG's search for feature i in one WebAssembly call where it runs (k ≤ 2; ACL with every
-   * pair's table dense, or LL, BIC, K2 on bit sets): the subset of at most k candidates, visited in
+   * pair's table dense, or any score on bit sets): the subset of at most k candidates, visited in
    * lexicographic order of their positions, of the highest score (the first of equals within
    * 1e-12), as scoring each subset with {@link score} would choose it (skipping what
    * {@link bound} skips). ACL counting rows gives score's bits; on bit sets (features of at most

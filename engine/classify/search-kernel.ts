@@ -18,12 +18,14 @@ export interface ScorerArrays {
   readonly widest: number;
   /** Cells of the dense table at most. */
   readonly denseCells: number;
+  /** âCLL's constants and its table of ln max(½, α·own + β·(m − own)) at [own · (N + 1) + m], where the scorer has them. */
+  readonly acll?: { readonly alpha: number; readonly beta: number; readonly logWeight?: Float64Array };
 }
 
 type KernelCall = (...args: number[]) => number;
 
-/** The scores the bit-set search computes, by the kernel's numbers (search-scores.ts: ACL, LL, BIC, K2). */
-export const BIT_SET_SCORES = { acl: 0, ll: 1, bic: 2, k2: 3 } as const;
+/** The scores the bit-set search computes, by the kernel's numbers (search-scores.ts): all of them. */
+export const BIT_SET_SCORES = { acl: 0, ll: 1, bic: 2, k2: 3, acll: 4, 'acl-mid': 5, 'acl-max': 6 } as const;
 export type BitSetScore = keyof typeof BIT_SET_SCORES;
 
 /**
@@ -42,8 +44,8 @@ export interface SubsetChoice {
 /**
  * The structure searches' WebAssembly kernels over one scorer's arrays: ACL's local score, BCkG's
  * whole search for one feature (k ≤ 2) with ACL counting rows (`search`), and on row sets as bit
- * sets (`searchBits`, for ACL, LL, BIC or K2, where every feature has at most BIT_SET_STATES
- * states counting a missing value).
+ * sets (`searchBits`, for any score, where every feature has at most BIT_SET_STATES states
+ * counting a missing value).
  */
 export interface SearchKernel {
   readonly score: (i: number, parents: readonly number[]) => number;
@@ -109,7 +111,7 @@ export function searchKernel(a: ScorerArrays): SearchKernel | undefined {
       out: new Int32Array(memory.buffer, at.out, 3),
     };
   };
-  const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports;
+  const exports = new WebAssembly.Instance(compiled, { env: { memory, log: Math.log } }).exports;
   const score = exports['aclScore'] as KernelCall;
   const searchOne = exports['aclSearch'] as KernelCall;
   const scoreOne = (i: number, parents: readonly number[]) => {
@@ -166,10 +168,16 @@ export function searchKernel(a: ScorerArrays): SearchKernel | undefined {
     return { positions: Array.from(out.subarray(1, 1 + out[0]!)), score: best };
   };
   const searchBits = exports['searchBits'] as KernelCall;
+  let logWeightPlaced = false;
   const searchOnBits =
     bits &&
     ((score: BitSetScore, i: number, candidates: readonly number[], k: number): SubsetChoice => {
       const { cand, out } = views(bitsEnd);
+      const logWeight = a.acll?.logWeight;
+      if (logWeight && !logWeightPlaced) {
+        new Float64Array(memory.buffer, bits.logWeight, logWeight.length).set(logWeight);
+        logWeightPlaced = true;
+      }
       cand.set(candidates);
       const best = searchBits(
         BIT_SET_SCORES[score],
@@ -196,6 +204,11 @@ export function searchKernel(a: ScorerArrays): SearchKernel | undefined {
         bits.hl,
         bits.Mx,
         bits.lw,
+        a.acll?.alpha ?? 0,
+        a.acll?.beta ?? 0,
+        bits.logWeight,
+        bits.cnt,
+        bits.th,
         at.out,
       );
       return { positions: Array.from(out.subarray(1, 1 + out[0]!)), score: best };
@@ -220,5 +233,8 @@ function bitScratch(place: (bytes: number) => number, a: ScorerArrays) {
     hl: place(16 * a.K * (a.N + 1)),
     Mx: place(4 * r),
     lw: place(8 * r),
+    th: place(8 * r),
+    cnt: place(4 * a.K * r),
+    logWeight: a.acll?.logWeight ? place(a.acll.logWeight.byteLength) : 0,
   };
 }

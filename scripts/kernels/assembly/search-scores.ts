@@ -7,6 +7,13 @@
 // imports its memory, where engine/classify/search-kernel.ts places the scorer's arrays. Not
 // TypeScript for tsc: f64, i32, usize, load and store are AssemblyScript's.
 
+/**
+ * JavaScript's Math.log, imported ("env" "log"): the JavaScript scorer's logarithms bit for bit,
+ * and no table of AssemblyScript's own in the imported memory (whose layout the caller owns).
+ */
+@external("env", "log")
+declare function ln(x: f64): f64;
+
 @inline function n32(ptr: usize, i: i32): i32 {
   return load<i32>(ptr + ((<usize>i) << 2));
 }
@@ -370,20 +377,110 @@ export function aclSearch(
     : configTerms3(cells, 2, 0, load<u64>(mask), load<u64>(mask, 8), gl, hl, n1, K);
 }
 
-/** The scores searchBits computes (local-scores.ts's): ACL with ML parameters, LL, BIC, K2. */
+/**
+ * The scores searchBits computes (local-scores.ts's): ACL with ML parameters, LL, BIC, K2 (from
+ * tabled functions of whole counts), and âCLL, ACL-Mid, ACL-Max (with logarithms per cell:
+ * configTermsLogs).
+ */
 const ACL = 0;
 const LL = 1;
 const BIC = 2;
 const K2 = 3;
+const ACLL = 4;
+const ACL_MID = 5;
+const ACL_MAX = 6;
 
 /**
- * BCkG's search for feature i on row sets as bit sets (64 rows a word), for ACL, LL, BIC or K2
+ * One configuration's âCLL, ACL-Mid or ACL-Max terms (local-scores.ts's acllConfig and aclConfig:
+ * the same operations in the same order per configuration, with JavaScript's logarithm): its
+ * cell counts (class-major, r states, popcounts as configTerms takes them) into cnt (i32 K·r), the
+ * state totals into Mx (i32 r), then per class. âCLL: w = α n + β (M_x − n), ln max(½, w) from
+ * logWeight (by n and M_x, stride apart; 0: computed) less ln Σ_x max(½, w). ACL-Mid/Max: w =
+ * n − weight_c (M_x − n), θ ∝ w − min w + 1 (Mid) or max(w, 0) + 1 (Max). wv, th: f64 scratch of r.
+ */
+@inline function configTermsLogs(
+  cells: usize,
+  W: i32,
+  mask: usize,
+  kind: i32,
+  r: i32,
+  K: i32,
+  weights: usize,
+  alpha: f64,
+  beta: f64,
+  logWeight: usize,
+  stride: i32,
+  cnt: usize,
+  Mx: usize,
+  wv: usize,
+  th: usize,
+): f64 {
+  const bytesW = (<usize>W) << 3;
+  for (let x = 0; x < r; x++) store<i32>(Mx + ((<usize>x) << 2), 0);
+  let M = 0;
+  for (let c = 0; c < K; c++)
+    for (let x = 0; x < r; x++) {
+      const n = count(cells + (<usize>(c * r + x)) * bytesW, mask, W);
+      store<i32>(cnt + ((<usize>(c * r + x)) << 2), n);
+      const mx = Mx + ((<usize>x) << 2);
+      store<i32>(mx, load<i32>(mx) + n);
+      M += n;
+    }
+  if (M == 0) return 0;
+  let s: f64 = 0;
+  for (let c = 0; c < K; c++) {
+    if (kind == ACLL) {
+      let sum: f64 = 0;
+      for (let x = 0; x < r; x++) {
+        const own = n32(cnt, c * r + x);
+        const v = alpha * <f64>own + beta * <f64>(n32(Mx, x) - own);
+        store<f64>(wv + ((<usize>x) << 3), v);
+        sum += Math.max(0.5, v);
+      }
+      const logSum = ln(sum);
+      for (let x = 0; x < r; x++) {
+        const v = f64at(wv, x);
+        if (v == 0) continue;
+        const logV =
+          logWeight != 0 ? f64at(logWeight, n32(cnt, c * r + x) * stride + n32(Mx, x)) : ln(Math.max(0.5, v));
+        s += v * (logV - logSum);
+      }
+      continue;
+    }
+    const weight = f64at(weights, c);
+    let minDiff = Infinity;
+    for (let x = 0; x < r; x++) {
+      const own = n32(cnt, c * r + x);
+      const diff = <f64>own - weight * <f64>(n32(Mx, x) - own);
+      store<f64>(wv + ((<usize>x) << 3), diff);
+      if (diff < minDiff) minDiff = diff;
+    }
+    let sum: f64 = 0;
+    for (let x = 0; x < r; x++) {
+      const d = f64at(wv, x);
+      const t = kind == ACL_MAX ? Math.max(d, 0) + 1 : d - minDiff + 1;
+      store<f64>(th + ((<usize>x) << 3), t);
+      sum += t;
+    }
+    const logSum = ln(sum);
+    for (let x = 0; x < r; x++) {
+      const d = f64at(wv, x);
+      if (d != 0) s += d * (ln(f64at(th, x)) - logSum);
+    }
+  }
+  return s;
+}
+
+/**
+ * BCkG's search for feature i on row sets as bit sets (64 rows a word), for any of the scores
  * (kind): a configuration's cell counts are popcounts of (parent a's state v ∧ class c ∧ state x
  * of i) ∧ (parent b's state u), so a pair costs its configurations' cells times the words, not a
  * pass over the rows — for features of few states (SNP genotypes), where a pass over the rows
- * costs more. Every score is written as configTerms sums it, with its functions of whole counts
- * tabled: ACL a_c n ln(n + 1), w_c ln(n + 1), a_c N ln(N + r), w_c ln(N + r); LL and BIC n ln n
- * and N ln N (BIC less ½ ln n · configurations · (r − 1)); K2 ln Γ(1 + n) and ln Γ(r + N) − ln Γ(r).
+ * costs more. ACL, LL, BIC and K2 are written as configTerms sums them, with their functions of
+ * whole counts tabled: ACL a_c n ln(n + 1), w_c ln(n + 1), a_c N ln(N + r), w_c ln(N + r); LL and
+ * BIC n ln n and N ln N (BIC less ½ ln n · configurations · (r − 1)); K2 ln Γ(1 + n) and
+ * ln Γ(r + N) − ln Γ(r). âCLL and ACL-Mid/Max go by configTermsLogs (alpha, beta: âCLL's
+ * constants; logWeight: its table of ln max(½, w) by counts, or 0).
  * Subsets are visited as aclSearch visits them, and a subset whose bound (BIC: −its penalty, which
  * grows with every parent; LL: 0) is not above the best is skipped with its extensions, as
  * LocalScorer.bound lets bckg.ts skip them. Configurations in order (v, u), not by first
@@ -391,7 +488,7 @@ const K2 = 3;
  * at most; states: i32 per feature. Scratch (filled here): S (K·r·W words: the rows of each class
  * and state of i), B (pos·R·W words: each candidate's rows by state), filled (i32 pos·R: whether
  * each is nonempty), ents (R·K·r·W words: parent a's state ∧ S), gl and hl (f64, 2·K·(nRows + 1)
- * each), Mx (i32 r), lw (f64 r).
+ * each), Mx (i32 r), lw and th (f64 r), cnt (i32 K·r).
  */
 export function searchBits(
   kind: i32,
@@ -418,6 +515,11 @@ export function searchBits(
   hl: usize,
   Mx: usize,
   lw: usize,
+  alpha: f64,
+  beta: f64,
+  logWeight: usize,
+  cnt: usize,
+  th: usize,
   out: usize,
 ): f64 {
   // Sets of at most 128 rows take two words (the second zero up to 64 rows): count3's case.
@@ -443,7 +545,7 @@ export function searchBits(
     }
   }
   const n1 = nRows + 1;
-  for (let c = 0; c < K; c++) {
+  for (let c = 0; c < (kind >= ACLL ? 0 : K); c++) {
     const w = f64at(weights, i * K + c);
     const a = 1 + w;
     let lnGamma: f64 = 0; // K2: ln Γ(1 + n)
@@ -481,7 +583,13 @@ export function searchBits(
   const perConfig: f64 = kind == BIC ? 0.5 * f64at(lnInt, nRows > 1 ? nRows : 1) : 0;
   const stateFactor: f64 = <f64>(r - 1);
   const bounded = kind == BIC || kind == LL;
-  let best = terms(S, W, 0, gl, hl, n1, r, K, Mx, lw) - perConfig * <f64>K * stateFactor;
+  const logs = kind >= ACLL;
+  const wK = weights + ((<usize>(i * K)) << 3);
+  let best =
+    (logs
+      ? configTermsLogs(S, W, 0, kind, r, K, wK, alpha, beta, logWeight, N + 1, cnt, Mx, lw, th)
+      : terms(S, W, 0, gl, hl, n1, r, K, Mx, lw)) -
+    perConfig * <f64>K * stateFactor;
   let size = 0;
   let b0 = 0;
   let b1 = 0;
@@ -501,7 +609,9 @@ export function searchBits(
           const de = dst + (<usize>e) * bytesW;
           for (let w = 0; w < W; w++) store<u64>(de + ((<usize>w) << 3), u64at(se, w) & u64at(bv, w));
         }
-        s1 += terms(dst, W, 0, gl, hl, n1, r, K, Mx, lw);
+        s1 += logs
+          ? configTermsLogs(dst, W, 0, kind, r, K, wK, alpha, beta, logWeight, N + 1, cnt, Mx, lw, th)
+          : terms(dst, W, 0, gl, hl, n1, r, K, Mx, lw);
       }
       s1 -= penalty1;
       if (s1 > best + 1e-12) {
@@ -519,7 +629,10 @@ export function searchBits(
           const cells = ents + (<usize>v) * cellsBytes;
           for (let u = 0; u < R; u++) {
             if (n32(filled, j2 * R + u) == 0) continue;
-            s2 += terms(cells, W, B + (<usize>(j2 * R + u)) * bytesW, gl, hl, n1, r, K, Mx, lw);
+            const mask = B + (<usize>(j2 * R + u)) * bytesW;
+            s2 += logs
+              ? configTermsLogs(cells, W, mask, kind, r, K, wK, alpha, beta, logWeight, N + 1, cnt, Mx, lw, th)
+              : terms(cells, W, mask, gl, hl, n1, r, K, Mx, lw);
           }
         }
         s2 -= penalty2;
