@@ -627,9 +627,12 @@ export function searchBits(
         for (let v = 0; v < R; v++) {
           if (n32(filled, j * R + v) == 0) continue;
           const cells = ents + (<usize>v) * cellsBytes;
+          const bv = B + (<usize>(j * R + v)) * bytesW;
           for (let u = 0; u < R; u++) {
             if (n32(filled, j2 * R + u) == 0) continue;
             const mask = B + (<usize>(j2 * R + u)) * bytesW;
+            // No row in both states (often with a missing value's few rows): its terms are 0.
+            if (W == 2 && ((load<u64>(bv) & load<u64>(mask)) | (load<u64>(bv, 8) & load<u64>(mask, 8))) == 0) continue;
             s2 += logs
               ? configTermsLogs(cells, W, mask, kind, r, K, wK, alpha, beta, logWeight, N + 1, cnt, Mx, lw, th)
               : terms(cells, W, mask, gl, hl, n1, r, K, Mx, lw);
