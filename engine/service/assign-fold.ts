@@ -1,7 +1,6 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { categoricalFromGenotypes, type CategoricalData } from '../classify/categorical.ts';
+import { categoricalFromGenotypes, subsetRows, type CategoricalData } from '../classify/categorical.ts';
 import { predict } from '../classify/classifier.ts';
-import { subsetRows } from '../classify/categorical.ts';
 import { foldPosteriors, stratifiedFolds, train, trainingRows, type ClassifierOptions } from '../classify/evaluate.ts';
 import { learnStructureShare, type SearchShare } from '../classify/learn-structure.ts';
 import type { Parents } from '../classify/network-structure.ts';
