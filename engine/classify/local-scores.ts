@@ -1,14 +1,7 @@
 import type { Score } from '../util/choices.ts';
 import type { CategoricalData } from './categorical.ts';
 import { acllBetaCached } from './acll.ts';
-import {
-  BIT_SET_SCORES,
-  BIT_SET_STATES,
-  searchKernel,
-  type BitSetScore,
-  type SearchKernel,
-  type SubsetChoice,
-} from './search-kernel.ts';
+import { BIT_SET_STATES, searchKernel, type SearchKernel, type SubsetChoice } from './search-kernel.ts';
 
 /**
  * Decomposable structure scores: log-likelihood, BIC/MDL, K2 (Bayesian Dirichlet, α = 1), the
@@ -146,8 +139,8 @@ export class LocalScorer {
           : undefined;
       this.acll = { alpha, beta, ...(logWeight ? { logWeight } : {}) };
     }
-    const bitSetScore = kind in BIT_SET_SCORES;
-    if (options.wasm !== false && (kind === 'acl' || (bitSetScore && widest + 1 <= BIT_SET_STATES))) {
+    // ACL's kernel scores single sets too; the others' only searches, on bit sets.
+    if (options.wasm !== false && (kind === 'acl' || widest + 1 <= BIT_SET_STATES)) {
       const wasm = searchKernel({
         N,
         K: this.K,
@@ -184,8 +177,7 @@ export class LocalScorer {
   searchSubsets(i: number, candidates: readonly number[], k: number): SubsetChoice | undefined {
     const kernel = this.kernel;
     if (!kernel || k > 2) return undefined;
-    if (kernel.searchBits && this.searchBy === 'bits' && this.kind in BIT_SET_SCORES)
-      return kernel.searchBits(this.kind as BitSetScore, i, candidates, k);
+    if (kernel.searchBits && this.searchBy === 'bits') return kernel.searchBits(this.kind, i, candidates, k);
     if (this.kind !== 'acl') return undefined;
     let widest = 1;
     for (const j of candidates) widest = Math.max(widest, this.states[j]! + 1);

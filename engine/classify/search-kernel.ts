@@ -1,5 +1,6 @@
 import { SEARCH_SCORES_WASM } from './generated/search-scores-wasm.ts';
 import { compileBase64 } from '../util/wasm-module.ts';
+import type { Score } from '../util/choices.ts';
 
 /** The arrays of a LocalScorer the kernel reads. */
 export interface ScorerArrays {
@@ -24,9 +25,11 @@ export interface ScorerArrays {
 
 type KernelCall = (...args: number[]) => number;
 
-/** The scores the bit-set search computes, by the kernel's numbers (search-scores.ts): all of them. */
-export const BIT_SET_SCORES = { acl: 0, ll: 1, bic: 2, k2: 3, acll: 4, 'acl-mid': 5, 'acl-max': 6 } as const;
-export type BitSetScore = keyof typeof BIT_SET_SCORES;
+/** Every score, by the bit-set search's numbers for them (search-scores.ts: ACL, LL, BIC, K2, ACLL, ACL_MID, ACL_MAX). */
+const KERNEL_SCORE = { acl: 0, ll: 1, bic: 2, k2: 3, acll: 4, 'acl-mid': 5, 'acl-max': 6 } as const satisfies Record<
+  Score,
+  number
+>;
 
 /**
  * The bit-set search runs where every feature has at most this many states counting a missing
@@ -50,7 +53,7 @@ export interface SubsetChoice {
 export interface SearchKernel {
   readonly score: (i: number, parents: readonly number[]) => number;
   readonly search: (i: number, candidates: readonly number[], k: number) => SubsetChoice;
-  readonly searchBits?: (score: BitSetScore, i: number, candidates: readonly number[], k: number) => SubsetChoice;
+  readonly searchBits?: (score: Score, i: number, candidates: readonly number[], k: number) => SubsetChoice;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -171,7 +174,7 @@ export function searchKernel(a: ScorerArrays): SearchKernel | undefined {
   let logWeightPlaced = false;
   const searchOnBits =
     bits &&
-    ((score: BitSetScore, i: number, candidates: readonly number[], k: number): SubsetChoice => {
+    ((score: Score, i: number, candidates: readonly number[], k: number): SubsetChoice => {
       const { cand, out } = views(bitsEnd);
       const logWeight = a.acll?.logWeight;
       if (logWeight && !logWeightPlaced) {
@@ -180,7 +183,7 @@ export function searchKernel(a: ScorerArrays): SearchKernel | undefined {
       }
       cand.set(candidates);
       const best = searchBits(
-        BIT_SET_SCORES[score],
+        KERNEL_SCORE[score],
         at.cols,
         N,
         at.rows[i]!,
