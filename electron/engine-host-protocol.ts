@@ -7,8 +7,19 @@
 export type ToEngineHost =
   /** A window's port to the engine is `ports[0]`; a window that connects again replaces its server. */
   | { readonly type: 'connect'; readonly window: number }
-  /** Lets the engine read `path` under the token `grant`; answered by `granted` or `refused` with `id`. */
-  | { readonly type: 'grant'; readonly id: number; readonly grant: string; readonly path: string };
+  /**
+   * Lets window `window`'s engine server read `path` under the token `grant` (no other window's);
+   * answered by `granted` or `refused` with `id`.
+   */
+  | {
+      readonly type: 'grant';
+      readonly id: number;
+      readonly window: number;
+      readonly grant: string;
+      readonly path: string;
+    }
+  /** The window closed: its grants end and its server is disposed. */
+  | { readonly type: 'revoke'; readonly window: number };
 
 /** engine utility process → main. */
 export type FromEngineHost =

@@ -22,28 +22,48 @@ export interface ParentPortLike {
   postMessage(message: FromEngineHost): void;
 }
 
-/** Serves windows' engine requests arriving on `parentPort`; returns the servers' registry. */
+/** How the host touches the disk (injected by tests that count what is opened). */
+export interface HostFiles {
+  stat(path: string): { isFile(): boolean; size: number };
+  /** A dataset's files: the path and its PLINK companions beside it. */
+  dataset(path: string): ReturnType<typeof datasetFiles>;
+}
+
+const DISK: HostFiles = { stat: statSync, dataset: datasetFiles };
+
+/**
+ * Serves windows' engine requests arriving on `parentPort`; returns the servers' registry. A
+ * window's server reads only the paths main granted to that window, by the grant's token (the
+ * path a page writes into a FileGrant is never read).
+ */
 export function serveEngineHost(
   parentPort: ParentPortLike,
   pool: (threads?: number) => StartPool,
   cores?: number,
+  files: HostFiles = DISK,
 ): ServerRegistry {
-  const grants = new Map<string, string>();
-  const granted = (f: FileGrant) => {
-    const path = typeof f.grant === 'string' ? grants.get(f.grant) : undefined;
+  const grants = new Map<number, Map<string, string>>();
+  const grantedTo = (window: number) => (f: FileGrant) => {
+    const path = typeof f?.grant === 'string' ? grants.get(window)?.get(f.grant) : undefined;
     if (path === undefined)
-      throw new RangeError(`${f.name}: the app did not open this file in this session; open it again`);
-    return datasetFiles(path);
+      throw new RangeError(`${String(f?.name)}: the app did not open this file in this window; open it again`);
+    return files.dataset(path);
   };
-  const servers = new ServerRegistry(pool, { granted, ...(cores ? { cores } : {}) });
+  const servers = new ServerRegistry(pool, (window) => ({ granted: grantedTo(window), ...(cores ? { cores } : {}) }));
   parentPort.on('message', (e) => {
     const m = e.data as ToEngineHost;
+    if (m?.type === 'revoke') {
+      grants.delete(m.window);
+      servers.close(m.window);
+      return;
+    }
     if (m?.type === 'grant') {
       let reply: FromEngineHost;
       try {
-        const st = statSync(m.path);
+        const st = files.stat(m.path);
         if (!st.isFile()) throw new Error('not a file');
-        grants.set(m.grant, m.path);
+        if (!grants.has(m.window)) grants.set(m.window, new Map());
+        grants.get(m.window)!.set(m.grant, m.path);
         reply = { type: 'granted', id: m.id, size: st.size };
       } catch (err) {
         const message = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;

@@ -16,6 +16,8 @@ export interface UtilityProcessLike {
 export interface WindowContents {
   readonly id: number;
   isDestroyed(): boolean;
+  /** Electron's 'destroyed' event: the window's grants end with it. */
+  once(event: 'destroyed', listener: () => void): unknown;
   send(channel: string, ...args: unknown[]): void;
   postMessage(channel: string, message: unknown, transfer?: unknown[]): void;
 }
@@ -28,16 +30,17 @@ export interface EngineHostElectron {
 
 /**
  * The engine's utility process, seen from main: started on demand, connected to each window by
- * a MessagePort, told which files it may read (grants), and restarted if it dies, with the
- * windows told and the grants given again.
+ * a MessagePort, told which files each window's server may read (grants, which end with the
+ * window), and restarted if it dies, with the windows told and the grants given again.
  */
 export class EngineHost {
   private child: UtilityProcessLike | undefined;
   private stopping = false;
   private nextId = 1;
   private readonly waiting = new Map<number, (reply: FromEngineHost) => void>();
-  private readonly grants = new Map<string, string>();
-  private readonly windows = new Set<WindowContents>();
+  /** Per window id: grant token → path. */
+  private readonly grants = new Map<number, Map<string, string>>();
+  private readonly windows = new Map<number, WindowContents>();
 
   constructor(
     private readonly electron: EngineHostElectron,
@@ -62,43 +65,83 @@ export class EngineHost {
       for (const w of this.waiting.values()) w({ type: 'refused', id: 0, message: 'the engine process stopped' });
       this.waiting.clear();
       if (this.stopping) return;
-      for (const contents of this.windows)
+      for (const contents of this.windows.values())
         if (!contents.isDestroyed())
           contents.send(EVENT_CHANNELS.engineCrashed, `the engine process exited with code ${code}`);
     });
     this.child = child;
     // A restarted engine may read what the windows had opened.
-    for (const [grant, path] of this.grants) child.postMessage({ type: 'grant', id: 0, grant, path });
+    for (const [window, grants] of this.grants)
+      for (const [grant, path] of grants) child.postMessage({ type: 'grant', id: 0, window, grant, path });
     return child;
+  }
+
+  /** Tracks a window once: when it is destroyed its grants end, here and in the engine. */
+  private track(contents: WindowContents): void {
+    if (this.windows.has(contents.id)) return;
+    this.windows.set(contents.id, contents);
+    contents.once('destroyed', () => {
+      this.windows.delete(contents.id);
+      this.grants.delete(contents.id);
+      this.child?.postMessage({ type: 'revoke', window: contents.id });
+    });
   }
 
   /** Gives `contents` a fresh port to the engine. */
   connect(contents: WindowContents): void {
     const child = this.ensure();
-    this.windows.add(contents);
+    this.track(contents);
     const { port1, port2 } = this.electron.channel();
     child.postMessage({ type: 'connect', window: contents.id }, [port1]);
     contents.postMessage(ENGINE_CHANNELS.port, null, [port2]);
   }
 
-  /** Lets the engine read one file where it lives; the grant the page hands the engine. */
-  async grant(path: string): Promise<FileGrant> {
+  /**
+   * Lets window `contents`'s engine server read one file where it lives; the grant the page hands
+   * the engine. Called only for files the user chose (main's dialogs, a drop, Open Recent, a project).
+   */
+  async grant(path: string, contents: WindowContents): Promise<FileGrant> {
+    if (contents.isDestroyed()) throw new Error(`${path}: the window has closed`);
+    this.track(contents);
     const child = this.ensure();
     const id = this.nextId++;
     const grant = randomUUID();
     const reply = new Promise<FromEngineHost>((resolve) => this.waiting.set(id, resolve));
-    child.postMessage({ type: 'grant', id, grant, path });
+    child.postMessage({ type: 'grant', id, window: contents.id, grant, path });
     const r = await reply;
     if (r.type === 'refused') throw new Error(`${path}: ${r.message}`);
-    this.grants.set(grant, path);
+    if (!this.grants.has(contents.id)) this.grants.set(contents.id, new Map());
+    this.grants.get(contents.id)!.set(grant, path);
     return { name: basename(path), path, size: r.size, grant };
   }
 
-  /** Grants a dataset's files, the main file first (PLINK companions after it). */
-  async grantFiles(paths: readonly string[]): Promise<FileGrant[]> {
+  /** Grants a dataset's files to a window, the main file first (PLINK companions after it). */
+  async grantFiles(paths: readonly string[], contents: WindowContents): Promise<FileGrant[]> {
     const out: FileGrant[] = [];
-    for (const p of mainFileFirst(paths, (path) => path)) out.push(await this.grant(p));
+    for (const p of mainFileFirst(paths, (path) => path)) out.push(await this.grant(p, contents));
     return out;
+  }
+
+  /** Grants each path that is an existing regular file (in order); the others are reported missing. */
+  async grantExisting(
+    paths: readonly string[],
+    contents: WindowContents,
+  ): Promise<{ grants: FileGrant[]; missing: string[] }> {
+    const grants: FileGrant[] = [];
+    const missing: string[] = [];
+    for (const p of paths) {
+      try {
+        grants.push(await this.grant(p, contents));
+      } catch {
+        missing.push(p);
+      }
+    }
+    return { grants, missing };
+  }
+
+  /** The paths a window was granted (and may therefore list in a project it saves). */
+  grantedPaths(contents: WindowContents): ReadonlySet<string> {
+    return new Set(this.grants.get(contents.id)?.values() ?? []);
   }
 
   dispose(): void {

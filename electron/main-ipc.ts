@@ -1,7 +1,20 @@
 // Main's IPC without Electron's modules: the engine handshake and the invoke contract wired to
-// injected dialogs, so tests run main's own wiring over fakes of ipcMain and WebContents.
+// injected dialogs and files, so tests run main's own wiring over fakes of ipcMain and WebContents.
+// Main alone decides what the engine may read: the files of its own dialogs, of a drop the preload
+// resolved, and those listed by a project the user opened in main's dialog (or main's own
+// autosave, which holds only files the window had been granted).
+import { basename } from 'node:path';
 import type { EngineHost, WindowContents } from './engine-host.ts';
-import { ENGINE_CHANNELS, registerInvokeHandlers, type MainIpc } from '../shared/ipc-contract.ts';
+import {
+  ENGINE_CHANNELS,
+  IpcValidationError,
+  projectPaths,
+  registerInvokeHandlers,
+  type FileGrant,
+  type InvokeHandlers,
+  type MainIpc,
+  type OpenedProject,
+} from '../shared/ipc-contract.ts';
 
 /** ipcMain's parts main uses: invoke handlers and the handshake's one-way message. */
 export interface MainIpcWithEvents<E> extends MainIpc<E> {
@@ -10,43 +23,86 @@ export interface MainIpcWithEvents<E> extends MainIpc<E> {
 
 export interface MainIpcDeps<E> {
   readonly ipcMain: MainIpcWithEvents<E>;
-  readonly engine: Pick<EngineHost, 'connect' | 'grantFiles'>;
+  readonly engine: Pick<EngineHost, 'connect' | 'grantFiles' | 'grantExisting' | 'grantedPaths'>;
   /** Calls only from the app's own main frame. */
   trusted(event: E): boolean;
   /** The window that sent an event. */
   contentsOf(event: E): WindowContents;
   /** The system's open dialog: the chosen paths, or null when cancelled. */
   showOpenDialog(): Promise<string[] | null>;
+  /** The system's open dialog for a project file: the chosen path, or null when cancelled. */
+  showOpenProjectDialog(): Promise<string | null>;
   /** The system's save dialog for a suggested name: the chosen path, or null when cancelled. */
   showSaveDialog(name: string): Promise<string | null>;
+  /** Reads a project file the user chose (main's own read: the engine is not involved). */
+  readProject(path: string): Promise<string>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  /** Main's autosave file in its user-data folder: read (null when none) and written. */
+  readonly autosave: { read(): Promise<string | null>; write(text: string): Promise<void> };
   /** Adds a path to Open Recent. */
   rememberRecent(path: string): Promise<void>;
 }
 
+/** Refuses a project that lists a file the window was not granted (the page cannot widen its grants). */
+function checkListedGranted(text: string, granted: ReadonlySet<string>): void {
+  const foreign = projectPaths(text).filter((p) => !granted.has(p));
+  if (foreign.length > 0)
+    throw new IpcValidationError(
+      `the project lists ${foreign.length === 1 ? 'a file' : 'files'} this window did not open: ${foreign.join(', ')}`,
+    );
+}
+
 /** Registers the engine handshake and every invoke channel of the contract. */
 export function registerMainIpc<E>(deps: MainIpcDeps<E>): void {
+  const { engine } = deps;
   deps.ipcMain.on(ENGINE_CHANNELS.connect, (e) => {
-    if (deps.trusted(e)) deps.engine.connect(deps.contentsOf(e));
+    if (deps.trusted(e)) engine.connect(deps.contentsOf(e));
   });
-  registerInvokeHandlers(
-    deps.ipcMain,
-    {
-      openDialog: async () => {
-        const paths = await deps.showOpenDialog();
-        if (!paths || paths.length === 0) return null;
-        const grants = await deps.engine.grantFiles(paths);
-        await deps.rememberRecent(grants[0]!.path);
-        return grants;
-      },
-      grantPaths: async (paths) => deps.engine.grantFiles(paths),
-      saveFile: async (fileName, content) => {
-        const path = await deps.showSaveDialog(fileName);
-        if (!path) return null;
-        await deps.writeFile(path, content);
-        return path;
-      },
+  /** The project's listed files granted to the window that asked; those not on disk reported. */
+  const opened = async (e: E, name: string, text: string): Promise<OpenedProject> => {
+    const { grants, missing } = await engine.grantExisting(projectPaths(text), deps.contentsOf(e));
+    return { name, text, grants, missing };
+  };
+  const handlers: InvokeHandlers<E> = {
+    openDialog: async (e: E): Promise<FileGrant[] | null> => {
+      const paths = await deps.showOpenDialog();
+      if (!paths || paths.length === 0) return null;
+      const grants = await engine.grantFiles(paths, deps.contentsOf(e));
+      await deps.rememberRecent(grants[0]!.path);
+      return grants;
     },
-    deps.trusted,
-  );
+    grantDropped: async (e: E, paths: string[]) => engine.grantFiles(paths, deps.contentsOf(e)),
+    openProject: async (e: E) => {
+      const path = await deps.showOpenProjectDialog();
+      if (!path) return null;
+      return opened(e, basename(path), await deps.readProject(path));
+    },
+    saveProject: async (e: E, name: string, text: string) => {
+      checkListedGranted(text, engine.grantedPaths(deps.contentsOf(e)));
+      const path = await deps.showSaveDialog(name);
+      if (!path) return null;
+      await deps.writeFile(path, text);
+      return path;
+    },
+    autosaveProject: async (e: E, text: string) => {
+      checkListedGranted(text, engine.grantedPaths(deps.contentsOf(e)));
+      await deps.autosave.write(text);
+    },
+    restoreAutosave: async (e: E) => {
+      const text = await deps.autosave.read();
+      if (text === null) return null;
+      try {
+        return await opened(e, 'autosave', text);
+      } catch {
+        return null; // a damaged autosave is no session to restore
+      }
+    },
+    saveFile: async (_e: E, fileName: string, content: string | Uint8Array) => {
+      const path = await deps.showSaveDialog(fileName);
+      if (!path) return null;
+      await deps.writeFile(path, content);
+      return path;
+    },
+  };
+  registerInvokeHandlers(deps.ipcMain, handlers, deps.trusted);
 }

@@ -18,8 +18,10 @@ import {
   type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
 } from 'electron';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { APP_ORIGIN, APP_SCHEME, appResponse } from './app-protocol.ts';
+import { guardAllWebContents, refusePermissions, windowPreferences } from './hardening.ts';
 import { EngineHost } from './engine-host.ts';
 import { addRecent, genotypePathsIn, readJson, writeFileAtomic } from './files.ts';
 import { EVENT_CHANNELS, isTrustedSender, type EventContract, type MenuCommand } from '../shared/ipc-contract.ts';
@@ -30,6 +32,9 @@ const HERE = __dirname;
 const WEB_ROOT = join(HERE, '..', 'dist-web');
 const STATE_FILE = () => join(app.getPath('userData'), 'window-state.json');
 const RECENT_FILE = () => join(app.getPath('userData'), 'recent-files.json');
+const AUTOSAVE_FILE = () => join(app.getPath('userData'), 'autosave.stratify.json');
+/** The largest project file main reads (projects embed results, not datasets opened by path). */
+const MAX_PROJECT_BYTES = 512 * 1024 ** 2;
 
 // The smoke test (tests/electron-smoke) runs the app with a user-data folder of its own.
 if (process.env.STRATIFY_USER_DATA) app.setPath('userData', process.env.STRATIFY_USER_DATA);
@@ -68,7 +73,7 @@ async function openPaths(paths: readonly string[]): Promise<void> {
   }
   for (const p of paths) {
     try {
-      sendEvent('openFiles', await engine.grantFiles([p]));
+      sendEvent('openFiles', await engine.grantFiles([p], mainWindow.webContents));
       await rememberRecent(p);
     } catch (e) {
       dialog.showErrorBox('Could not open the file', `${p}: ${e instanceof Error ? e.message : String(e)}`);
@@ -95,14 +100,7 @@ async function createWindow(): Promise<void> {
     show: false,
     title: 'Stratify',
     icon: join(WEB_ROOT, 'icons', 'icon.png'),
-    webPreferences: {
-      preload: join(HERE, 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      spellcheck: false,
-    },
+    webPreferences: windowPreferences(join(HERE, 'preload.cjs'), app.isPackaged),
   });
   if (state.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
@@ -110,7 +108,6 @@ async function createWindow(): Promise<void> {
     const b = win.getNormalBounds();
     void writeFileAtomic(STATE_FILE(), JSON.stringify({ ...b, maximized: win.isMaximized() }));
   });
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   // The page refuses to unload while a sweep runs; Electron shows no dialog of its own, so ask here.
   win.webContents.on('will-prevent-unload', (e) => {
     const choice = dialog.showMessageBoxSync(win, {
@@ -122,9 +119,6 @@ async function createWindow(): Promise<void> {
       message: 'A clustering sweep is running. Leaving stops it, and its results so far are lost.',
     });
     if (choice === 0) e.preventDefault();
-  });
-  win.webContents.on('will-navigate', (e, url) => {
-    if (!url.startsWith(`${APP_ORIGIN}/`)) e.preventDefault();
   });
   mainWindow = win;
   await win.loadURL(`${APP_ORIGIN}/index.html`);
@@ -197,11 +191,26 @@ function registerIpc(): void {
       });
       return r.canceled ? null : r.filePaths;
     },
+    showOpenProjectDialog: async () => {
+      const r = await dialog.showOpenDialog({
+        properties: ['openFile'],
+        filters: [{ name: 'Stratify projects', extensions: ['json'] }],
+      });
+      return r.canceled ? null : (r.filePaths[0] ?? null);
+    },
     showSaveDialog: async (name) => {
       const r = await dialog.showSaveDialog({ defaultPath: name });
       return r.canceled || !r.filePath ? null : r.filePath;
     },
+    readProject: async (path) => {
+      if ((await stat(path)).size > MAX_PROJECT_BYTES) throw new Error(`${path}: larger than a project can be`);
+      return readFile(path, 'utf8');
+    },
     writeFile: writeFileAtomic,
+    autosave: {
+      read: () => readFile(AUTOSAVE_FILE(), 'utf8').catch(() => null),
+      write: (text) => writeFileAtomic(AUTOSAVE_FILE(), text),
+    },
     rememberRecent,
   });
 }
@@ -209,12 +218,14 @@ function registerIpc(): void {
 function serveApp(): void {
   // The CSP travels on each response (webRequest.onHeadersReceived does not see protocol.handle's).
   protocol.handle(APP_SCHEME, (request) => appResponse(request.url, WEB_ROOT, (url) => net.fetch(url)));
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  refusePermissions(session.defaultSession);
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  // Every web contents, not only the main window's: no navigation away, no webviews, no new windows.
+  guardAllWebContents(app);
   // File associations: macOS sends open-file; Windows and Linux start us (or a second instance)
   // with the path among the arguments.
   app.on('open-file', (e, path) => {

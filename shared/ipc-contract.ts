@@ -23,16 +23,42 @@ export const ENGINE_CHANNELS = {
 /** The `type` of the window message that carries the engine's port from the preload to the page. */
 export const ENGINE_PORT_MESSAGE = 'stratify:engine-port';
 
-/** Renderer → main calls (ipcRenderer.invoke → ipcMain.handle): arguments and result. */
+/**
+ * A project file opened by main: its text, the data files it lists that main granted this window,
+ * and those it lists that are no longer there.
+ */
+export interface OpenedProject {
+  /** The project file's name (no folder). */
+  readonly name: string;
+  readonly text: string;
+  readonly grants: readonly FileGrant[];
+  /** Paths the project lists that are not existing regular files. */
+  readonly missing: readonly string[];
+}
+
+/**
+ * Renderer → main calls (ipcRenderer.invoke → ipcMain.handle): arguments and result. No channel
+ * the page can reach takes a path: main grants files only from what the user did (its own dialogs,
+ * Open Recent, the command line, a drop the preload resolved, a project the user chose).
+ */
 export interface InvokeContract {
   /** The system's open dialog; the chosen files granted to the engine (main file first), or null when cancelled. */
   openDialog: { args: []; result: FileGrant[] | null };
   /**
-   * Grants the engine files the user named in the page: dropped files (their paths from
-   * webUtils.getPathForFile) or a saved project's files. Only existing regular files are granted.
+   * Files the user dropped on the window or chose in its file input: called by the preload alone
+   * (the page's `grantFiles` takes File objects, whose paths only the preload can see through
+   * webUtils.getPathForFile), never with a path the page wrote.
    */
-  grantPaths: { args: [paths: string[]]; result: FileGrant[] };
-  /** The system's save dialog for a suggested name; the path written, or null when cancelled. */
+  grantDropped: { args: [paths: string[]]; result: FileGrant[] };
+  /** The system's open dialog for a project; the project with the files it lists granted, or null. */
+  openProject: { args: []; result: OpenedProject | null };
+  /** The system's save dialog for a project; refused when it lists a file this window was not granted. */
+  saveProject: { args: [name: string, text: string]; result: string | null };
+  /** Keeps the latest project in main's own folder; refused when it lists a file this window was not granted. */
+  autosaveProject: { args: [text: string]; result: void };
+  /** The autosaved project with the files it lists granted again to this window, or null. */
+  restoreAutosave: { args: []; result: OpenedProject | null };
+  /** The system's save dialog for a suggested name; the path written, or null when cancelled. Never a project. */
   saveFile: { args: [name: string, data: string | Uint8Array]; result: string | null };
 }
 
@@ -48,7 +74,11 @@ export interface EventContract {
 
 export const INVOKE_CHANNELS: { readonly [K in keyof InvokeContract]: string } = {
   openDialog: 'stratify:open-dialog',
-  grantPaths: 'stratify:grant-paths',
+  grantDropped: 'stratify:grant-dropped',
+  openProject: 'stratify:open-project',
+  saveProject: 'stratify:save-project',
+  autosaveProject: 'stratify:autosave-project',
+  restoreAutosave: 'stratify:restore-autosave',
   saveFile: 'stratify:save-file',
 };
 
@@ -101,7 +131,7 @@ export function validateMenuCommand(v: unknown): MenuCommand {
 const MAX_PATHS = 16;
 const MAX_PATH = 4096;
 
-/** Paths the page asks to have granted: 1–16 absolute paths without control characters. */
+/** Paths of dropped files (from the preload): 1–16 absolute paths without control characters. */
 export function validatePaths(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0 || v.length > MAX_PATHS)
     throw new IpcValidationError(`paths must be a list of 1 to ${MAX_PATHS} file paths`);
@@ -131,19 +161,91 @@ export function validateGrants(v: unknown): FileGrant[] {
   });
 }
 
+const MAX_PROJECT = 512 * 1024 ** 2;
+
+/** A project's text from the page: a string of at most 512 MiB that parses as a Stratify project. */
+export function validateProjectText(v: unknown): string {
+  if (typeof v !== 'string' || v.length > MAX_PROJECT)
+    throw new IpcValidationError('a project must be JSON text of at most 512 MiB');
+  projectPaths(v);
+  return v;
+}
+
+/** Whether text parses as a Stratify project (the JSON the app saves: { app: 'stratify', files }). */
+function parsedProject(text: string): Record<string, unknown> | null {
+  if (!/^\s*\{/.test(text)) return null;
+  try {
+    const doc = JSON.parse(text) as unknown;
+    if (doc && typeof doc === 'object' && !Array.isArray(doc) && (doc as { app?: unknown }).app === 'stratify')
+      return doc as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/** Whether content written by saveFile would open as a project (so it must go through saveProject). */
+export function isProjectContent(data: string | Uint8Array): boolean {
+  if (typeof data === 'string') return parsedProject(data) !== null;
+  // Bytes: only what begins like a JSON object is decoded (a PNG or a zip is not).
+  let k = 0;
+  while (k < data.length && (data[k] === 0x20 || data[k] === 0x0a || data[k] === 0x0d || data[k] === 0x09)) k++;
+  if (data[k] === 0xef) k += 3; // a UTF-8 byte-order mark
+  if (data[k] !== 0x7b) return false;
+  return parsedProject(new TextDecoder().decode(data)) !== null;
+}
+
+/**
+ * The files on disk a project lists (its data files, population file and sites file by path), in
+ * order; throws IpcValidationError when the text is not a Stratify project or a path is malformed.
+ */
+export function projectPaths(text: string): string[] {
+  const doc = parsedProject(text);
+  if (!doc) throw new IpcValidationError('not a Stratify project (JSON with "app": "stratify")');
+  const files = doc.files;
+  if (!Array.isArray(files)) throw new IpcValidationError('the project has no list of files');
+  const listed = [...files, doc.populationFile, doc.sitesFile].filter((f) => f !== undefined);
+  const paths: string[] = [];
+  for (const f of listed) {
+    const path = (f as { path?: unknown } | null)?.path;
+    if (path === undefined) continue;
+    paths.push(...validatePaths([path]));
+  }
+  return paths;
+}
+
 /** Checks an invoke call's arguments against its contract; throws IpcValidationError otherwise. */
 export const VALIDATE_ARGS: { readonly [K in keyof InvokeContract]: (args: unknown[]) => InvokeContract[K]['args'] } = {
   openDialog: (args) => {
     if (args.length !== 0) throw new IpcValidationError('openDialog takes no arguments');
     return [];
   },
-  grantPaths: (args) => {
-    if (args.length !== 1) throw new IpcValidationError('grantPaths takes a list of paths');
+  grantDropped: (args) => {
+    if (args.length !== 1) throw new IpcValidationError('grantDropped takes a list of paths');
     return [validatePaths(args[0])];
+  },
+  openProject: (args) => {
+    if (args.length !== 0) throw new IpcValidationError('openProject takes no arguments');
+    return [];
+  },
+  saveProject: (args) => {
+    if (args.length !== 2) throw new IpcValidationError('saveProject takes a file name and the project');
+    return [validateFileName(args[0]), validateProjectText(args[1])];
+  },
+  autosaveProject: (args) => {
+    if (args.length !== 1) throw new IpcValidationError('autosaveProject takes the project');
+    return [validateProjectText(args[0])];
+  },
+  restoreAutosave: (args) => {
+    if (args.length !== 0) throw new IpcValidationError('restoreAutosave takes no arguments');
+    return [];
   },
   saveFile: (args) => {
     if (args.length !== 2) throw new IpcValidationError('saveFile takes a file name and its content');
-    return [validateFileName(args[0]), validateFileData(args[1])];
+    const data = validateFileData(args[1]);
+    if (isProjectContent(data))
+      throw new IpcValidationError('a project is saved with saveProject, which checks the files it lists');
+    return [validateFileName(args[0]), data];
   },
 };
 
@@ -163,21 +265,28 @@ export interface MainIpc<E> {
   handle(channel: string, listener: (event: E, ...args: unknown[]) => Promise<unknown>): void;
 }
 
-/** Implementations of the invoke channels (arguments already validated). */
-export type InvokeHandlers = {
-  readonly [K in keyof InvokeContract]: (...args: InvokeContract[K]['args']) => Promise<InvokeContract[K]['result']>;
+/** Implementations of the invoke channels: the caller's event, then the arguments (already validated). */
+export type InvokeHandlers<E> = {
+  readonly [K in keyof InvokeContract]: (
+    event: E,
+    ...args: InvokeContract[K]['args']
+  ) => Promise<InvokeContract[K]['result']>;
 };
 
 /**
  * Registers a handler for every invoke channel: a call from an untrusted frame or with arguments
  * that break the contract is refused before the implementation runs.
  */
-export function registerInvokeHandlers<E>(ipc: MainIpc<E>, impl: InvokeHandlers, trusted: (event: E) => boolean): void {
+export function registerInvokeHandlers<E>(
+  ipc: MainIpc<E>,
+  impl: InvokeHandlers<E>,
+  trusted: (event: E) => boolean,
+): void {
   for (const key of Object.keys(INVOKE_CHANNELS) as (keyof InvokeContract)[]) {
     ipc.handle(INVOKE_CHANNELS[key], async (event, ...args) => {
       if (!trusted(event)) throw new IpcValidationError('IPC from an untrusted frame was refused');
       const valid = VALIDATE_ARGS[key](args);
-      return (impl[key] as (...a: unknown[]) => Promise<unknown>)(...valid);
+      return (impl[key] as (event: E, ...a: unknown[]) => Promise<unknown>)(event, ...valid);
     });
   }
 }
@@ -195,9 +304,16 @@ export interface DesktopApi {
    */
   requestEnginePort(): void;
   openFileDialog(): Promise<InvokeContract['openDialog']['result']>;
-  grantPaths(...args: InvokeContract['grantPaths']['args']): Promise<InvokeContract['grantPaths']['result']>;
-  /** The path of a dropped or chosen File (Electron's webUtils.getPathForFile; '' when it has none). */
-  pathForFile(file: File): string;
+  /**
+   * Grants the engine dropped or chosen File objects (the page never names a path): the preload
+   * asks main with their paths from webUtils.getPathForFile; files without one (made in the page)
+   * are left out, so the result may be shorter than `files`, or empty.
+   */
+  grantFiles(files: readonly File[]): Promise<FileGrant[]>;
+  openProject(): Promise<InvokeContract['openProject']['result']>;
+  saveProject(...args: InvokeContract['saveProject']['args']): Promise<InvokeContract['saveProject']['result']>;
+  autosaveProject(...args: InvokeContract['autosaveProject']['args']): Promise<void>;
+  restoreAutosave(): Promise<InvokeContract['restoreAutosave']['result']>;
   saveFile(...args: InvokeContract['saveFile']['args']): Promise<InvokeContract['saveFile']['result']>;
   onEngineCrashed(handler: (reason: EventContract['engineCrashed']) => void): void;
   onMenuCommand(handler: (command: EventContract['menuCommand']) => void): void;
@@ -211,9 +327,21 @@ export interface RendererIpc {
   on(channel: string, listener: (event: unknown, payload: unknown) => void): void;
 }
 
-/** The part of Electron's webUtils the preload needs. */
+/** The part of Electron's webUtils the preload needs (it throws for anything but a File). */
 export interface FilePaths {
   getPathForFile(file: File): string;
+}
+
+/** The paths of File objects that have one on disk (dropped or chosen, not made in the page). */
+export function pathsOfFiles(files: unknown, webUtils: FilePaths): string[] {
+  if (!Array.isArray(files) || files.length > MAX_PATHS)
+    throw new IpcValidationError(`grantFiles takes a list of at most ${MAX_PATHS} files`);
+  return files.flatMap((f: unknown) => {
+    if (typeof File === 'undefined' || !(f instanceof File))
+      throw new IpcValidationError('grantFiles takes File objects');
+    const path = webUtils.getPathForFile(f);
+    return path ? [path] : [];
+  });
 }
 
 /** The page's API over an ipcRenderer-like object: each call on its channel, each event validated. */
@@ -226,8 +354,14 @@ export function desktopApi(ipc: RendererIpc, files: FilePaths): DesktopApi {
     isDesktop: true,
     requestEnginePort: () => ipc.send(ENGINE_CHANNELS.connect),
     openFileDialog: () => ipc.invoke(INVOKE_CHANNELS.openDialog) as Promise<FileGrant[] | null>,
-    grantPaths: (paths) => ipc.invoke(INVOKE_CHANNELS.grantPaths, paths) as Promise<FileGrant[]>,
-    pathForFile: (file) => files.getPathForFile(file),
+    grantFiles: async (list) => {
+      const paths = pathsOfFiles(list, files);
+      return paths.length === 0 ? [] : ((await ipc.invoke(INVOKE_CHANNELS.grantDropped, paths)) as FileGrant[]);
+    },
+    openProject: () => ipc.invoke(INVOKE_CHANNELS.openProject) as Promise<OpenedProject | null>,
+    saveProject: (name, text) => ipc.invoke(INVOKE_CHANNELS.saveProject, name, text) as Promise<string | null>,
+    autosaveProject: async (text) => void (await ipc.invoke(INVOKE_CHANNELS.autosaveProject, text)),
+    restoreAutosave: () => ipc.invoke(INVOKE_CHANNELS.restoreAutosave) as Promise<OpenedProject | null>,
     saveFile: (name, data) => ipc.invoke(INVOKE_CHANNELS.saveFile, name, data) as Promise<string | null>,
     onEngineCrashed: on(EVENT_CHANNELS.engineCrashed, (v) => String(v)),
     onMenuCommand: on(EVENT_CHANNELS.menuCommand, validateMenuCommand),

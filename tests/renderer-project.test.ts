@@ -241,23 +241,22 @@ test('saved bootstrap intervals and a fit check survive JSON (NaN, float32 pairs
   assert.throws(() => checkProject(doc), /trust\.projection/);
 });
 
-test('files the desktop app read where they live are saved by path and granted again on restore; embedded ones decoded', async () => {
+test('files the desktop app read where they live are saved by path and matched to main’s grants on restore; embedded ones decoded', () => {
   const grant = { name: 'big.vcf.gz', path: '/data/big.vcf.gz', size: 10, grant: 'g1' };
   const bytes = { name: 'pops.tsv', bytes: new TextEncoder().encode('a\tpop1\n') };
   const saved = [encodeFile(grant), encodeFile(bytes)];
   assert.deepEqual(saved[0], { name: 'big.vcf.gz', path: '/data/big.vcf.gz' }, 'no bytes for a granted file');
   assert.ok(!('path' in saved[1]!));
   assert.doesNotThrow(() => checkProject({ ...project(), files: saved }));
-  const asked: string[][] = [];
-  const desktop = {
-    grantPaths: async (paths: string[]) => {
-      asked.push(paths);
-      return paths.map((p) => ({ ...grant, path: p, grant: 'g2' }));
-    },
-  };
-  const files = await decodeFiles(JSON.parse(JSON.stringify(saved)), desktop);
-  assert.deepEqual(asked, [['/data/big.vcf.gz']]);
+  // What main granted when it opened the project (its dialog or its autosave).
+  const opened = { grants: [{ ...grant, grant: 'g2' }], missing: [] };
+  const files = decodeFiles(JSON.parse(JSON.stringify(saved)), opened);
   assert.deepEqual(files[0], { ...grant, grant: 'g2' });
   assert.equal(new TextDecoder().decode((files[1] as { bytes: Uint8Array }).bytes), 'a\tpop1\n');
-  await assert.rejects(decodeFiles(saved), /only the desktop app/);
+  assert.throws(() => decodeFiles(saved), /only the desktop app/);
+  assert.throws(
+    () => decodeFiles(saved, { grants: [], missing: ['/data/big.vcf.gz'] }),
+    /big\.vcf\.gz, which is no longer there/,
+  );
+  assert.throws(() => decodeFiles(saved, { grants: [], missing: [] }), /did not open for it/);
 });

@@ -23,9 +23,10 @@ export interface FileBytes {
 }
 
 /**
- * A file the desktop shell let the engine read where it lives: the main process chose the path
- * (dialog, Open Recent, file association, drop) and told the engine host under an unguessable
- * grant, so the page names the file without ever holding its bytes, and cannot name any other.
+ * A file the desktop shell let the engine read where it lives: the main process granted the path
+ * the user chose (dialog, Open Recent, file association, drop, a project opened in main's dialog)
+ * to one window under an unguessable token, so the page names the file without ever holding its
+ * bytes; the engine reads the token's path, never the `path` written here.
  */
 export interface FileGrant {
   readonly name: string;

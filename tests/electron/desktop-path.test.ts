@@ -10,65 +10,22 @@ import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { EngineClient } from '../../engine/runtime/engine-client.ts';
-import { StartPool } from '../../engine/runtime/pool.ts';
-import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import type { FileGrant } from '../../engine/runtime/engine-protocol.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { VCF_FIXED_COLUMNS } from '../../engine/formats/writers.ts';
-import { EngineHost } from '../../electron/engine-host.ts';
-import { serveEngineHost, type ParentPortLike } from '../../electron/engine-host-serve.ts';
-import { installPreload } from '../../electron/preload-install.ts';
-import { registerMainIpc } from '../../electron/main-ipc.ts';
-import { EVENT_CHANNELS, ENGINE_PORT_MESSAGE, isTrustedSender, type DesktopApi } from '../../shared/ipc-contract.ts';
+import { EVENT_CHANNELS, ENGINE_PORT_MESSAGE } from '../../shared/ipc-contract.ts';
 import { desktopEnginePort } from '../../renderer/src/engine/desktop-port.ts';
 import { messagePortPort } from '../../renderer/src/engine/ports.ts';
 import { ROOT } from '../helpers.ts';
-import {
-  acrossBridge,
-  closeAllPorts,
-  fakeContextBridge,
-  fakeIpc,
-  fakeMessageChannelMain,
-  fakeUtilityProcess,
-  FakeWindow,
-  type FakeIpcEvent,
-} from './fake-electron.ts';
+import { acrossBridge, closeAllPorts } from './fake-electron.ts';
+import { desktop as desktopWith } from './desktop-fixture.ts';
 
 const EXAMPLE = join(ROOT, 'resources', 'examples', 'nancycats.str');
 
 after(closeAllPorts);
 
-/** The desktop app assembled from its parts: main, preload, page window and utility process. */
-function desktop(dialogPaths: () => string[] | null) {
-  const ipc = fakeIpc();
-  const bridge = fakeContextBridge();
-  const win = new FakeWindow();
-  const utility = fakeUtilityProcess((_path, parentPort) => {
-    serveEngineHost(parentPort as ParentPortLike, () => new StartPool(spawnInProcess, 1));
-  });
-  const engine = new EngineHost(
-    { fork: utility.fork, channel: fakeMessageChannelMain },
-    '/opt/Stratify/resources/app.asar/dist-electron',
-  );
-  const recent: string[] = [];
-  registerMainIpc<FakeIpcEvent>({
-    ipcMain: ipc.ipcMain,
-    engine,
-    trusted: (e) => isTrustedSender(e.senderFrame.url, true),
-    contentsOf: (e) => e.sender,
-    showOpenDialog: async () => dialogPaths(),
-    showSaveDialog: async () => null,
-    writeFile: async () => undefined,
-    rememberRecent: async (p) => void recent.push(p),
-  });
-  installPreload(
-    { contextBridge: bridge.contextBridge, ipcRenderer: ipc.ipcRenderer, webUtils: { getPathForFile: () => '' } },
-    win,
-  );
-  const api = bridge.mainWorld.stratify as DesktopApi;
-  const connect = async () => new EngineClient(messagePortPort(await desktopEnginePort(api, win)));
-  return { ipc, win, api, engine, utility, recent, connect };
-}
+/** The desktop app whose Open dialog answers `paths`. */
+const desktop = (paths: () => string[] | null) => desktopWith({ open: paths() });
 
 test('the context bridge fake follows Electron: ports and other transferables do not cross; values are copied, functions proxied', async () => {
   const { port1 } = new MessageChannel();
@@ -138,9 +95,11 @@ test('a file chosen in the Open dialog is granted and streamed by the engine; th
   // A grant the engine never heard of (made up in the page) is refused.
   const forged: FileGrant = { ...grants[0]!, grant: 'not-a-grant', path: '/etc/passwd' };
   await assert.rejects(client.call('openDataset', [[forged], {}]).result, /did not open this file/);
-  // A path that does not exist is refused by the host with the path named.
-  await assert.rejects(app.api.grantPaths(['/nonexistent/x.vcf']), /\/nonexistent\/x\.vcf: no such file/);
-  await assert.rejects(app.api.grantPaths(['relative.vcf']), /not an absolute path/);
+  // A dropped file that has gone is refused by the host with the path named.
+  await assert.rejects(
+    app.api.grantFiles([app.files.drop('/nonexistent/x.vcf')]),
+    /\/nonexistent\/x\.vcf: no such file/,
+  );
   client.dispose();
 });
 

@@ -69,6 +69,8 @@ export function acrossBridge(value: unknown, exact = true): unknown {
     );
   }
   if (value instanceof Error) return copiedError(value);
+  // A File crosses as the same file (Electron keeps its backing file, which webUtils.getPathForFile reads).
+  if (typeof File !== 'undefined' && value instanceof File) return value;
   if (Array.isArray(value)) return Object.freeze(value.map((v) => acrossBridge(v, false)));
   if (Object.prototype.toString.call(value) === '[object Object]') {
     // Plain objects and custom classes: own keys copied, the prototype dropped.
@@ -188,21 +190,57 @@ export interface FakeIpcEvent {
   readonly senderFrame: { readonly url: string };
 }
 
+/**
+ * Electron's webUtils in the preload (docs/api/web-utils.md): getPathForFile throws for anything
+ * but a File and returns '' for a File made in JavaScript; only files the user dropped or chose
+ * (`drop`) have a path.
+ */
+export function fakeWebUtils() {
+  const onDisk = new WeakMap<File, string>();
+  return {
+    /** A File as a drop or a file input gives it to the page: backed by `path` on disk. */
+    drop(path: string): File {
+      const f = new File([], path.split(/[\\/]/).pop()!);
+      onDisk.set(f, path);
+      return f;
+    },
+    webUtils: {
+      getPathForFile(file: File): string {
+        if (!(file instanceof File)) throw new TypeError('Error processing argument at index 0, conversion failure');
+        return onDisk.get(file) ?? '';
+      },
+    },
+  };
+}
+
 /** A window's WebContents: send() and postMessage() reach the renderer's ipcRenderer listeners. */
 export class FakeWebContents {
-  readonly id = 1;
   readonly mainFrame: { url: string };
   destroyed = false;
   readonly sent: { channel: string; args: unknown[] }[] = [];
+  private readonly onDestroyed: (() => void)[] = [];
   constructor(
     url: string,
     private readonly renderer: Map<string, Set<Listener>>,
+    readonly id = 1,
   ) {
     this.mainFrame = { url };
   }
 
   isDestroyed(): boolean {
     return this.destroyed;
+  }
+
+  once(event: 'destroyed', listener: () => void): this {
+    if (event === 'destroyed') this.onDestroyed.push(listener);
+    return this;
+  }
+
+  /** The window closes: 'destroyed' is emitted once. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const l of this.onDestroyed.splice(0)) l();
   }
 
   send(channel: string, ...args: unknown[]): void {
@@ -222,11 +260,11 @@ export class FakeWebContents {
 }
 
 /** ipcMain and ipcRenderer of one window, with Electron's cloning of arguments and results. */
-export function fakeIpc(pageUrl = 'app://stratify/index.html') {
+export function fakeIpc(pageUrl = 'app://stratify/index.html', windowId = 1) {
   const mainListeners = new Map<string, Set<Listener>>();
   const handlers = new Map<string, (event: FakeIpcEvent, ...args: unknown[]) => Promise<unknown>>();
   const rendererListeners = new Map<string, Set<Listener>>();
-  const webContents = new FakeWebContents(pageUrl, rendererListeners);
+  const webContents = new FakeWebContents(pageUrl, rendererListeners, windowId);
   let frameUrl = pageUrl;
   const event = (): FakeIpcEvent => ({ sender: webContents, senderFrame: { url: frameUrl } });
   const add = (m: Map<string, Set<Listener>>, channel: string, l: Listener) => {

@@ -31,11 +31,15 @@ function fakeMain() {
         calls.push({ key: 'openDialog', args: [] });
         return null;
       },
-      grantPaths: async (paths) => {
-        calls.push({ key: 'grantPaths', args: [paths] });
+      grantDropped: async (_e, paths) => {
+        calls.push({ key: 'grantDropped', args: [paths] });
         return paths.map((p) => ({ name: p, path: p, size: 0, grant: 'g' }));
       },
-      saveFile: async (name, data) => {
+      openProject: async () => null,
+      saveProject: async () => null,
+      autosaveProject: async () => undefined,
+      restoreAutosave: async () => null,
+      saveFile: async (_e, name, data) => {
         calls.push({ key: 'saveFile', args: [name, data] });
         return `/tmp/${name}`;
       },
@@ -57,13 +61,13 @@ test('main: every invoke channel has a handler; wrong payloads and untrusted fra
   const open = handlers.get(INVOKE_CHANNELS.openDialog)!;
   await assert.rejects(open(ok, 'surprise'), IpcValidationError);
   assert.equal(await open(ok), null);
-  const grant = handlers.get(INVOKE_CHANNELS.grantPaths)!;
+  const grant = handlers.get(INVOKE_CHANNELS.grantDropped)!;
   for (const bad of [[], [[]], ['/a.vcf'], [['rel.vcf']], [['/a\u0000.vcf']], [Array(17).fill('/a.vcf')], [[42]]])
     await assert.rejects(grant(ok, ...bad), IpcValidationError, JSON.stringify(bad));
   assert.equal(((await grant(ok, ['/data/a.vcf', 'C:\\data\\b.bed'])) as unknown[]).length, 2);
   assert.deepEqual(
     calls.map((c) => c.key),
-    ['saveFile', 'openDialog', 'grantPaths'],
+    ['saveFile', 'openDialog', 'grantDropped'],
     'only the valid calls reached the implementation',
   );
 });
@@ -72,6 +76,7 @@ test('preload: each API call goes to its channel; events are validated before th
   const invoked: { channel: string; args: unknown[] }[] = [];
   const sent: string[] = [];
   const listeners = new Map<string, (e: unknown, payload: unknown) => void>();
+  const dropped = new File([], 'dropped.vcf');
   const api: DesktopApi = desktopApi(
     {
       invoke: async (channel, ...args) => {
@@ -81,18 +86,31 @@ test('preload: each API call goes to its channel; events are validated before th
       send: (channel) => void sent.push(channel),
       on: (channel, listener) => listeners.set(channel, listener),
     },
-    { getPathForFile: () => '/data/dropped.vcf' },
+    { getPathForFile: (f) => (f === dropped ? '/data/dropped.vcf' : '') },
   );
   await api.openFileDialog();
-  await api.grantPaths(['/data/x.vcf']);
+  await api.grantFiles([dropped, new File(['x'], 'made-in-the-page.vcf')]);
+  assert.deepEqual(await api.grantFiles([new File(['x'], '/etc/passwd')]), [], 'no path: no call to main');
+  await api.openProject();
+  await api.saveProject('p.stratify.json', '{"app":"stratify","files":[]}');
+  await api.autosaveProject('{"app":"stratify","files":[]}');
+  await api.restoreAutosave();
   await api.saveFile('a.svg', 'x');
   assert.deepEqual(
     invoked.map((c) => c.channel),
-    [INVOKE_CHANNELS.openDialog, INVOKE_CHANNELS.grantPaths, INVOKE_CHANNELS.saveFile],
+    [
+      INVOKE_CHANNELS.openDialog,
+      INVOKE_CHANNELS.grantDropped,
+      INVOKE_CHANNELS.openProject,
+      INVOKE_CHANNELS.saveProject,
+      INVOKE_CHANNELS.autosaveProject,
+      INVOKE_CHANNELS.restoreAutosave,
+      INVOKE_CHANNELS.saveFile,
+    ],
   );
+  assert.deepEqual(invoked[1]!.args, [['/data/dropped.vcf']], 'only the path of the file that has one');
   api.requestEnginePort();
   assert.deepEqual(sent, [ENGINE_CHANNELS.connect]);
-  assert.equal(api.pathForFile({} as File), '/data/dropped.vcf');
   const got: unknown[] = [];
   api.onMenuCommand((c) => got.push(c));
   api.onOpenFiles((f) => got.push(f[0]!.name));
@@ -123,8 +141,11 @@ test('renderer: every API method has a caller and every menu command a handler; 
   const renderer = sources(join(ROOT, 'renderer', 'src')).join('\n');
   const methods: (keyof DesktopApi)[] = [
     'openFileDialog',
-    'grantPaths',
-    'pathForFile',
+    'grantFiles',
+    'openProject',
+    'saveProject',
+    'autosaveProject',
+    'restoreAutosave',
     'saveFile',
     'onEngineCrashed',
     'onMenuCommand',

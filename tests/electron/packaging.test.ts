@@ -5,10 +5,10 @@
 // is unpacked from the asar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import { minimatch } from 'minimatch';
 import { parse } from 'yaml';
@@ -25,17 +25,37 @@ interface BuilderConfig {
 }
 
 const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  main: string;
+  dependencies?: Record<string, string>;
+};
 
-/** Whether electron-builder packs `file` (its `files` patterns: the last matching one decides). */
+/** electron-builder's own matcher for `files` (app-builder-lib's FileMatcher and its filter). */
+interface FileMatcherLike {
+  createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean;
+}
+const { FileMatcher } = createRequire(import.meta.url)('app-builder-lib/out/fileMatcher.js') as {
+  FileMatcher: new (from: string, to: string, expand: (p: string) => string, patterns: string[]) => FileMatcherLike;
+};
+const filter = new FileMatcher(ROOT, '/app', (p) => p, config.files).createFilter();
+const DIR = { isDirectory: () => true };
+const FILE = { isDirectory: () => false };
+
+/** Whether electron-builder packs `file` (relative to the project): every folder on its way, then the file. */
 function packed(file: string): boolean {
-  let included = false;
-  for (const p of config.files) {
-    if (p.startsWith('!')) {
-      if (minimatch(file, p.slice(1), { dot: true })) included = false;
-    } else if (minimatch(file, p, { dot: true })) included = true;
-  }
-  return included;
+  const parts = file.split('/');
+  for (let k = 1; k < parts.length; k++) if (!filter(join(ROOT, ...parts.slice(0, k)), DIR)) return false;
+  return filter(join(ROOT, file), FILE);
+}
+
+/** What electron-builder's walk of the project folder would pack (folders it refuses are not entered). */
+function packedTree(dir = ROOT): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.name === '.git') return [];
+    if (e.isDirectory()) return filter(path, DIR) ? packedTree(path) : [];
+    return filter(path, FILE) ? [relative(ROOT, path).split(sep).join('/')] : [];
+  });
 }
 
 const unpacked = (file: string) => config.asarUnpack.some((p) => minimatch(file, p, { dot: true }));
@@ -47,6 +67,26 @@ test('electron-builder.yml is valid for the installed electron-builder', () => {
   assert.ok(validate(config), JSON.stringify(validate.errors, null, 1));
   // A misspelt key is refused (the check can fail).
   assert.equal(validate({ ...config, electronFuses: { runAsNod: false } }), false);
+});
+
+test('what is packed: the bundles, the page and package.json; no node_modules, no sources', (t) => {
+  // electron-builder copies production dependencies into the asar whatever `files` says: none here.
+  assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'every library is inside the bundles');
+  for (const f of ['node_modules/d3/package.json', 'dist-web/node_modules/x/index.js', 'dist-electron/main.ts'])
+    assert.equal(packed(f), false, f);
+  // The repository's tree as it is now (dist-web and dist-electron where a build made them).
+  const tree = packedTree();
+  t.diagnostic(`packed from this tree (${tree.length} files): ${tree.join(', ')}`);
+  assert.ok(tree.includes('package.json'));
+  const stray = tree.filter((f) => !/^(dist-web|dist-electron)\//.test(f) && f !== 'package.json');
+  assert.deepEqual(stray, [], 'only the bundles, the page and package.json');
+  assert.deepEqual(
+    tree.filter((f) => f.includes('node_modules') || f.endsWith('.ts') || f.endsWith('.map')),
+    [],
+  );
+  // The matcher can fail: the old configuration, without the exclusions, packs a stray TypeScript file.
+  const loose = new FileMatcher(ROOT, '/app', (p) => p, ['dist-electron/**', '!**/*.map']).createFilter();
+  assert.equal(loose(join(ROOT, 'dist-electron', 'main.ts'), FILE), true);
 });
 
 test('fuses: no run-as-node, no NODE_OPTIONS, no inspect arguments, the app only from an integrity-checked asar', () => {

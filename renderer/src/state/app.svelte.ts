@@ -170,14 +170,15 @@ export function toShownError(title: string, e: unknown): ShownError {
 }
 
 /**
- * Dropped or chosen File objects as the engine takes them: in the desktop app granted by path
- * (read where they live), in a browser read into bytes.
+ * Dropped or chosen File objects as the engine takes them: in the desktop app granted by main
+ * (read where they live; the page hands over the File objects, never a path), in a browser — or
+ * for files without a place on disk — read into bytes.
  */
 export async function readFiles(files: FileList | File[]): Promise<FileInput[]> {
   const desktop = window.stratify;
   if (desktop?.isDesktop) {
-    const paths = Array.from(files, (f) => desktop.pathForFile(f)).filter((p) => p !== '');
-    if (paths.length > 0) return desktop.grantPaths(paths);
+    const granted = await desktop.grantFiles(Array.from(files));
+    if (granted.length > 0) return granted;
   }
   return readFileBytes(files);
 }

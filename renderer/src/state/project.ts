@@ -21,7 +21,7 @@ import type {
   RunInfo,
 } from '../../../engine/runtime/engine-protocol.ts';
 import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
-import type { DesktopApi } from '../../../shared/ipc-contract.ts';
+import type { OpenedProject } from '../../../shared/ipc-contract.ts';
 import type { AssignSettings } from './assign.svelte.ts';
 import type { PcaSettings } from './pca.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
@@ -267,23 +267,30 @@ export function encodeFile(f: FileInput): SavedFile {
 }
 
 /**
- * The saved files as the engine takes them: embedded ones decoded, files by path granted again by
- * the desktop app (`desktop`); in a browser a project that names files on disk is refused.
+ * The saved files as the engine takes them: embedded ones decoded, files by path matched to the
+ * grants main made when it opened the project (`opened`: its own dialog or its autosave). A file
+ * by path without a grant is refused: in a browser (only the desktop app reads from disk), or when
+ * main found it missing.
  */
-export async function decodeFiles(
+export function decodeFiles(
   saved: readonly SavedFile[],
-  desktop?: Pick<DesktopApi, 'grantPaths'>,
-): Promise<FileInput[]> {
-  const paths = saved.flatMap((f) => ('path' in f ? [f.path] : []));
-  let granted: FileInput[] = [];
-  if (paths.length > 0) {
-    if (!desktop)
+  opened?: Pick<OpenedProject, 'grants' | 'missing'>,
+): FileInput[] {
+  const byPath = new Map((opened?.grants ?? []).map((g) => [g.path, g]));
+  const missing = new Set(opened?.missing ?? []);
+  const lost = saved.flatMap((f) => ('path' in f && !byPath.has(f.path) ? [f.path] : []));
+  if (lost.length > 0) {
+    if (!opened)
       throw new Error(
-        `the project reads ${paths.join(', ')} from disk, which only the desktop app can do; open it there`,
+        `the project reads ${lost.join(', ')} from disk, which only the desktop app can do; open it there`,
       );
-    granted = await desktop.grantPaths(paths);
+    const gone = lost.filter((p) => missing.has(p));
+    throw new Error(
+      gone.length > 0
+        ? `the project reads ${gone.join(', ')}, which ${gone.length === 1 ? 'is' : 'are'} no longer there`
+        : `the project reads ${lost.join(', ')}, which the app did not open for it`,
+    );
   }
-  const byPath = new Map(granted.map((g) => [isFileGrant(g) ? g.path : '', g]));
   return saved.map((f) => ('path' in f ? byPath.get(f.path)! : { name: f.name, bytes: fromBase64(f.base64) }));
 }
 
@@ -538,8 +545,14 @@ function db(): Promise<IDBDatabase> {
   });
 }
 
-/** Keeps the latest project in IndexedDB (one transaction: the old copy stays until the new one commits). */
+/**
+ * Keeps the latest project: in the desktop app in main's own folder (main checks it lists only
+ * files this window opened), in a browser in IndexedDB (one transaction: the old copy stays until
+ * the new one commits).
+ */
 export async function autosave(doc: ProjectDoc): Promise<void> {
+  const desktop = window.stratify;
+  if (desktop?.isDesktop) return desktop.autosaveProject(JSON.stringify(doc));
   const d = await db();
   await new Promise<void>((resolve, reject) => {
     const tx = d.transaction(STORE, 'readwrite');
@@ -550,8 +563,24 @@ export async function autosave(doc: ProjectDoc): Promise<void> {
   d.close();
 }
 
-export async function loadAutosave(): Promise<ProjectDoc | null> {
+/** A project to restore, with what main granted for it in the desktop app. */
+export interface RestorableProject {
+  readonly doc: ProjectDoc;
+  readonly opened?: Pick<OpenedProject, 'grants' | 'missing'>;
+}
+
+/** A project main opened (its dialog or its autosave), checked; throws with the field at fault. */
+export function openedProject(opened: OpenedProject): RestorableProject {
+  return { doc: checkProject(JSON.parse(opened.text)), opened };
+}
+
+export async function loadAutosave(): Promise<RestorableProject | null> {
+  const desktop = window.stratify;
   try {
+    if (desktop?.isDesktop) {
+      const opened = await desktop.restoreAutosave();
+      return opened ? openedProject(opened) : null;
+    }
     const d = await db();
     const text = await new Promise<string | undefined>((resolve, reject) => {
       const req = d.transaction(STORE, 'readonly').objectStore(STORE).get('latest');
@@ -559,7 +588,7 @@ export async function loadAutosave(): Promise<ProjectDoc | null> {
       req.onerror = () => reject(req.error);
     });
     d.close();
-    return text ? checkProject(JSON.parse(text)) : null;
+    return text ? { doc: checkProject(JSON.parse(text)) } : null;
   } catch {
     return null;
   }

@@ -21,7 +21,9 @@ import {
   encodeFile,
   encodeRuns,
   loadAutosave,
+  openedProject,
   type ProjectDoc,
+  type RestorableProject,
 } from './project.ts';
 import { saveFile } from '../export/save.ts';
 import type { OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
@@ -34,7 +36,7 @@ function withoutPopulationFile(o: OpenOptions): Omit<OpenOptions, 'populationFil
 /** Saving, opening and autosaving projects; restoring a project restores every view. */
 export class ProjectState {
   lastSaved = $state<string | null>(null);
-  restorable = $state.raw<ProjectDoc | null>(null);
+  restorable = $state.raw<RestorableProject | null>(null);
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -171,8 +173,16 @@ export class ProjectState {
     const doc = this.build();
     if (!doc) return;
     const name = `${(this.app.fileNames[0] ?? 'analysis').replace(/\.[^.]+$/, '')}.stratify.json`;
-    await saveFile(name, JSON.stringify(doc), 'application/json');
-    this.lastSaved = doc.savedAt;
+    const desktop = window.stratify;
+    try {
+      // The desktop app saves projects through main, which checks the files they list.
+      if (desktop?.isDesktop) {
+        if ((await desktop.saveProject(name, JSON.stringify(doc))) === null) return;
+      } else await saveFile(name, JSON.stringify(doc), 'application/json');
+      this.lastSaved = doc.savedAt;
+    } catch (e) {
+      this.app.error = toShownError('Could not save the project', e);
+    }
   }
 
   /** Schedules an autosave (debounced), so a crash loses nothing. */
@@ -188,11 +198,27 @@ export class ProjectState {
     this.restorable = await loadAutosave();
   }
 
+  /** A project file chosen in the page (the browser build: its files must be embedded). */
   async openFile(file: File): Promise<void> {
     try {
-      await this.restore(checkProject(JSON.parse(await file.text())));
+      await this.restore({ doc: checkProject(JSON.parse(await file.text())) });
     } catch (e) {
       this.app.error = toShownError(`Could not open the project ${file.name}`, e);
+    }
+  }
+
+  /** The desktop app: main's Open dialog reads the project and grants the files it lists. */
+  async openFromDesktop(): Promise<void> {
+    const desktop = window.stratify;
+    if (!desktop?.isDesktop) return;
+    let name = 'the project';
+    try {
+      const opened = await desktop.openProject();
+      if (!opened) return;
+      name = opened.name;
+      await this.restore(openedProject(opened));
+    } catch (e) {
+      this.app.error = toShownError(`Could not open ${name}`, e);
     }
   }
 
@@ -201,18 +227,16 @@ export class ProjectState {
    * and only then shown, so a project that does not fit its data changes nothing (the datasets
    * read for it are closed and the error says why).
    */
-  async restore(doc: ProjectDoc): Promise<void> {
+  async restore({ doc, opened }: RestorableProject): Promise<void> {
     const { app, run, plot, assign } = this;
     const client = app.client;
     if (!client) return;
     const read: number[] = [];
     app.loading = true;
     try {
-      const [files, population, sitesFile] = await Promise.all([
-        decodeFiles(doc.files, window.stratify),
-        doc.populationFile ? decodeFiles([doc.populationFile], window.stratify) : Promise.resolve([]),
-        doc.sitesFile ? decodeFiles([doc.sitesFile], window.stratify) : Promise.resolve([]),
-      ]);
+      const files = decodeFiles(doc.files, opened);
+      const population = doc.populationFile ? decodeFiles([doc.populationFile], opened) : [];
+      const sitesFile = doc.sitesFile ? decodeFiles([doc.sitesFile], opened) : [];
       const options = {
         ...(doc.openOptions ?? {}),
         ...(population[0] ? { populationFile: population[0] } : {}),
