@@ -183,3 +183,24 @@ test('vertical figure: one column per K as wide as a row is high, each individua
   // 11.7 px bands: ids on the right of the last column.
   assert.equal((svg.match(/class="individual-name"/g) ?? []).length, 30);
 });
+
+test('populations an order does not list stay together, one label each, after those it lists', () => {
+  // Three populations interleaved in the file; the order names only 'b' (from another view or dataset).
+  const pops = ['x', 'y', 'b', 'x', 'y', 'b', 'x', 'y'];
+  const individuals = pops.map((p, i) => ({ id: `i${i}`, population: p }));
+  // K = 2, dominant clusters alternating, which would mix the unlisted populations by colour.
+  const row: PlotRow = {
+    K: 2,
+    Q: Float64Array.from(pops.flatMap((_, i) => (i % 2 ? [0.9, 0.1] : [0.1, 0.9]))),
+    colours: [0, 1],
+  };
+  const layout = layoutIndividuals(individuals, ['b'], row, false);
+  assert.deepEqual(
+    layout.segments.map((s) => [s.label, s.end - s.start]),
+    [
+      ['b', 2],
+      ['x', 3],
+      ['y', 3],
+    ],
+  );
+});

@@ -29,18 +29,19 @@ const PLAN = ['--k', '2..3', '--replicates', '2', '--starts', '4', '--seed', '7'
 
 test('pieces (whole replicates and ranges of starts) merge into the sweep, byte for byte, for EMA, auto, EMA-TAN and the admixture model', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-pieces-'));
-  for (const model of [
-    ['--algorithm', 'ema'],
-    ['--algorithm', 'auto'],
-    ['--algorithm', 'ema-tan'],
-    ['--model', 'admixture'],
-  ]) {
-    const tag = model[1]!;
+  for (const [tag, ...model] of [
+    ['ema', '--algorithm', 'ema'],
+    ['auto', '--algorithm', 'auto'],
+    ['ema-tan', '--algorithm', 'ema-tan'],
+    ['admixture-all', '--model', 'admixture', '--starts-rule', 'all'],
+    // The admixture model's defaults (adaptive starts, CV): whole replicates only.
+    ['admixture', '--model', 'admixture'],
+  ] as const) {
     ok(stratify(dir, 'sweep', DATA, ...PLAN, ...model, '--threads', '2', '--out', `sweep-${tag}`));
     for (const K of [2, 3])
       for (const r of [1, 2]) {
         const piece = ['run', DATA, ...PLAN, ...model, '--k', String(K), '--replicate', String(r), '--threads', '1'];
-        if (K === 3 && r === 2) {
+        if (K === 3 && r === 2 && tag !== 'admixture') {
           ok(stratify(dir, ...piece, '--start-range', '1..3', '--out', `pieces-${tag}`));
           ok(stratify(dir, ...piece, '--start-range', '4..4', '--out', `pieces-${tag}`));
         } else ok(stratify(dir, ...piece, '--out', `pieces-${tag}`));
@@ -48,6 +49,25 @@ test('pieces (whole replicates and ranges of starts) merge into the sweep, byte 
     ok(stratify(dir, 'merge', `pieces-${tag}`, '--k', '2..3', '--out', `merged-${tag}`));
     assertSameFiles(join(dir, `sweep-${tag}`), join(dir, `merged-${tag}`));
   }
+  // A range of starts cannot stop adaptively.
+  const range = stratify(
+    dir,
+    'run',
+    DATA,
+    ...PLAN,
+    '--model',
+    'admixture',
+    '--k',
+    '3',
+    '--replicate',
+    '1',
+    '--start-range',
+    '1..2',
+    '--out',
+    'x',
+  );
+  assert.equal(range.status, 1);
+  assert.match(range.stderr, /a range of starts cannot stop adaptively .* --starts-rule all/);
 });
 
 test('merge refuses duplicated, missing and mismatched pieces, naming the piece and the difference', () => {

@@ -18,7 +18,7 @@ import { withCancellablePool } from './pool-run.ts';
 import { availableParallelism } from 'node:os';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
-import { choice, choiceHelp, numberIn, positiveInt, setting } from './parse-args.ts';
+import { choice, choiceHelp, numberIn, positiveInt, threadsOption } from './parse-args.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
@@ -128,7 +128,7 @@ export function registerAssign(program: Command): void {
       let said = false;
       let a: Assignment;
       try {
-        a = await withCancellablePool(setting(o['threads'], '--threads', 'threads'), (pool, signal) =>
+        a = await withCancellablePool(threadsOption(o['threads']), (pool, signal) =>
           assignIndividualsOn(
             pool,
             data,

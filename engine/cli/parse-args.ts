@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { runSettingProblem, type RunSetting } from '../util/choices.ts';
 
 /** Parses a K range: "2..8", "2-8", "3" or "2,4,6". */
@@ -53,9 +54,14 @@ export function choiceHelp(
 }
 
 /** A numeric sweep setting within its range (choices.ts RUN_SETTINGS), with the flag named. */
-export function setting(v: unknown, flag: string, name: RunSetting): number {
+export function setting(v: unknown, flag: string, name: RunSetting, max?: number, why?: string): number {
   const n = v === '' || v === undefined ? Number.NaN : Number(v);
-  const problem = runSettingProblem(name, n, undefined, undefined, `"${String(v)}"`);
+  const problem = runSettingProblem(name, n, max, why, `"${String(v)}"`);
   if (problem) throw new Error(`${flag}: ${problem}`);
   return n;
+}
+
+/** `--threads`: at most this machine's cores, as the app's Threads field (more only share the cores, each with its own copy of the data). */
+export function threadsOption(v: unknown, cores = availableParallelism()): number {
+  return setting(v, '--threads', 'threads', cores, "this machine's cores");
 }

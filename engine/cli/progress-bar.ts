@@ -2,6 +2,7 @@
 export class ProgressBar {
   private readonly started = Date.now();
   private last = 0;
+  private drawn = false;
 
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
@@ -15,6 +16,7 @@ export class ProgressBar {
     const now = Date.now();
     if (now - this.last < 100 && done < total) return;
     this.last = now;
+    this.drawn = true;
     const width = 30;
     const f = total === 0 ? 1 : done / total;
     const filled = Math.round(f * width);
@@ -26,8 +28,10 @@ export class ProgressBar {
     );
   }
 
+  /** Ends the bar's line (once, and only when a bar was drawn). */
   done(): void {
-    if (this.active) this.stream.write('\n');
+    if (this.active && this.drawn) this.stream.write('\n');
+    this.drawn = false;
   }
 }
 

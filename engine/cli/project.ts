@@ -9,7 +9,7 @@ import { datasetFiles } from '../node/file-source.ts';
 import { projectOntoWith, readReference, type MarkerMatchCounts } from '../service/project.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { numberIn, positiveInt, setting } from './parse-args.ts';
+import { numberIn, positiveInt, threadsOption } from './parse-args.ts';
 import { withCancellablePool } from './pool-run.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { FREQUENCY_PRIOR } from '../util/choices.ts';
@@ -70,7 +70,7 @@ export function registerProject(program: Command): void {
     ensureWritableDir(out);
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
     const bar = new ProgressBar(process.stderr);
-    const p = await withCancellablePool(setting(o['threads'], '--threads', 'threads'), (pool, signal) =>
+    const p = await withCancellablePool(threadsOption(o['threads']), (pool, signal) =>
       projectOntoWith(pool, data, reference, prior, signal, (done, total) =>
         bar.update(done, total, `projected ${done} of ${total} individuals`),
       ),

@@ -19,6 +19,10 @@ export function addReadOptions(cmd: Command): Command {
     .option('--extra-cols <n>', 'STRUCTURE: further columns before the genotypes')
     .option('--missing-code <code>', 'STRUCTURE: missing allele value (default -9)')
     .option('--skip-mixed-ploidy', 'VCF: skip sites whose calls have another ploidy')
+    .option(
+      '--fid-pop',
+      'PLINK: use FID as population (default: when fewer distinct FIDs than a third of the individuals)',
+    )
     .option('--no-fid-pop', 'PLINK: do not use FID as population');
 }
 
@@ -60,7 +64,7 @@ export function readOptionsFrom(o: Record<string, unknown>): ReadOptions {
     },
     genepop: ploidy === 1 || ploidy === 2 ? { ploidy } : {},
     vcf: { ploidyMismatch: o['skipMixedPloidy'] ? 'skip' : 'error' },
-    plink: { population: o['fidPop'] === false ? 'none' : 'fid' },
+    plink: { population: o['fidPop'] === false ? 'none' : o['fidPop'] === true ? 'fid' : 'auto' },
   };
 }
 

@@ -13,6 +13,7 @@ import { nodeStartPool } from '../node/worker-pool.ts';
 import { withCancellablePool } from './pool-run.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
+import { cvErrors, cvTable, lowestCvK } from '../service/sweep-files.ts';
 import { bootstrapRuns, fitCheckOption, writeFitChecks } from './trust-files.ts';
 import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
@@ -29,19 +30,43 @@ import {
   MODEL,
   POLICY,
   RANK_BY,
+  STARTS_RULE,
+  SWEEP_DEFAULTS,
   TAN_ORDER,
+  adaptiveStarts,
+  largeKWarning,
 } from '../util/choices.ts';
-import { choice, choiceHelp, numberIn, parseKRange, positiveInt, setting, wholeNumber } from './parse-args.ts';
+import {
+  choice,
+  choiceHelp,
+  numberIn,
+  parseKRange,
+  positiveInt,
+  setting,
+  wholeNumber,
+  threadsOption,
+} from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import { availableParallelism } from 'node:os';
 
 /** Adds the clustering options shared by `run` and `sweep`. */
 export function addClusterOptions(cmd: Command, defaults: { replicates: string } = { replicates: '1' }): Command {
+  const { mixture: M, admixture: A } = SWEEP_DEFAULTS;
   return cmd
     .option('--k <range>', 'numbers of clusters: 2..8, 3 or 2,4,6', '2..4')
-    .option('--starts <m>', 'starts per multi-start', String(D.starts))
-    .option('--replicates <r>', 'independent multi-starts per K', defaults.replicates)
+    .option(
+      '--starts <m>',
+      `the most starts a multi-start runs (default: mixture model ${M.starts}, admixture model ${A.starts})`,
+    )
+    .option(
+      '--starts-rule <rule>',
+      `${choiceHelp('how many of them run', STARTS_RULE)} (default: mixture model ${M.startsRule}, admixture model ${A.startsRule})`,
+    )
+    .option(
+      '--replicates <r>',
+      `independent multi-starts per K (default: mixture model ${defaults.replicates}, admixture model ${A.replicates})`,
+    )
     .option(
       '--screen <iterations>',
       'mixture model, best choice: screen the starts by this many EM iterations and run only the most promising to convergence (0: run every start to convergence)',
@@ -88,7 +113,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     )
     .option(
       '--cv <folds>',
-      'admixture model: cross-validation error with this many folds (ADMIXTURE --cv), for the most likely replicate of each K',
+      `admixture model: cross-validation error with this many folds (ADMIXTURE --cv), for the most likely replicate of each K; 0: none (default ${A.cvFolds})`,
     )
     .option(
       '--tan-window <w>',
@@ -140,11 +165,28 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
   };
 }
 
-export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
+/**
+ * A sweep's options from the command line; starts, replicates, CV folds and the starts rule
+ * default to the model's (SWEEP_DEFAULTS), the mixture model's replicates to `replicates` (the
+ * command's own).
+ */
+export function sweepOptionsFrom(o: Record<string, unknown>, replicates = '1'): SweepOptions {
+  const fit = fitOptionsFrom(o);
+  const model = typeof o['supervised'] === 'string' ? 'admixture' : (fit.model ?? D.model);
+  const d = SWEEP_DEFAULTS[model];
+  // Screening asked for is the user's way of sparing starts: it replaces the default rule.
+  const screened = Number(o['screen'] ?? 0) > 0 || Number(o['screenTolerance'] ?? 0) > 0;
+  const rule = choice(o['startsRule'] ?? (screened ? 'all' : d.startsRule), '--starts-rule', STARTS_RULE.values);
+  const cv = o['cv'] === undefined ? d.cvFolds : o['cv'] === '0' ? 0 : positiveInt(o['cv'], '--cv');
+  const adaptive = adaptiveStarts(rule);
   return {
     kValues: parseKRange(String(o['k'])),
-    starts: setting(o['starts'], '--starts', 'starts'),
-    replicates: setting(o['replicates'], '--replicates', 'replicates'),
+    starts: setting(o['starts'] ?? d.starts, '--starts', 'starts'),
+    replicates: setting(
+      o['replicates'] ?? (model === 'mixture' ? replicates : d.replicates),
+      '--replicates',
+      'replicates',
+    ),
     policy: choice(o['policy'], '--policy', POLICY.values),
     rankBy: choice(o['rankBy'], '--rank-by', RANK_BY.values),
     seed: Number.isInteger(Number(o['seed']))
@@ -152,14 +194,15 @@ export function sweepOptionsFrom(o: Record<string, unknown>): SweepOptions {
       : (() => {
           throw new Error(`--seed takes a whole number, got "${String(o['seed'])}"`);
         })(),
-    fit: fitOptionsFrom(o),
+    fit,
     screen: {
       iterations: wholeNumber(o['screen'] ?? D.screenIterations, '--screen'),
       keep: numberIn(o['screenKeep'] ?? D.screenKeep, '--screen-keep', 1e-9, 1),
       tolerance: numberIn(o['screenTolerance'] ?? D.admixtureScreenTolerance, '--screen-tolerance', 0, 1e9),
       starts: positiveInt(o['screenStarts'] ?? D.admixtureScreenStarts, '--screen-starts'),
     },
-    ...(o['cv'] !== undefined ? { cvFolds: positiveInt(o['cv'], '--cv') } : {}),
+    ...(cv > 0 ? { cvFolds: cv } : {}),
+    ...(adaptive ? { adaptive } : {}),
   };
 }
 
@@ -222,9 +265,11 @@ export async function runSweepCli(
   sweep: SweepOptions,
   threads: number,
 ): Promise<{ runs: readonly SweepRun[]; cancelled: boolean }> {
+  const large = largeKWarning(sweep.kValues, data.individuals.length);
+  if (large) process.stderr.write(`warning: ${large}\n`);
   const bar = new ProgressBar(process.stderr);
   try {
-    return await withCancellablePool(threads, (pool, signal) =>
+    const result = await withCancellablePool(threads, (pool, signal) =>
       runSweep(
         data,
         sweep,
@@ -246,6 +291,12 @@ export async function runSweepCli(
         signal,
       ),
     );
+    bar.done();
+    // As ADMIXTURE prints it, one line per K, then the K it favours.
+    const cv = cvErrors(result.runs);
+    for (const c of cv) process.stdout.write(`CV error (K=${c.K}): ${c.cvError.toFixed(5)}\n`);
+    if (cv.length > 1) process.stdout.write(`lowest CV error: K = ${lowestCvK(result.runs)}\n`);
+    return result;
   } finally {
     bar.done();
   }
@@ -301,9 +352,11 @@ export function registerRun(program: Command): void {
         sweep = { ...sweep, kValues: [q.K], replicates: 1, starts: 1 };
         result = { runs: [continueFromMemberships(data, q.Q, q.K, sweep)], cancelled: false };
       } else {
-        result = await runSweepCli(data, sweep, setting(o['threads'], '--threads', 'threads'));
+        result = await runSweepCli(data, sweep, threadsOption(o['threads']));
       }
       for (const run of result.runs) writeRunFiles(out, stem, data, run);
+      const cv = cvTable(result.runs);
+      if (cv) writeFileSync(join(out, 'cv-by-k.tsv'), cv);
       const json: Record<string, unknown> = {
         ...sweepJson(data, sweep, result.runs, result.cancelled),
         readFlags: pickReadFlags(o),
@@ -313,7 +366,7 @@ export function registerRun(program: Command): void {
           B: bootstrap,
           seed: sweep.seed,
           fit: sweep.fit,
-          threads: setting(o['threads'], '--threads', 'threads'),
+          threads: threadsOption(o['threads']),
         });
       if (fitCheck !== undefined) json['fitCheck'] = writeFitChecks(out, data, result.runs, fitCheck === 'matrix');
       writeJson(join(out, `${stem}.json`), json);
@@ -348,7 +401,7 @@ async function writePiece(
     throw new Error(`--replicate ${replicate} is beyond --replicates ${sweep.replicates}`);
   const range = startRange(o['startRange'], sweep.starts);
   const spec = { K, replicate: replicate - 1, ...range };
-  const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
+  const pool = nodeStartPool(threadsOption(o['threads']));
   const bar = new ProgressBar(process.stderr);
   try {
     const piece = await runSweepPiece(data, sweep, spec, pickReadFlags(o), pool, (p) => {

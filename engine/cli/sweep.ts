@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
-import { setting } from './parse-args.ts';
+import { threadsOption } from './parse-args.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
@@ -26,8 +26,8 @@ export function registerSweep(program: Command): void {
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
     const out = String(o['out']);
     ensureWritableDir(out);
-    const sweep = await withSupervision(data, sweepOptionsFrom(o), o);
-    const result = await runSweepCli(data, sweep, setting(o['threads'], '--threads', 'threads'));
+    const sweep = await withSupervision(data, sweepOptionsFrom(o, '10'), o);
+    const result = await runSweepCli(data, sweep, threadsOption(o['threads']));
     writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o));
   });
 }

@@ -14,7 +14,7 @@ import { importResultFile } from '../service/import-result.ts';
 import { bootstrapTasks, resampledBlocks, summarizeBootstrap } from '../service/bootstrap.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { positiveInt, setting } from './parse-args.ts';
+import { positiveInt, threadsOption } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, readOptionsFrom } from './read-options.ts';
 import { bootstrapRuns, writeBootstrapFiles, writeFitChecks } from './trust-files.ts';
@@ -155,7 +155,7 @@ export function registerTrust(program: Command): void {
       } else if (typeof o['piece'] === 'string') {
         const { from, to } = pieceRange(o['piece'], B);
         const tasks = bootstrapTasks(run, B, seed).slice(from, to);
-        const pool = nodeStartPool(setting(o['threads'], '--threads', 'threads'));
+        const pool = nodeStartPool(threadsOption(o['threads']));
         const bar = new ProgressBar(process.stderr);
         try {
           const done = await pool.runBootstrap(data, tasks, { ...fit, model: 'admixture' }, undefined, (n) =>
@@ -187,7 +187,7 @@ export function registerTrust(program: Command): void {
           B,
           seed,
           fit,
-          threads: setting(o['threads'], '--threads', 'threads'),
+          threads: threadsOption(o['threads']),
         });
       }
       writeFileSync(

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { ALGORITHM, CLUSTER_DEFAULTS as D, MODEL } from '../util/choices.ts';
+import { ALGORITHM, CLUSTER_DEFAULTS as D, MODEL, STARTS_RULE, SWEEP_DEFAULTS } from '../util/choices.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { choice, parseKRange, positiveInt } from './parse-args.ts';
 
@@ -28,8 +28,16 @@ export function registerWorkflow(program: Command): void {
     .argument('<file>', 'genotype file the sweep runs on')
     .description('write a ready Snakemake workflow (Snakefile, config.yaml, a SLURM profile) for a sweep of this file')
     .option('--k <range>', 'numbers of clusters', '2..8')
-    .option('--replicates <r>', 'replicates per K (one job each)', '10')
-    .option('--starts <m>', 'starts per multi-start', String(D.starts))
+    .option(
+      '--replicates <r>',
+      `replicates per K, one job each (default: mixture model 10, admixture model ${SWEEP_DEFAULTS.admixture.replicates})`,
+    )
+    .option(
+      '--starts <m>',
+      `the most starts a multi-start runs (default: mixture model ${SWEEP_DEFAULTS.mixture.starts}, admixture model ${SWEEP_DEFAULTS.admixture.starts})`,
+    )
+    .option('--starts-rule <rule>', `${STARTS_RULE.values.join(' | ')} (default: the model's, as \`stratify run\`)`)
+    .option('--cv <folds>', `admixture model: CV error folds, 0: none (default ${SWEEP_DEFAULTS.admixture.cvFolds})`)
     .option('--model <name>', MODEL.values.join(' | '), D.model)
     .option('--algorithm <name>', ALGORITHM.values.join(' | '), D.algorithm)
     .option('--seed <s>', 'run seed', String(D.seed))
@@ -44,14 +52,20 @@ export function registerWorkflow(program: Command): void {
       const out = String(o['out']);
       ensureWritableDir(out);
       parseKRange(String(o['k']));
+      const model = choice(o['model'], '--model', MODEL.values);
+      const d = SWEEP_DEFAULTS[model];
+      const cv = o['cv'] === undefined ? d.cvFolds : Number(o['cv']) === 0 ? 0 : positiveInt(o['cv'], '--cv');
+      if (cv > 0 && model !== 'admixture') throw new Error('--cv belongs to the admixture model (--model admixture)');
       const config: [string, string | number][] = [
         ['input', resolve(file)],
         ['out', String(o['results'])],
-        ['model', choice(o['model'], '--model', MODEL.values)],
+        ['model', model],
         ['algorithm', choice(o['algorithm'], '--algorithm', ALGORITHM.values)],
         ['k', String(o['k'])],
-        ['replicates', positiveInt(o['replicates'], '--replicates')],
-        ['starts', positiveInt(o['starts'], '--starts')],
+        ['replicates', positiveInt(o['replicates'] ?? (model === 'mixture' ? 10 : d.replicates), '--replicates')],
+        ['starts', positiveInt(o['starts'] ?? d.starts, '--starts')],
+        ['starts_rule', choice(o['startsRule'] ?? d.startsRule, '--starts-rule', STARTS_RULE.values)],
+        ['cv', cv],
         ['seed', Number.parseInt(String(o['seed']), 10)],
         ['threads', positiveInt(o['threads'], '--threads')],
         ['read', String(o['read'] ?? '')],

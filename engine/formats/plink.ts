@@ -7,8 +7,11 @@ import { readAllLines, readLines, tokenize, type Line } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
 
 export interface PlinkOptions {
-  /** Population label of each individual: the family id (default) or none. */
-  population?: 'fid' | 'none';
+  /**
+   * Population label of each individual: the family id, none, or (default, 'auto') the family id
+   * when the family ids look like populations (see {@link fidLooksLikePopulations}).
+   */
+  population?: 'fid' | 'none' | 'auto';
   /** The missing-allele code in .ped files (default '0'). */
   missing?: string;
   onProgress?: ProgressCallback;
@@ -54,10 +57,37 @@ async function readVariantTable(source: ByteSource, kind: 'map' | 'bim'): Promis
   return out;
 }
 
-function famIndividual(tok: { text: string }[], options: PlinkOptions): { fid: string; iid: string; ind: Individual } {
+function famIndividual(tok: { text: string }[]): { fid: string; iid: string; ind: Individual } {
   const fid = tok[0]!.text;
   const iid = tok[1]!.text;
-  return { fid, iid, ind: options.population === 'none' ? { id: iid } : { id: iid, population: fid } };
+  return { fid, iid, ind: { id: iid, population: fid } };
+}
+
+/**
+ * Whether family ids look like population labels: fewer distinct ones than a third of the
+ * individuals. PLINK's own default FID is the IID (or a family of a few relatives), which would
+ * make every individual or family a "population" of its own.
+ */
+export function fidLooksLikePopulations(fids: readonly string[]): boolean {
+  return new Set(fids).size < fids.length / 3;
+}
+
+/** Drops the FID labels unless asked for or they look like populations; says which in `assumptions`. */
+function fidPopulations(
+  rows: { fid: string; iid: string; ind: Individual }[],
+  options: PlinkOptions,
+  assumptions: string[],
+): void {
+  const mode = options.population ?? 'auto';
+  const distinct = new Set(rows.map((r) => r.fid)).size;
+  const use = mode === 'fid' || (mode === 'auto' && fidLooksLikePopulations(rows.map((r) => r.fid)));
+  if (mode === 'none') assumptions.push('no population labels');
+  else if (use) assumptions.push(`family id (FID) used as population (${distinct} distinct)`);
+  else
+    assumptions.push(
+      `family ids (FID) not used as populations: ${distinct} distinct among ${rows.length} individuals look like families or ids (--fid-pop to use them, --pops FILE to give populations)`,
+    );
+  if (!use) for (const r of rows) r.ind = { id: r.ind.id };
 }
 
 /** Makes ids unique: IID when unique, FID_IID otherwise (reported). */
@@ -99,10 +129,7 @@ export async function readPlinkPed(
     variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos })),
     2,
   );
-  const assumptions = [
-    options.population === 'none' ? 'no population labels' : 'family id (FID) used as population',
-    `missing allele code ${missing}`,
-  ];
+  const assumptions = [`missing allele code ${missing}`];
   const rows: { fid: string; iid: string; ind: Individual }[] = [];
   const lines: Line[] = [];
   let compound: boolean | undefined;
@@ -124,7 +151,7 @@ export async function readPlinkPed(
         `${want} (6 + ${compound ? '' : '2 × '}${L} SNPs from ${map.name})`,
       );
     }
-    const r = famIndividual(tok, options);
+    const r = famIndividual(tok);
     rows.push(r);
     lines.push(line);
     const row = builder.addIndividual(r.ind);
@@ -136,6 +163,7 @@ export async function readPlinkPed(
     }
   }
   if (rows.length === 0) throw new FormatError(ped.name, 1, 1, 'no individuals', 'one line per individual');
+  fidPopulations(rows, options, assumptions);
   builder.individuals.splice(0, builder.individuals.length, ...uniqueIds(rows, assumptions, ped.name, lines));
   return builder.finish({ format: 'plink-ped', file: ped.name, assumptions, warnings: [] }, false);
 }
@@ -166,10 +194,7 @@ export async function readPlinkBed(
 ): Promise<GenotypeData> {
   const variants = await readVariantTable(bim, 'bim');
   const famLines = (await readAllLines(fam)).filter((l) => l.text.trim() !== '');
-  const assumptions = [
-    options.population === 'none' ? 'no population labels' : 'family id (FID) used as population',
-    'SNP-major .bed',
-  ];
+  const assumptions = ['SNP-major .bed'];
   const rows = famLines.map((l) => {
     const tok = tokenize(l.text);
     if (tok.length < 6)
@@ -180,8 +205,9 @@ export async function readPlinkBed(
         `${tok.length} columns`,
         '6 columns: FID IID PAT MAT SEX PHENO',
       );
-    return famIndividual(tok, options);
+    return famIndividual(tok);
   });
+  fidPopulations(rows, options, assumptions);
   if (rows.length === 0) throw new FormatError(fam.name, 1, 1, 'no individuals', 'one line per individual');
   const individuals = uniqueIds(rows, assumptions, fam.name, famLines);
   const N = individuals.length;

@@ -126,7 +126,20 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
         `POS "${posText}" is not a whole number`,
         'a 1-based position',
       );
-    const alleles = [ref, ...(alt === '.' || alt === '' ? [] : alt.split(','))];
+    const alts = alt === '.' || alt === '' ? [] : alt.split(',');
+    // An empty or "." allele inside a list (".,T", "A,,T") names no allele: a GT index would point at nothing.
+    const blank = alts.findIndex((a) => a === '' || a === '.');
+    if (blank >= 0)
+      throw new FormatError(
+        file,
+        line.number,
+        columnOfField(t, 4) + alts.slice(0, blank).reduce((n, a) => n + a.length + 1, 0),
+        `ALT "${alt}" has an empty or "." allele at position ${blank + 1}`,
+        'comma-separated alleles, or "." alone for none',
+      );
+    if (ref === '')
+      throw new FormatError(file, line.number, columnOfField(t, 3), `REF "${ref}" is empty`, 'the reference allele');
+    const alleles = [ref, ...alts];
     const gtIndex = format.split(':').indexOf('GT');
     if (gtIndex < 0)
       throw new FormatError(file, line.number, columnOfField(t, 8), `FORMAT "${format}" has no GT`, 'a GT field');

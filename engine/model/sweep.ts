@@ -58,6 +58,12 @@ export interface SweepOptions {
    * defaults (CLUSTER_DEFAULTS: off).
    */
   readonly screen?: Screening;
+  /**
+   * Adaptive starts (model/start-rule.ts): each (K, replicate) runs its starts in rounds of
+   * `round` and stops once the two best agree within `agree` ln L; `starts` is then the cap.
+   * Absent: every start runs. Not with screening.
+   */
+  readonly adaptive?: { readonly round: number; readonly agree: number };
 }
 
 /** One multi-start result: replicate r at K. */
@@ -131,6 +137,16 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
     );
   if (o.fit.markerAveraging && o.fit.model !== 'admixture')
     throw new RangeError('sweep: marker averaging of F belongs to the admixture model (--model admixture)');
+  if (o.adaptive) {
+    const { round, agree } = o.adaptive;
+    if (!Number.isInteger(round) || round < 2)
+      throw new RangeError(`sweep: adaptive starts need rounds of at least 2 starts, got ${round}`);
+    if (!(agree >= 0) || !Number.isFinite(agree))
+      throw new RangeError(`sweep: adaptive starts need a non-negative agreement in ln L, got ${agree}`);
+    if (o.policy !== 'best') throw new RangeError('sweep: adaptive starts keep the best start (policy best)');
+    if (o.screen && (o.screen.iterations > 0 || (o.screen.tolerance ?? 0) > 0))
+      throw new RangeError('sweep: adaptive starts and screening are alternatives; choose one');
+  }
   if (o.cvFolds !== undefined && o.cvFolds !== 0) {
     if (o.fit.model !== 'admixture')
       throw new RangeError('sweep: cross-validation error belongs to the admixture model (--model admixture)');

@@ -56,8 +56,9 @@ export async function runSweep(
   validateSweep(o, data.individuals.length);
   const md = preparedData(data);
   const tasks = dispatchOrder(sweepTasks(o));
-  // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened).
-  const converging = screenPlan(o)?.kept ?? o.starts;
+  // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened;
+  // with adaptive starts not known in advance: runDone below combines the run).
+  const converging = o.adaptive ? Infinity : (screenPlan(o)?.kept ?? o.starts);
   const groups = new Map<
     string,
     { K: number; replicate: number; results: (StartResult | undefined)[]; left: number }
@@ -87,6 +88,12 @@ export async function runSweep(
     return run;
   };
   const progress = onProgress && withEstimate(o, tasks, onProgress);
+  const finish = (g: { K: number; replicate: number; results: (StartResult | undefined)[]; left: number }) => {
+    g.left = 0;
+    const run = combine(g)!;
+    runs.push(run);
+    onProgress?.({ kind: 'run', run, completed: runs.length, total: groups.size });
+  };
   const outcome = await runSweepStarts(
     pool,
     data,
@@ -96,13 +103,10 @@ export async function runSweep(
     (t, result) => {
       const g = groups.get(`${t.K}/${t.replicate}`)!;
       g.results[t.index] = result;
-      if (--g.left === 0) {
-        const run = combine(g)!;
-        runs.push(run);
-        onProgress?.({ kind: 'run', run, completed: runs.length, total: groups.size });
-      }
+      if (--g.left === 0) finish(g);
     },
     signal,
+    (K, replicate) => finish(groups.get(`${K}/${replicate}`)!),
   );
   if (outcome.cancelled) {
     for (const g of groups.values()) {
@@ -128,8 +132,10 @@ function withEstimate(
   onProgress: (p: SweepProgress) => void,
 ): (p: SweepProgress) => void {
   if (screenPlan(o)) return onProgress;
+  // Adaptive starts: expect two rounds a multi-start (the rule's common stop, docs/admixture-defaults.md).
+  const expected = o.adaptive ? Math.min(o.starts, 2 * o.adaptive.round) : Infinity;
   const startsAtK = new Map<number, number>();
-  for (const t of tasks) startsAtK.set(t.K, (startsAtK.get(t.K) ?? 0) + 1);
+  for (const t of tasks) if (t.index < expected) startsAtK.set(t.K, (startsAtK.get(t.K) ?? 0) + 1);
   const threshold = o.fit.model === 'admixture' ? (o.fit.tolerance ?? CLUSTER_DEFAULTS.tolerance) : o.fit.epsilon;
   const estimate = new SweepEstimate({ startsAtK, threshold, maxIterations: o.fit.maxIterations });
   return (p) => {

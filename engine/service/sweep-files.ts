@@ -2,7 +2,7 @@ import type { GenotypeData } from '../data/genotype-data.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
-import type { SweepOptions, SweepRun } from '../model/sweep.ts';
+import { likeliestRunAtK, type SweepOptions, type SweepRun } from '../model/sweep.ts';
 import { analyzeSweep, type SweepSummary } from './analyze-sweep.ts';
 import { sweepJson } from './result-json.ts';
 
@@ -59,6 +59,32 @@ export function kTable(summary: SweepSummary): string {
   return [head.join('\t'), ...rows].join('\n') + '\n';
 }
 
+/** The admixture model's CV error of each K (its likeliest run's), in K order; empty without CV. */
+export function cvErrors(runs: readonly SweepRun[]): { K: number; cvError: number; logLik: number }[] {
+  const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
+  return ks.flatMap((K) => {
+    const run = likeliestRunAtK(runs, K);
+    return run.cvError === undefined ? [] : [{ K, cvError: run.cvError, logLik: run.clustering.logLik }];
+  });
+}
+
+/** The K of lowest CV error (what ADMIXTURE's manual reads as the K the data support), or undefined. */
+export function lowestCvK(runs: readonly SweepRun[]): number | undefined {
+  const cv = cvErrors(runs);
+  return cv.length === 0 ? undefined : cv.reduce((a, b) => (b.cvError < a.cvError ? b : a)).K;
+}
+
+/** cv-by-k.tsv: K, CV error, ln L of the run it was computed on, and the lowest marked; undefined without CV. */
+export function cvTable(runs: readonly SweepRun[]): string | undefined {
+  const cv = cvErrors(runs);
+  if (cv.length === 0) return undefined;
+  const lowest = lowestCvK(runs);
+  const rows = cv.map((c) =>
+    [c.K, c.cvError.toFixed(5), c.logLik.toFixed(2), c.K === lowest ? 'lowest' : ''].join('\t'),
+  );
+  return ['K\tcv_error\tloglik\tnote', ...rows].join('\n') + '\n';
+}
+
 /**
  * A sweep's result as files: per run its Q file (aligned within its K) and .P file, per K the
  * colours (consistent across K), fst-by-k.tsv (the table above) and stratify.json (everything,
@@ -86,6 +112,8 @@ export function sweepResultFiles(
   });
   const table = kTable(summary);
   files.push({ name: 'fst-by-k.tsv', text: table });
+  const cv = cvTable(runs);
+  if (cv) files.push({ name: 'cv-by-k.tsv', text: cv });
   const json = {
     ...sweepJson(data, options, runs, cancelled),
     readFlags,

@@ -163,6 +163,10 @@ export async function runSweepPiece(
   const tasks = sweepTasks({ ...o, kValues: [spec.K] }).filter(
     (t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to,
   );
+  if (partial && o.adaptive)
+    throw new RangeError(
+      "a range of starts cannot stop adaptively (the rule needs all of a run's starts in order): add --starts-rule all",
+    );
   if (partial && screens(o))
     throw new RangeError(
       `a range of starts cannot be screened (screening ranks all of a run's starts together): add ${o.fit.model === 'admixture' ? '--screen-tolerance 0' : '--screen 0'}`,

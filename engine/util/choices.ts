@@ -268,6 +268,17 @@ export function runSettingProblem(
   return `${r.label} must be ${range}${why ? ` (${why})` : ''}, got ${given}`;
 }
 
+/**
+ * A warning, before a sweep runs, when its largest K exceeds half the individuals: most clusters
+ * then hold one individual or none, and F_ST, ln L and BIC all rise with K regardless (704 cattle
+ * at K = 500 gave 495 empty clusters and "highest mean F_ST: K = 500"). Undefined otherwise.
+ */
+export function largeKWarning(kValues: readonly number[], individuals: number): string | undefined {
+  const K = Math.max(...kValues);
+  if (!(K > individuals / 2)) return undefined;
+  return `K = ${K} is more than half the ${individuals} individuals: most clusters will be empty or hold one individual, and F_ST, ln L and BIC then favour the largest K whatever the data; a K of at most ${Math.max(1, Math.floor(individuals / 2))} (usually far fewer) is meaningful`;
+}
+
 /** Default clustering settings (the CLI's and the app's defaults; engine/model/mixture/fit.ts builds DEFAULT_FIT from them). */
 export const CLUSTER_DEFAULTS = {
   model: 'mixture',
@@ -328,6 +339,39 @@ export const CLUSTER_DEFAULTS = {
   tanOrder: TanOrder;
   [key: string]: unknown;
 };
+
+/**
+ * The admixture model's starts at each K (engine/model/start-rule.ts): rounds of `round` starts
+ * until the two best agree within `agree` ln L (the best found twice), at most `cap`. Chosen on
+ * docs/admixture-defaults.md.
+ */
+export const ADMIXTURE_START_RULE = { round: 4, cap: 20, agree: 0.1 } as const;
+
+/** How many of a multi-start's starts run. */
+export const STARTS_RULE = choices({
+  agree: `in rounds of ${ADMIXTURE_START_RULE.round} until the two best agree within ${ADMIXTURE_START_RULE.agree} ln L (the best found twice), at most the starts given`,
+  all: 'every start',
+});
+export type StartsRule = (typeof STARTS_RULE.values)[number];
+
+/**
+ * A sweep's starts (the most a multi-start runs), replicates, cross-validation folds and starts
+ * rule for each model: the defaults of the CLI, the app and the workflow alike. The admixture
+ * model's were chosen on docs/admixture-defaults.md; the mixture model's on docs/accuracy.md
+ * (the app and `stratify sweep` run 3 and 10 replicates of it for F_ST's spread).
+ */
+export const SWEEP_DEFAULTS = {
+  mixture: { starts: 100, replicates: 1, cvFolds: 0, startsRule: 'all' },
+  admixture: { starts: ADMIXTURE_START_RULE.cap, replicates: 1, cvFolds: 5, startsRule: 'agree' },
+} as const satisfies Record<Model, { starts: number; replicates: number; cvFolds: number; startsRule: StartsRule }>;
+
+/** The app's sweep of the mixture model: fewer starts, three replicates for F_ST's spread per K. */
+export const APP_MIXTURE_SWEEP = { starts: 20, replicates: 3, cvFolds: 0, startsRule: 'all' } as const;
+
+/** A sweep's adaptive starts for a rule (SweepOptions.adaptive): absent for 'all'. */
+export function adaptiveStarts(rule: StartsRule): { round: number; agree: number } | undefined {
+  return rule === 'agree' ? { round: ADMIXTURE_START_RULE.round, agree: ADMIXTURE_START_RULE.agree } : undefined;
+}
 
 /** True when `value` is one of `list`'s values (narrows its type). */
 export function isChoice<T extends string>(list: { readonly values: readonly T[] }, value: unknown): value is T {

@@ -276,6 +276,11 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   const bundledSvg = strFromU8(bundle['nancycats-structure.svg']!);
   assert.equal(bundledSvg.split('<g class="row"').length - 1, 3);
   assert.ok(strFromU8(bundle['nancycats-structure.pdf']!.subarray(0, 5)) === '%PDF-');
+  // The PNG too (its signature, then the IHDR chunk).
+  assert.deepEqual(
+    [...bundle['nancycats-structure.png']!.subarray(0, 8)],
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  );
   assert.match(strFromU8(bundle['README.txt']!), /fst-by-k\.tsv/);
   await page.getByRole('button', { name: 'Markers' }).click();
   await page.getByTestId('marker-table').waitFor();

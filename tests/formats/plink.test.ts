@@ -7,7 +7,10 @@ const MAP = '1 snp1 0 100\n1 snp2 0 200\n2 snp3 0 300\n';
 const PED = 'popA i1 0 0 1 -9 A G C C 0 0\npopA i2 0 0 2 -9 G G C T A A\npopB i3 0 0 1 -9 A A T T A T\n';
 
 test('PLINK .ped/.map: FID as population, 0 missing, positions kept', async () => {
-  const d = await readDataset({ main: textSource('x.ped', PED), companions: [textSource('x.map', MAP)] });
+  const d = await readDataset(
+    { main: textSource('x.ped', PED), companions: [textSource('x.map', MAP)] },
+    { plink: { population: 'fid' } },
+  );
   assert.equal(d.source!.format, 'plink-ped');
   assert.deepEqual(
     d.individuals.map((i) => [i.id, i.population]),
@@ -61,10 +64,13 @@ const GENOS = [
 ];
 
 test('PLINK .bed/.bim/.fam: 2-bit codes decoded across bytes and chunk boundaries', async () => {
-  const d = await readDataset({
-    main: bytesSource('x.bed', bed(GENOS), 2),
-    companions: [textSource('x.bim', BIM), textSource('x.fam', FAM)],
-  });
+  const d = await readDataset(
+    {
+      main: bytesSource('x.bed', bed(GENOS), 2),
+      companions: [textSource('x.bim', BIM), textSource('x.fam', FAM)],
+    },
+    { plink: { population: 'fid' } },
+  );
   assert.equal(d.individuals.length, 5);
   assert.deepEqual(d.loci[0]!.alleles, ['A', 'G']);
   const got = GENOS.map((g, l) => g.map((_, i) => genotype(d, l, i).join('')));
@@ -96,4 +102,33 @@ test('PLINK errors: bad magic, truncated .bed, missing companion, ragged .ped', 
     readDataset({ main: textSource('x.ped', 'f i1 0 0 1 1 A G C C\n'), companions: [textSource('x.map', MAP)] }),
     (e: unknown) => e instanceof FormatError && e.line === 1 && /10 columns/.test(e.message),
   );
+});
+
+test('PLINK family ids become populations only when they look like populations (fewer than a third of the individuals)', async () => {
+  const N = 12;
+  const read = (fid: (i: number) => string, population?: 'fid' | 'none') =>
+    readDataset(
+      {
+        main: bytesSource('x.bed', bed([Array.from({ length: N }, (_, i) => i % 3)]), 64),
+        companions: [
+          textSource('x.bim', '1\trs1\t0\t10\tA\tG\n'),
+          textSource('x.fam', Array.from({ length: N }, (_, i) => `${fid(i)} s${i} 0 0 1 -9\n`).join('')),
+        ],
+      },
+      population ? { plink: { population } } : {},
+    );
+  // Three sampling sites among 12 individuals: populations.
+  const sites = await read((i) => ['north', 'south', 'east'][i % 3]!);
+  assert.deepEqual(new Set(sites.individuals.map((i) => i.population)), new Set(['north', 'south', 'east']));
+  assert.ok(sites.source!.assumptions.some((a) => /FID\) used as population \(3 distinct\)/.test(a)));
+  // PLINK's default FID = IID, or families of two: 12 and 6 distinct, no populations, and the summary says why.
+  for (const fid of [(i: number) => `s${i}`, (i: number) => `fam${i >> 1}`]) {
+    const d = await read(fid);
+    assert.ok(d.individuals.every((i) => i.population === undefined));
+    assert.ok(d.source!.assumptions.some((a) => /not used as populations/.test(a)));
+  }
+  // Four distinct of 12 is a third, not fewer: no populations; asked for, they are.
+  assert.ok((await read((i) => `p${i % 4}`)).individuals.every((i) => i.population === undefined));
+  assert.equal((await read((i) => `p${i % 4}`, 'fid')).individuals[5]!.population, 'p1');
+  assert.ok((await read((i) => ['a', 'b'][i % 2]!, 'none')).individuals.every((i) => i.population === undefined));
 });

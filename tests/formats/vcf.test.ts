@@ -99,6 +99,13 @@ test('VCF errors name line and column', async () => {
   await bad('1\tx\t.\tA\tC\t.\t.\t.\tGT\t0/1\t0/0\t0/0\n', 4, /POS "x"/);
   await bad('1\t1\t.\tA\tC\t.\t.\t.\tDP\t1\t2\t3\n', 4, /no GT/);
   await bad('1\t1\t.\tA\tC\t.\t.\t.\tGT\t0/1\t0/0\t0/0\t1/1\n', 4, /more sample columns/);
+  await bad('1\t1\t.\tA\t.,T\t.\t.\t.\tGT\t0/1\t0/0\t0/2\n', 4, /ALT "\.,T" has an empty or "\." allele at position 1/);
+  await bad('1\t1\t.\tA\tC,,T\t.\t.\t.\tGT\t0/1\t0/0\t0/0\n', 4, /position 2/);
+  // The column points at the empty allele: "1\t1\t.\tA\t" is 8 characters, then "C," — column 11.
+  await assert.rejects(
+    parseText('e.vcf', HEAD + '1\t1\t.\tA\tC,,T\t.\t.\t.\tGT\t0/1\t0/0\t0/0\n'),
+    (e: unknown) => e instanceof FormatError && e.column === 11 && /e\.vcf/.test(e.message),
+  );
   await assert.rejects(
     parseText('e.vcf', '##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ta\ta\n'),
     /duplicate sample id/,

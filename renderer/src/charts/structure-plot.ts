@@ -72,6 +72,13 @@ export function layoutIndividuals(
   byGroup: boolean,
 ): Layout {
   const popRank = new Map(populationOrder.map((p, k) => [p, k]));
+  // Populations the order does not list (another view's order, a filtered or new dataset) follow
+  // in their first appearance, each kept together: ranked alike they would mix by colour, and
+  // their names repeat along the axis.
+  for (const ind of individuals) {
+    const p = ind.population ?? UNLABELLED;
+    if (!popRank.has(p)) popRank.set(p, popRank.size);
+  }
   const groupFirst = new Map<string, number>();
   individuals.forEach((ind) => {
     const g = ind.group ?? '';

@@ -2,9 +2,22 @@
 export interface KProgress {
   readonly K: number;
   done: number;
-  readonly total: number;
+  /** The most starts the K can run (with adaptive starts, the cap until it finishes; then what ran). */
+  total: number;
+  /**
+   * Adaptive starts: the starts dispatched together at this K (a round of every replicate); the K
+   * is expected to stop after two rounds, or after the round under way (engine/model/start-rule.ts).
+   */
+  readonly round?: number;
   startedAt?: number;
   finishedAt?: number;
+}
+
+/** The starts a K is expected to run in all: its total, or with adaptive starts what the rule will likely run. */
+export function expectedStarts(p: KProgress): number {
+  if (!p.round || p.finishedAt !== undefined) return p.total;
+  const underWay = Math.ceil((p.done + 1) / p.round) * p.round;
+  return Math.min(p.total, Math.max(2 * p.round, underWay));
 }
 
 /**
@@ -13,10 +26,11 @@ export interface KProgress {
  * the K's first start finished): no estimate then, never a negative one.
  */
 export function etaSeconds(p: KProgress, now: number): number | undefined {
-  if (!p.startedAt || p.done === 0 || p.done >= p.total) return undefined;
+  const total = expectedStarts(p);
+  if (!p.startedAt || p.done === 0 || p.done >= total) return undefined;
   const elapsed = now - p.startedAt;
   if (!(elapsed > 0)) return undefined;
-  return ((elapsed / p.done) * (p.total - p.done)) / 1000;
+  return ((elapsed / p.done) * (total - p.done)) / 1000;
 }
 
 /**
@@ -29,7 +43,7 @@ export function sweepEtaSeconds(progress: readonly KProgress[], startedAt: numbe
   let total = 0;
   for (const p of progress) {
     done += p.K * p.done;
-    total += p.K * p.total;
+    total += p.K * expectedStarts(p);
   }
   const elapsed = now - startedAt;
   if (done === 0 || done >= total || !(elapsed > 0)) return undefined;

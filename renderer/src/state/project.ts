@@ -4,7 +4,9 @@ import {
   CLASSIFIER,
   LEARNING,
   MODEL,
+  STARTS_RULE,
   isAlgorithmChoice,
+  isChoice,
   RANK_BY,
   SCORE,
   VARIABLES,
@@ -26,7 +28,7 @@ import type { AssignSettings } from './assign.svelte.ts';
 import type { PcaSettings } from './pca.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
 import type { View } from './app.svelte.ts';
-import type { Algorithm, RankBy } from '../../../engine/util/choices.ts';
+import type { Algorithm, RankBy, StartsRule } from '../../../engine/util/choices.ts';
 
 /**
  * A file in a project: embedded (opened in the browser build, or a small side file), or, for a
@@ -60,6 +62,8 @@ export interface ProjectDoc {
     model?: Model;
     tolerance?: number;
     cvFolds?: number;
+    /** Absent in projects saved before adaptive starts: every start ran. */
+    startsRule?: StartsRule;
     /** Supervised admixture's reference populations (absent: none). */
     references?: string[];
     /**
@@ -377,6 +381,7 @@ export function checkProject(doc: unknown): ProjectDoc {
   if (r.tolerance !== undefined && !(isNum(r.tolerance) && (r.tolerance as number) > 0))
     bad('run.tolerance', 'is not positive');
   if (r.cvFolds !== undefined && !isInt(r.cvFolds, 0)) bad('run.cvFolds', 'is not a whole number');
+  if (r.startsRule !== undefined && !isChoice(STARTS_RULE, r.startsRule)) bad('run.startsRule', 'is not a starts rule');
   if (r.references !== undefined && !(Array.isArray(r.references) && r.references.every((x) => typeof x === 'string')))
     bad('run.references', 'is not a list of names');
   if (r.interrupted !== undefined) {

@@ -72,6 +72,7 @@ export class ProjectState {
         model: run.model,
         tolerance: run.tolerance,
         cvFolds: run.cvFolds,
+        startsRule: run.startsRule,
         references: [...run.references],
         // While a sweep runs, the runs it has finished and what it was running.
         ...(run.running ? { interrupted: { kValues: [...run.sweepK], replicates: run.replicates } } : {}),
@@ -283,7 +284,9 @@ export class ProjectState {
         app.sites = sites;
       }
       await tick();
-      Object.assign(run, doc.run);
+      // The model first: its setter would otherwise replace the saved starts with its defaults.
+      run.model = doc.run.model ?? 'mixture';
+      Object.assign(run, { startsRule: 'all' }, doc.run);
       plot.palette = [...doc.plot.palette];
       plot.populationOrder = [...doc.plot.populationOrder];
       plot.groupByRegion = doc.plot.groupByRegion;

@@ -1,29 +1,57 @@
 import type { EngineCall, EngineClient } from '../../../engine/runtime/engine-client.ts';
 import type { RunInfo, SweepAnalysis } from '../../../engine/runtime/engine-protocol.ts';
 import {
+  adaptiveStarts,
+  APP_MIXTURE_SWEEP,
   CLUSTER_DEFAULTS,
   LIMITS,
   runSettingProblem,
+  SWEEP_DEFAULTS,
   type Algorithm,
   type Model,
   type RankBy,
   type RunSetting,
+  type StartsRule,
 } from '../../../engine/util/choices.ts';
 import type { KProgress } from './eta.ts';
 
+/** The app's starts, replicates, CV folds and starts rule for each model (engine/util/choices.ts). */
+export const APP_SWEEP_DEFAULTS = { mixture: APP_MIXTURE_SWEEP, admixture: SWEEP_DEFAULTS.admixture } as const;
+
 /** The Run view's settings, the running sweep and its results. */
 export class RunState {
-  /** What the bars will mean: memberships (mixture model) or ancestry proportions (admixture model). */
-  model = $state<Model>(CLUSTER_DEFAULTS.model);
+  #model = $state<Model>(CLUSTER_DEFAULTS.model);
   algorithm = $state<Algorithm>(CLUSTER_DEFAULTS.algorithm);
   /** Admixture model: stop when ln L changes by less than this. */
   tolerance = $state<number>(CLUSTER_DEFAULTS.tolerance);
   /** Admixture model: cross-validation folds for the CV error per K (0: none). */
-  cvFolds = $state(0);
+  cvFolds = $state<number>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].cvFolds);
   kFrom = $state(2);
   kTo = $state(4);
-  starts = $state(20);
-  replicates = $state(3);
+  /** The most starts a multi-start runs (with the rule 'agree', it may stop earlier). */
+  starts = $state<number>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].starts);
+  replicates = $state<number>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].replicates);
+  startsRule = $state<StartsRule>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].startsRule);
+
+  /** What the bars will mean: memberships (mixture model) or ancestry proportions (admixture model). */
+  get model(): Model {
+    return this.#model;
+  }
+
+  /**
+   * Another model: its starts, replicates, CV folds and starts rule become the fields' values,
+   * unless the user had changed them from the previous model's defaults.
+   */
+  set model(m: Model) {
+    if (m === this.#model) return;
+    const was = APP_SWEEP_DEFAULTS[this.#model];
+    const next = APP_SWEEP_DEFAULTS[m];
+    if (this.starts === was.starts) this.starts = next.starts;
+    if (this.replicates === was.replicates) this.replicates = next.replicates;
+    if (this.cvFolds === was.cvFolds) this.cvFolds = next.cvFolds;
+    if (this.startsRule === was.startsRule) this.startsRule = next.startsRule;
+    this.#model = m;
+  }
   epsilon = $state<number>(CLUSTER_DEFAULTS.epsilon);
   /** What best choice ranks a multi-start's starts by. */
   rankBy = $state<RankBy>(CLUSTER_DEFAULTS.rankBy);
@@ -160,7 +188,13 @@ export class RunState {
     this.sweepEndedAt = 0;
     const ks = continued ? continued.kValues : this.kValues;
     this.sweepK = continued ? [...new Set([...continued.keep.map((r) => r.K), ...ks])].sort((a, b) => a - b) : ks;
-    this.progress = ks.map((K) => ({ K, done: 0, total: this.starts * this.replicates }));
+    const adaptive = adaptiveStarts(this.startsRule);
+    this.progress = ks.map((K) => ({
+      K,
+      done: 0,
+      total: this.starts * this.replicates,
+      ...(adaptive ? { round: Math.min(this.starts, adaptive.round) * this.replicates } : {}),
+    }));
     this.cv = null;
     this.latest = null;
     this.early = null;
@@ -181,6 +215,7 @@ export class RunState {
               ? { model: 'admixture', algorithm: 'em', tolerance: this.tolerance }
               : { algorithm: this.algorithm, epsilon: this.epsilon },
           ...(this.model === 'admixture' && this.cvFolds > 0 ? { cvFolds: this.cvFolds } : {}),
+          ...(adaptive ? { adaptive } : {}),
           ...(this.supervised ? { references: [...this.references] } : {}),
         },
       ],
@@ -192,8 +227,15 @@ export class RunState {
             row.done++;
             if (row.done === row.total) row.finishedAt = Date.now();
           }
-        } else if (p.kind === 'run') this.runs = [...this.runs, p.run];
-        else if (p.kind === 'iteration') this.latest = p;
+        } else if (p.kind === 'run') {
+          this.runs = [...this.runs, p.run];
+          // Adaptive starts: a K is over when all its replicates are; its total is what it ran.
+          const row = this.progress.find((r) => r.K === p.run.K);
+          if (row?.round && this.runs.filter((r) => r.K === p.run.K).length === this.replicates) {
+            row.total = row.done;
+            row.finishedAt ??= Date.now();
+          }
+        } else if (p.kind === 'iteration') this.latest = p;
         else if (p.kind === 'estimate') this.early = { seconds: p.seconds, at: Date.now() };
         else if (p.kind === 'cv')
           this.cv = { completed: p.completed, total: p.total, startedAt: this.cv?.startedAt ?? Date.now() };
