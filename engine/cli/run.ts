@@ -14,6 +14,7 @@ import { withCancellablePool } from './pool-run.ts';
 import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
 import { cvErrors, cvTable, lowestCvK } from '../service/sweep-files.ts';
+import { iterationStage } from '../util/choices.ts';
 import { bootstrapRuns, fitCheckOption, writeFitChecks } from './trust-files.ts';
 import { runSweepPiece } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
@@ -268,6 +269,7 @@ export async function runSweepCli(
   const large = largeKWarning(sweep.kValues, data.individuals.length);
   if (large) process.stderr.write(`warning: ${large}\n`);
   const bar = new ProgressBar(process.stderr);
+  let [done, total] = [0, 1];
   try {
     const result = await withCancellablePool(threads, (pool, signal) =>
       runSweep(
@@ -275,8 +277,17 @@ export async function runSweepCli(
         sweep,
         pool,
         (p) => {
-          if (p.kind === 'start')
+          if (p.kind === 'start') {
+            [done, total] = [p.completed, p.total];
             bar.update(p.completed, p.total, `K=${p.K} replicate ${p.replicate + 1} start ${p.start + 1}`);
+          }
+          // A start at work: its stage beside its ln L (a subset's ln L is far above the whole data's).
+          if (p.kind === 'iteration')
+            bar.update(
+              done,
+              total,
+              `K=${p.K} start ${p.start + 1}, ${iterationStage(p.loci, data.loci.length)}: iteration ${p.iteration}, ln L ${p.logLik.toFixed(1)}`,
+            );
           if (p.kind === 'cv')
             bar.update(p.completed, p.total, `cross-validation (CV error per K): fold ${p.completed} of ${p.total}`);
           if (p.kind === 'estimate') bar.update(0, 1, 'starts at work (estimated from their convergence)', p.seconds);

@@ -165,7 +165,7 @@ export class StartPool implements StartRunner {
     message: (taskId: number, datasetId: number, task: T, helpers: number) => ToStartWorker,
     posting: { readonly prepared: 'mixture' | 'admixture' | 'none'; readonly data: boolean },
     hooks: {
-      onIteration?(task: T, iteration: number, logLik: number, change: number): void;
+      onIteration?(task: T, iteration: number, logLik: number, change: number, loci?: number): void;
       onStart?(task: T, result: R): void;
     },
     signal?: AbortSignal,
@@ -244,7 +244,7 @@ export class StartPool implements StartRunner {
             if (!slot) return;
             const task = tasks[slot.position]!;
             if (msg.op === 'iteration') {
-              hooks.onIteration?.(task, msg.iteration, msg.logLik, msg.change);
+              hooks.onIteration?.(task, msg.iteration, msg.logLik, msg.change, msg.loci);
               return;
             }
             inFlight.delete(msg.taskId);

@@ -79,6 +79,8 @@ export type FromStartWorker =
       readonly logLik: number;
       /** The fit's convergence measure at this iteration (what it stops on). */
       readonly change: number;
+      /** The loci ln L is over, in a stage that fits a subset of them (absent: every locus). */
+      readonly loci?: number;
     }
   | { readonly op: 'done'; readonly taskId: number; readonly result: StartResult }
   | { readonly op: 'cv-done'; readonly taskId: number; readonly result: CvFold }

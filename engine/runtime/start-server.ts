@@ -38,7 +38,7 @@ export function serveStarts(port: Port): void {
     data: StartContext,
     msg: Extract<ToStartWorker, { op: TaskOp }>,
   ): {
-    steps: Generator<{ iteration: number; logLik: number; change: number }, unknown>;
+    steps: Generator<{ iteration: number; logLik: number; change: number; loci?: number }, unknown>;
     finish(value: unknown): void;
   } {
     if (msg.op === 'assign-fold') {
@@ -132,8 +132,8 @@ export function serveStarts(port: Port): void {
           const now = Date.now();
           if (now - lastProgress >= PROGRESS_EVERY_MS) {
             lastProgress = now;
-            const { iteration, logLik, change } = r.value;
-            send({ op: 'iteration', taskId: msg.taskId, iteration, logLik, change });
+            const { iteration, logLik, change, loci } = r.value;
+            send({ op: 'iteration', taskId: msg.taskId, iteration, logLik, change, ...(loci ? { loci } : {}) });
           }
           if (now - lastYield >= YIELD_EVERY_MS) {
             await yieldToEventLoop();

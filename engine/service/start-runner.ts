@@ -10,7 +10,7 @@ import type { ProjectTask } from './project-share.ts';
 /** What a runner reports while it works. */
 export interface StartHooks {
   /** A running start reported an iteration and its convergence measure (throttled by the worker). */
-  onIteration?(task: StartTask, iteration: number, logLik: number, change: number): void;
+  onIteration?(task: StartTask, iteration: number, logLik: number, change: number, loci?: number): void;
   /** A start finished. */
   onStart?(task: StartTask, result: StartResult): void;
 }

@@ -13,6 +13,11 @@ export type SweepProgress =
       readonly logLik: number;
       /** The fit's convergence measure (parameter change, or ln L change for the admixture model). */
       readonly change: number;
+      /**
+       * The loci ln L is over while a stage fits a subset of them (the admixture model's subset
+       * stage: its ln L is far above the whole data's); absent: every locus.
+       */
+      readonly loci?: number;
     }
   | {
       readonly kind: 'start';
@@ -62,8 +67,17 @@ export function progressHooks(
   const { total, perRun, screening } = count;
   let completed = count.done;
   return {
-    onIteration: (t, iteration, logLik, change) =>
-      onProgress?.({ kind: 'iteration', K: t.K, replicate: t.replicate, start: t.index, iteration, logLik, change }),
+    onIteration: (t, iteration, logLik, change, loci) =>
+      onProgress?.({
+        kind: 'iteration',
+        K: t.K,
+        replicate: t.replicate,
+        start: t.index,
+        iteration,
+        logLik,
+        change,
+        ...(loci ? { loci } : {}),
+      }),
     onStart: (t, result) => {
       completed++;
       onProgress?.({

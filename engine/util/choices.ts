@@ -388,3 +388,13 @@ export function isChoice<T extends string>(list: { readonly values: readonly T[]
  * simulated SNPs' to their true Q 0.0186 against 0.0181 (mean of three).
  */
 export const FREQUENCY_PRIOR = 0.5;
+
+/**
+ * The stage of a start at work, for progress lines: "all loci", or for the admixture model's
+ * subset stage "subset 1/8 of loci" (its ln L is over those loci alone, so it is far above the
+ * whole data's: without the stage the ln L shown seems to jump).
+ */
+export function iterationStage(loci: number | undefined, total: number): string {
+  if (loci === undefined || loci >= total) return 'all loci';
+  return `subset 1/${Math.round(total / loci)} of loci`;
+}

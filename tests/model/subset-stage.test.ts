@@ -12,7 +12,8 @@ import { SUBSET_MIN_LOCI, SUBSET_STRIDE, subsetLoci, subsetStage } from '../../e
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { runSweep } from '../../engine/service/cluster-sweep.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
-import { runStart, startSeed } from '../../engine/model/start.ts';
+import { runStart, startSeed, startSteps } from '../../engine/model/start.ts';
+import { iterationStage } from '../../engine/util/choices.ts';
 import { createRng } from '../../engine/util/rng.ts';
 import { admixedData } from './synthetic.ts';
 
@@ -111,4 +112,26 @@ test('a start through the subset stage and Anderson acceleration runs on worker 
   } finally {
     pool.close();
   }
+});
+
+test('a start names its stage: the subset stage’s steps carry their loci, the steps on all loci none', async () => {
+  const L = SUBSET_STRIDE * SUBSET_MIN_LOCI;
+  const { data } = admixedData(9, { N: 30, L, K: 2, alpha: 0.5, fst: 0.1 });
+  const md = buildPreparedData(data);
+  const steps = startSteps(md, 2, { ...DEFAULT_FIT, model: 'admixture' }, 0, startSeed(1, 2, 0, 0));
+  const loci: (number | undefined)[] = [];
+  for (let s = steps.next(); !s.done; s = steps.next()) loci.push(s.value.loci);
+  const first = loci.findIndex((x) => x === undefined);
+  assert.ok(first > 0, 'the subset stage comes first');
+  assert.ok(
+    loci.slice(0, first).every((x) => x === L / SUBSET_STRIDE),
+    'every subset step over L/8 loci',
+  );
+  assert.ok(
+    loci.slice(first).every((x) => x === undefined),
+    'then every step over all loci',
+  );
+  assert.equal(iterationStage(L / SUBSET_STRIDE, L), 'subset 1/8 of loci');
+  assert.equal(iterationStage(L / 64, L), 'subset 1/64 of loci');
+  assert.equal(iterationStage(undefined, L), 'all loci');
 });

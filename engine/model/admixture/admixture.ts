@@ -304,6 +304,8 @@ export interface AdmixtureStepInfo {
   /** ln L of the parameters accepted at this step; never below the previous step's. */
   readonly logLik: number;
   readonly change: number;
+  /** The loci this step's ln L is over: the subset stage's (absent: every locus). */
+  readonly loci?: number;
 }
 
 export interface AdmixtureFitResult {

@@ -26,6 +26,16 @@ export function subsetLoci(L: number): number[] | undefined {
   return n >= SUBSET_MIN_LOCI ? Array.from({ length: n }, (_, j) => j * SUBSET_STRIDE) : undefined;
 }
 
+/** Re-yields a fit's steps marked as over `loci` loci (a nested stage's own, smaller mark is kept). */
+function* onLoci<R>(steps: Generator<AdmixtureStepInfo, R>, loci: number): Generator<AdmixtureStepInfo, R> {
+  let r = steps.next();
+  while (!r.done) {
+    yield r.value.loci === undefined ? { ...r.value, loci } : r.value;
+    r = steps.next();
+  }
+  return r.value;
+}
+
 /**
  * A start carried through the subset stage (docs/algorithms.md §14): `init` restricted to the subset's
  * loci is fitted there (itself after its own subset stage) to the fit's tolerance, and the fitted Q
@@ -51,7 +61,7 @@ export function* subsetStage(
   const subWork = admixtureWork(sub, undefined, work.fixed);
   let fitted: AdmixtureParams;
   try {
-    const warmed = yield* subsetStage(sub, subWork, subInit, o);
+    const warmed = yield* onLoci(subsetStage(sub, subWork, subInit, o), sub.L);
     // Maximum likelihood only: marker averaging, if asked for, follows the fit on all loci.
     const ml: AdmixtureFitOptions = {
       tolerance: o.tolerance,
@@ -60,7 +70,7 @@ export function* subsetStage(
       qUpdate: o.qUpdate,
       fUpdate: o.fUpdate,
     };
-    fitted = (yield* admixtureFitSteps(sub, subWork, warmed, ml)).params;
+    fitted = (yield* onLoci(admixtureFitSteps(sub, subWork, warmed, ml), sub.L)).params;
   } finally {
     closePassesOf(subWork);
   }

@@ -13,6 +13,8 @@ export interface StepInfo {
   readonly iteration: number;
   readonly logLik: number;
   readonly change: number;
+  /** The loci this step's ln L is over, when a stage fits a subset of them (absent: every locus). */
+  readonly loci?: number;
 }
 
 export interface FitResult {

@@ -69,7 +69,15 @@ export class RunState {
    * The latest iteration reported by a running start (K, replicate, start from 0, iteration, ln L):
    * shows a long start at work before any start has finished and a time left can be measured.
    */
-  latest = $state<{ K: number; replicate: number; start: number; iteration: number; logLik: number } | null>(null);
+  latest = $state<{
+    K: number;
+    replicate: number;
+    start: number;
+    iteration: number;
+    logLik: number;
+    /** The loci ln L is over in a subset stage (absent: every locus). */
+    loci?: number;
+  } | null>(null);
   /**
    * Before the first start finishes: the engine's estimate of the seconds the starts still need
    * (from the starts at work) and when it came (ms since the epoch).
