@@ -321,7 +321,7 @@ test('cancel a run: it stops and keeps the finished starts', async () => {
   // While it runs, the view names the start at work and its latest iteration.
   assert.match(
     (await page.getByTestId('latest-iteration').textContent()) ?? '',
-    /Working: K = \d, replicate \d+, start \d+, iteration \d+, ln L -[\d,.]+/,
+    /Working: K = \d, replicate \d+, start \d+, all loci: iteration \d+, ln L -[\d,.]+/,
   );
   await page.getByTestId('cancel').click();
   await page.getByTestId('cancelled').waitFor({ timeout: 10_000 });
