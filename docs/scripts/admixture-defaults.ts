@@ -154,7 +154,9 @@ out(
 out(`Fitting time of all ${starts.length} starts on one thread: ${Math.round(seconds)} s.`);
 out();
 out('Other rules, replayed on the same orders (found: share of all replayed sweeps within 0.1 of the reference;');
-out('worst: the worst (data, K); CPU: one-thread seconds of the starts run, summed over the 20 (data, K), mean over orders):');
+out(
+  'worst: the worst (data, K); CPU: one-thread seconds of the starts run, summed over the 20 (data, K), mean over orders):',
+);
 out();
 out('| rule | found | worst | starts a K (mean) | CPU s |');
 out('|---|---|---|---|---|');
@@ -176,7 +178,10 @@ for (const rule of RULES) {
     const best = Math.max(...lls);
     let ok = 0;
     for (const o of orders(STARTS, ORDERS, 1000 + gi)) {
-      const n = agreedStop(o.map((k) => lls[k]!), rule);
+      const n = agreedStop(
+        o.map((k) => lls[k]!),
+        rule,
+      );
       used += n;
       cpu += o.slice(0, n).reduce((a, k) => a + g.starts[k]!.seconds, 0);
       if (Math.max(...o.slice(0, n).map((k) => lls[k]!)) >= best - WITHIN) ok++;
@@ -185,7 +190,10 @@ for (const rule of RULES) {
     worst = Math.min(worst, ok / ORDERS);
   });
   const runs = groups.length * ORDERS;
-  const name = rule.round === rule.cap ? `every start, ${rule.cap}` : `rounds of ${rule.round}, agree ${rule.agree}, at most ${rule.cap}`;
+  const name =
+    rule.round === rule.cap
+      ? `every start, ${rule.cap}`
+      : `rounds of ${rule.round}, agree ${rule.agree}, at most ${rule.cap}`;
   out(`| ${name} | ${pct(found / runs)} | ${pct(worst)} | ${(used / runs).toFixed(1)} | ${Math.round(cpu / ORDERS)} |`);
 }
 const minutes = Math.round((performance.now() - T0) / 60_000);
