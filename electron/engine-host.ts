@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { mainFileFirst, type FileGrant } from '../engine/runtime/engine-protocol.ts';
 import { unpackedPath, type FromEngineHost, type ToEngineHost } from './engine-host-protocol.ts';
-import { ENGINE_CHANNELS, EVENT_CHANNELS } from '../shared/ipc-contract.ts';
+import { ENGINE_CHANNELS, EVENT_CHANNELS, type RefusedFile } from '../shared/ipc-contract.ts';
 
 /** The parts of Electron's UtilityProcess the host uses. */
 export interface UtilityProcessLike {
@@ -101,7 +101,14 @@ export class EngineHost {
    * the engine. Called only for files the user chose (main's dialogs, a drop, Open Recent, a project).
    */
   async grant(path: string, contents: WindowContents): Promise<FileGrant> {
-    if (contents.isDestroyed()) throw new Error(`${path}: the window has closed`);
+    const r = await this.tryGrant(path, contents);
+    if ('refused' in r) throw new Error(`${path}: ${r.refused}`);
+    return r;
+  }
+
+  /** grant, with a refusal ("no such file", "not a file", the window has closed…) as a value. */
+  private async tryGrant(path: string, contents: WindowContents): Promise<FileGrant | { refused: string }> {
+    if (contents.isDestroyed()) return { refused: 'the window has closed' };
     this.track(contents);
     const child = this.ensure();
     const id = this.nextId++;
@@ -109,7 +116,7 @@ export class EngineHost {
     const reply = new Promise<FromEngineHost>((resolve) => this.waiting.set(id, resolve));
     child.postMessage({ type: 'grant', id, window: contents.id, grant, path });
     const r = await reply;
-    if (r.type === 'refused') throw new Error(`${path}: ${r.message}`);
+    if (r.type === 'refused') return { refused: r.message };
     if (!this.grants.has(contents.id)) this.grants.set(contents.id, new Map());
     this.grants.get(contents.id)!.set(grant, path);
     return { name: basename(path), path, size: r.size, grant };
@@ -122,21 +129,19 @@ export class EngineHost {
     return out;
   }
 
-  /** Grants each path that is an existing regular file (in order); the others are reported missing. */
+  /** Grants each path that is an existing regular file (in order); the others are refused with the reason. */
   async grantExisting(
     paths: readonly string[],
     contents: WindowContents,
-  ): Promise<{ grants: FileGrant[]; missing: string[] }> {
+  ): Promise<{ grants: FileGrant[]; refused: RefusedFile[] }> {
     const grants: FileGrant[] = [];
-    const missing: string[] = [];
-    for (const p of paths) {
-      try {
-        grants.push(await this.grant(p, contents));
-      } catch {
-        missing.push(p);
-      }
+    const refused: RefusedFile[] = [];
+    for (const path of paths) {
+      const r = await this.tryGrant(path, contents);
+      if ('refused' in r) refused.push({ path, reason: r.refused });
+      else grants.push(r);
     }
-    return { grants, missing };
+    return { grants, refused };
   }
 
   /** The paths a window was granted (and may therefore list in a project it saves). */

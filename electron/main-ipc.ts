@@ -58,10 +58,10 @@ export function registerMainIpc<E>(deps: MainIpcDeps<E>): void {
   deps.ipcMain.on(ENGINE_CHANNELS.connect, (e) => {
     if (deps.trusted(e)) engine.connect(deps.contentsOf(e));
   });
-  /** The project's listed files granted to the window that asked; those not on disk reported. */
+  /** The project's listed files granted to the window that asked; the others reported with the reason. */
   const opened = async (e: E, name: string, text: string): Promise<OpenedProject> => {
-    const { grants, missing } = await engine.grantExisting(projectPaths(text), deps.contentsOf(e));
-    return { name, text, grants, missing };
+    const { grants, refused } = await engine.grantExisting(projectPaths(text), deps.contentsOf(e));
+    return { name, text, grants, refused };
   };
   const handlers: InvokeHandlers<E> = {
     openDialog: async (e: E): Promise<FileGrant[] | null> => {

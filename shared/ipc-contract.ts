@@ -25,15 +25,21 @@ export const ENGINE_PORT_MESSAGE = 'stratify:engine-port';
 
 /**
  * A project file opened by main: its text, the data files it lists that main granted this window,
- * and those it lists that are no longer there.
+ * and those it lists that main could not grant, each with the reason.
  */
 export interface OpenedProject {
   /** The project file's name (no folder). */
   readonly name: string;
   readonly text: string;
   readonly grants: readonly FileGrant[];
-  /** Paths the project lists that are not existing regular files. */
-  readonly missing: readonly string[];
+  /** Paths the project lists that main did not grant: not there, a folder, unreadable… */
+  readonly refused: readonly RefusedFile[];
+}
+
+/** A file main did not grant, and why ("no such file", "not a file", or the system's message). */
+export interface RefusedFile {
+  readonly path: string;
+  readonly reason: string;
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT } from './helpers.ts';
 import { dataPath } from '../data/datasets.ts';
 import { agreedStop } from '../engine/model/start-rule.ts';
+import { cvFoldsOption } from '../engine/cli/parse-args.ts';
 import { ADMIXTURE_START_RULE, SWEEP_DEFAULTS } from '../engine/util/choices.ts';
 
 const stratify = (...args: string[]) =>
@@ -111,4 +112,21 @@ test('threads above the cores and a K above half the individuals: said before an
   const w = stratify('run', dataPath('nancycats.str'), '--k', '120', '--starts', '1', '--threads', '1', '--out', out);
   assert.equal(w.status, 0, w.stderr);
   assert.match(w.stderr, /warning: K = 120 is more than half the 237 individuals/);
+});
+
+test('--cv is read by one rule for run, sweep and workflow: the model default, 0, folds, refused for the mixture model', () => {
+  assert.equal(cvFoldsOption(undefined, 'admixture'), SWEEP_DEFAULTS.admixture.cvFolds);
+  assert.equal(cvFoldsOption(undefined, 'mixture'), 0);
+  assert.equal(cvFoldsOption('0', 'admixture'), 0);
+  assert.equal(cvFoldsOption('0', 'mixture'), 0);
+  assert.equal(cvFoldsOption('10', 'admixture'), 10);
+  assert.throws(() => cvFoldsOption('5', 'mixture'), /--cv belongs to the admixture model/);
+  assert.throws(() => cvFoldsOption('-1', 'admixture'), /--cv takes a positive whole number, got "-1"/);
+  assert.throws(() => cvFoldsOption('2.5', 'admixture'), /--cv takes a positive whole number/);
+  // The workflow command refuses it the same way, before writing anything.
+  const out = join(mkdtempSync(join(tmpdir(), 'stratify-wf-cv-')), 'wf');
+  const w = stratify('workflow', dataPath('nancycats.str'), '--k', '2..3', '--cv', '5', '--out', out);
+  assert.notEqual(w.status, 0);
+  assert.match(w.stderr, /--cv belongs to the admixture model/);
+  assert.ok(!existsSync(join(out, 'config.yaml')));
 });

@@ -249,14 +249,14 @@ test('files the desktop app read where they live are saved by path and matched t
   assert.ok(!('path' in saved[1]!));
   assert.doesNotThrow(() => checkProject({ ...project(), files: saved }));
   // What main granted when it opened the project (its dialog or its autosave).
-  const opened = { grants: [{ ...grant, grant: 'g2' }], missing: [] };
+  const opened = { grants: [{ ...grant, grant: 'g2' }], refused: [] };
   const files = decodeFiles(JSON.parse(JSON.stringify(saved)), opened);
   assert.deepEqual(files[0], { ...grant, grant: 'g2' });
   assert.equal(new TextDecoder().decode((files[1] as { bytes: Uint8Array }).bytes), 'a\tpop1\n');
   assert.throws(() => decodeFiles(saved), /only the desktop app/);
   assert.throws(
-    () => decodeFiles(saved, { grants: [], missing: ['/data/big.vcf.gz'] }),
-    /big\.vcf\.gz, which is no longer there/,
+    () => decodeFiles(saved, { grants: [], refused: [{ path: '/data/big.vcf.gz', reason: 'no such file' }] }),
+    /big\.vcf\.gz \(no such file\), which the app cannot open/,
   );
-  assert.throws(() => decodeFiles(saved, { grants: [], missing: [] }), /did not open for it/);
+  assert.throws(() => decodeFiles(saved, { grants: [], refused: [] }), /did not open for it/);
 });

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { runSettingProblem, type RunSetting } from '../util/choices.ts';
+import { SWEEP_DEFAULTS, runSettingProblem, type Model, type RunSetting } from '../util/choices.ts';
 
 /** Parses a K range: "2..8", "2-8", "3" or "2,4,6". */
 export function parseKRange(text: string): number[] {
@@ -64,4 +64,17 @@ export function setting(v: unknown, flag: string, name: RunSetting, max?: number
 /** `--threads`: at most this machine's cores, as the app's Threads field (more only share the cores, each with its own copy of the data). */
 export function threadsOption(v: unknown, cores = availableParallelism()): number {
   return setting(v, '--threads', 'threads', cores, "this machine's cores");
+}
+
+/**
+ * `--cv <folds>`: the model's default when absent (SWEEP_DEFAULTS: 5 for the admixture model, none
+ * for the mixture model), 0 for none, else a positive whole number — refused for a model without
+ * a CV error.
+ */
+export function cvFoldsOption(v: unknown, model: Model): number {
+  if (v === undefined) return SWEEP_DEFAULTS[model].cvFolds;
+  if (v === '0' || v === 0) return 0;
+  const folds = positiveInt(v, '--cv');
+  if (model !== 'admixture') throw new Error('--cv belongs to the admixture model (--model admixture)');
+  return folds;
 }

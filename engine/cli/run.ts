@@ -40,6 +40,7 @@ import {
 import {
   choice,
   choiceHelp,
+  cvFoldsOption,
   numberIn,
   parseKRange,
   positiveInt,
@@ -178,7 +179,7 @@ export function sweepOptionsFrom(o: Record<string, unknown>, replicates = '1'): 
   // Screening asked for is the user's way of sparing starts: it replaces the default rule.
   const screened = Number(o['screen'] ?? 0) > 0 || Number(o['screenTolerance'] ?? 0) > 0;
   const rule = choice(o['startsRule'] ?? (screened ? 'all' : d.startsRule), '--starts-rule', STARTS_RULE.values);
-  const cv = o['cv'] === undefined ? d.cvFolds : o['cv'] === '0' ? 0 : positiveInt(o['cv'], '--cv');
+  const cv = cvFoldsOption(o['cv'], model);
   const adaptive = adaptiveStarts(rule);
   return {
     kValues: parseKRange(String(o['k'])),
@@ -306,7 +307,7 @@ export async function runSweepCli(
     // As ADMIXTURE prints it, one line per K, then the K it favours.
     const cv = cvErrors(result.runs);
     for (const c of cv) process.stdout.write(`CV error (K=${c.K}): ${c.cvError.toFixed(5)}\n`);
-    if (cv.length > 1) process.stdout.write(`lowest CV error: K = ${lowestCvK(result.runs)}\n`);
+    if (cv.length > 1) process.stdout.write(`lowest CV error: K = ${lowestCvK(cv)}\n`);
     return result;
   } finally {
     bar.done();

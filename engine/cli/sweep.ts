@@ -5,6 +5,7 @@ import { readDataset } from '../formats/read-dataset.ts';
 import { datasetFiles } from '../node/file-source.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
 import { threadsOption } from './parse-args.ts';
+import { SWEEP_COMMAND_MIXTURE_REPLICATES } from '../util/choices.ts';
 import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
@@ -21,12 +22,12 @@ export function registerSweep(program: Command): void {
           'replicate multi-starts for each K: F_ST per K with Mann–Whitney tests, BIC, empty clusters, aligned Q files and one JSON',
         ),
     ),
-    { replicates: '10' },
+    { replicates: String(SWEEP_COMMAND_MIXTURE_REPLICATES) },
   ).action(async (file: string, o: Record<string, unknown>) => {
     const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
     const out = String(o['out']);
     ensureWritableDir(out);
-    const sweep = await withSupervision(data, sweepOptionsFrom(o, '10'), o);
+    const sweep = await withSupervision(data, sweepOptionsFrom(o, String(SWEEP_COMMAND_MIXTURE_REPLICATES)), o);
     const result = await runSweepCli(data, sweep, threadsOption(o['threads']));
     writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o));
   });

@@ -2,9 +2,16 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { ALGORITHM, CLUSTER_DEFAULTS as D, MODEL, STARTS_RULE, SWEEP_DEFAULTS } from '../util/choices.ts';
+import {
+  ALGORITHM,
+  CLUSTER_DEFAULTS as D,
+  MODEL,
+  STARTS_RULE,
+  SWEEP_COMMAND_MIXTURE_REPLICATES,
+  SWEEP_DEFAULTS,
+} from '../util/choices.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { choice, parseKRange, positiveInt } from './parse-args.ts';
+import { choice, cvFoldsOption, parseKRange, positiveInt } from './parse-args.ts';
 
 /** The workflow shipped with Stratify (workflow/ beside engine/). */
 const SHIPPED = fileURLToPath(new URL('../../workflow/', import.meta.url));
@@ -54,15 +61,20 @@ export function registerWorkflow(program: Command): void {
       parseKRange(String(o['k']));
       const model = choice(o['model'], '--model', MODEL.values);
       const d = SWEEP_DEFAULTS[model];
-      const cv = o['cv'] === undefined ? d.cvFolds : Number(o['cv']) === 0 ? 0 : positiveInt(o['cv'], '--cv');
-      if (cv > 0 && model !== 'admixture') throw new Error('--cv belongs to the admixture model (--model admixture)');
+      const cv = cvFoldsOption(o['cv'], model);
       const config: [string, string | number][] = [
         ['input', resolve(file)],
         ['out', String(o['results'])],
         ['model', model],
         ['algorithm', choice(o['algorithm'], '--algorithm', ALGORITHM.values)],
         ['k', String(o['k'])],
-        ['replicates', positiveInt(o['replicates'] ?? (model === 'mixture' ? 10 : d.replicates), '--replicates')],
+        [
+          'replicates',
+          positiveInt(
+            o['replicates'] ?? (model === 'mixture' ? SWEEP_COMMAND_MIXTURE_REPLICATES : d.replicates),
+            '--replicates',
+          ),
+        ],
         ['starts', positiveInt(o['starts'] ?? d.starts, '--starts')],
         ['starts_rule', choice(o['startsRule'] ?? d.startsRule, '--starts-rule', STARTS_RULE.values)],
         ['cv', cv],

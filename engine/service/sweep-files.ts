@@ -68,9 +68,8 @@ export function cvErrors(runs: readonly SweepRun[]): { K: number; cvError: numbe
   });
 }
 
-/** The K of lowest CV error (what ADMIXTURE's manual reads as the K the data support), or undefined. */
-export function lowestCvK(runs: readonly SweepRun[]): number | undefined {
-  const cv = cvErrors(runs);
+/** The K of lowest CV error among `cv` (cvErrors; what ADMIXTURE's manual reads as the K the data support), or undefined. */
+export function lowestCvK(cv: readonly { K: number; cvError: number }[]): number | undefined {
   return cv.length === 0 ? undefined : cv.reduce((a, b) => (b.cvError < a.cvError ? b : a)).K;
 }
 
@@ -78,7 +77,7 @@ export function lowestCvK(runs: readonly SweepRun[]): number | undefined {
 export function cvTable(runs: readonly SweepRun[]): string | undefined {
   const cv = cvErrors(runs);
   if (cv.length === 0) return undefined;
-  const lowest = lowestCvK(runs);
+  const lowest = lowestCvK(cv);
   const rows = cv.map((c) =>
     [c.K, c.cvError.toFixed(5), c.logLik.toFixed(2), c.K === lowest ? 'lowest' : ''].join('\t'),
   );

@@ -365,6 +365,12 @@ export const SWEEP_DEFAULTS = {
   admixture: { starts: ADMIXTURE_START_RULE.cap, replicates: 1, cvFolds: 5, startsRule: 'agree' },
 } as const satisfies Record<Model, { starts: number; replicates: number; cvFolds: number; startsRule: StartsRule }>;
 
+/**
+ * The mixture model's replicates per K in `stratify sweep` and `stratify workflow` (F_ST's spread
+ * per K and its Mann–Whitney tests need several; `stratify run` fits one).
+ */
+export const SWEEP_COMMAND_MIXTURE_REPLICATES = 10;
+
 /** The app's sweep of the mixture model: fewer starts, three replicates for F_ST's spread per K. */
 export const APP_MIXTURE_SWEEP = { starts: 20, replicates: 3, cvFolds: 0, startsRule: 'all' } as const;
 

@@ -137,8 +137,10 @@ test('a project file the page wrote itself cannot be saved, and main’s project
 test('the user’s own actions grant: a drop, main’s project dialog, a saved and restored autosave', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-project-'));
   const gone = join(dir, 'gone.str');
+  const folder = join(dir, 'a-folder.str');
+  mkdirSync(folder);
   const projectFile = join(dir, 'cats.stratify.json');
-  writeFileSync(projectFile, projectListing([EXAMPLE, gone]));
+  writeFileSync(projectFile, projectListing([EXAMPLE, gone, folder]));
   const app = desktop({ openProject: projectFile, save: join(dir, 'again.stratify.json') });
   const client = await app.connect();
   // A dropped file: the page hands the File object; the preload resolves its path.
@@ -151,14 +153,17 @@ test('the user’s own actions grant: a drop, main’s project dialog, a saved a
   // A File made in the page has no path: nothing is granted, the page reads its bytes instead.
   assert.deepEqual(await app.api.grantFiles([new File(['x'], EXAMPLE)]), []);
   await assert.rejects(app.api.grantFiles(['/etc/passwd' as unknown as File]), /File objects/);
-  // Main's project dialog: the listed file that exists is granted, the other reported missing.
+  // Main's project dialog: the listed file that exists is granted, the others refused with the reason.
   const opened = (await app.api.openProject())!;
   assert.equal(opened.name, 'cats.stratify.json');
   assert.deepEqual(
     opened.grants.map((g) => g.path),
     [EXAMPLE],
   );
-  assert.deepEqual(opened.missing, [gone]);
+  assert.deepEqual(opened.refused, [
+    { path: gone, reason: 'no such file' },
+    { path: folder, reason: 'not a file' },
+  ]);
   // This window may now save and autosave projects listing EXAMPLE, and restore them.
   assert.equal(
     await app.api.saveProject('again.stratify.json', projectListing([EXAMPLE])),

@@ -274,24 +274,24 @@ export function encodeFile(f: FileInput): SavedFile {
  * The saved files as the engine takes them: embedded ones decoded, files by path matched to the
  * grants main made when it opened the project (`opened`: its own dialog or its autosave). A file
  * by path without a grant is refused: in a browser (only the desktop app reads from disk), or when
- * main found it missing.
+ * main could not grant it (its reason said: "no such file", "not a file"…).
  */
 export function decodeFiles(
   saved: readonly SavedFile[],
-  opened?: Pick<OpenedProject, 'grants' | 'missing'>,
+  opened?: Pick<OpenedProject, 'grants' | 'refused'>,
 ): FileInput[] {
   const byPath = new Map((opened?.grants ?? []).map((g) => [g.path, g]));
-  const missing = new Set(opened?.missing ?? []);
+  const reasons = new Map((opened?.refused ?? []).map((r) => [r.path, r.reason]));
   const lost = saved.flatMap((f) => ('path' in f && !byPath.has(f.path) ? [f.path] : []));
   if (lost.length > 0) {
     if (!opened)
       throw new Error(
         `the project reads ${lost.join(', ')} from disk, which only the desktop app can do; open it there`,
       );
-    const gone = lost.filter((p) => missing.has(p));
+    const said = lost.filter((p) => reasons.has(p));
     throw new Error(
-      gone.length > 0
-        ? `the project reads ${gone.join(', ')}, which ${gone.length === 1 ? 'is' : 'are'} no longer there`
+      said.length > 0
+        ? `the project reads ${said.map((p) => `${p} (${reasons.get(p)!})`).join(', ')}, which the app cannot open`
         : `the project reads ${lost.join(', ')}, which the app did not open for it`,
     );
   }
@@ -571,7 +571,7 @@ export async function autosave(doc: ProjectDoc): Promise<void> {
 /** A project to restore, with what main granted for it in the desktop app. */
 export interface RestorableProject {
   readonly doc: ProjectDoc;
-  readonly opened?: Pick<OpenedProject, 'grants' | 'missing'>;
+  readonly opened?: Pick<OpenedProject, 'grants' | 'refused'>;
 }
 
 /** A project main opened (its dialog or its autosave), checked; throws with the field at fault. */
