@@ -1,0 +1,116 @@
+import { compileBase64, WASM_PAGE } from '../util/wasm-module.ts';
+import { LD_PAIRS_WASM } from './generated/ld-pairs-wasm.ts';
+
+/** 32-bit words a bit plane of N individuals takes: whole 128-bit steps of the kernel. */
+export const planeWords = (N: number): number => 4 * Math.ceil(N / 128);
+
+/**
+ * Diploid loci as bit planes (called, homozygous, homozygous for the major allele; planeWords(N)
+ * 32-bit words a plane, individual i at bit i mod 32 of word ⌊i / 32⌋) held in slots, and the popcounts r² needs for a pair of them:
+ * |Ca∧Cb|, |Ha∧Cb|, |Hb∧Ca|, |Pa∧Cb|, |Pb∧Ca|, |Ha∧Hb|, |Ha∧Hb∧(Pa⊕Pb)|. In WebAssembly memory
+ * where it can be had (scripts/kernels/wasm-ld-pairs.mjs), else in JavaScript: the same integers.
+ */
+export interface PairCounter {
+  /** Whether put copies the planes (WebAssembly memory) rather than holding the array given. */
+  readonly copies: boolean;
+  /** Stores a locus's planes (3 · planeWords(N) 32-bit words); returns its slot. */
+  put(planes: Uint32Array): number;
+  /** Frees a slot for the next locus. */
+  free(slot: number): void;
+  /** The seven counts of the loci in slots a and b (valid until the next call). */
+  counts(a: number, b: number): Int32Array;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** Set bits of a 32-bit word. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** The seven counts in JavaScript, 32 individuals a word. */
+export function jsPairCounts(pa: Uint32Array, pb: Uint32Array, out: Int32Array): Int32Array {
+  const W = pa.length / 3;
+  out.fill(0);
+  for (let w = 0; w < W; w++) {
+    const ca = pa[w]!;
+    const cb = pb[w]!;
+    const ha = pa[W + w]!;
+    const hb = pb[W + w]!;
+    const hh = ha & hb;
+    out[0]! += popcount(ca & cb);
+    out[1]! += popcount(ha & cb);
+    out[2]! += popcount(hb & ca);
+    out[3]! += popcount(pa[2 * W + w]! & cb);
+    out[4]! += popcount(pb[2 * W + w]! & ca);
+    out[5]! += popcount(hh);
+    out[6]! += popcount(hh & (pa[2 * W + w]! ^ pb[2 * W + w]!));
+  }
+  return out;
+}
+
+/** Slots numbered from 0, reused once freed. */
+class Slots {
+  private readonly freed: number[] = [];
+  private next = 0;
+  take(): number {
+    return this.freed.pop() ?? this.next++;
+  }
+  free(slot: number): void {
+    this.freed.push(slot);
+  }
+}
+
+/** A pair counter for N individuals (useWasm false: the JavaScript form, for tests). */
+export function pairCounter(N: number, useWasm = true): PairCounter {
+  const words = planeWords(N);
+  const slotWords = 3 * words;
+  const slots = new Slots();
+  if (useWasm && compiled === undefined) compiled = compileBase64(LD_PAIRS_WASM);
+  if (!useWasm || !compiled) {
+    const held: Uint32Array[] = [];
+    const out = new Int32Array(7);
+    return {
+      copies: false,
+      put(planes) {
+        const slot = slots.take();
+        held[slot] = planes;
+        return slot;
+      },
+      free: (slot) => slots.free(slot),
+      counts: (a, b) => jsPairCounts(held[a]!, held[b]!, out),
+    };
+  }
+  // 64 bytes for the counts, then the slots.
+  const slotBytes = 4 * slotWords;
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  const kernel = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as {
+    counts(a: number, b: number, bytes: number, out: number): void;
+  };
+  const at = (slot: number) => 64 + slot * slotBytes;
+  // Views of the memory, made again when it grows (its buffer is then a new one).
+  let words32 = new Uint32Array(memory.buffer);
+  let out = new Int32Array(memory.buffer, 0, 7);
+  return {
+    copies: true,
+    put(planes) {
+      const slot = slots.take();
+      const need = at(slot + 1) - memory.buffer.byteLength;
+      if (need > 0) {
+        memory.grow(Math.max(Math.ceil(need / WASM_PAGE), memory.buffer.byteLength / WASM_PAGE));
+        words32 = new Uint32Array(memory.buffer);
+        out = new Int32Array(memory.buffer, 0, 7);
+      }
+      words32.set(planes, at(slot) / 4);
+      return slot;
+    },
+    free: (slot) => slots.free(slot),
+    counts(a, b) {
+      kernel.counts(at(a), at(b), 4 * words, 0);
+      return out;
+    },
+  };
+}
