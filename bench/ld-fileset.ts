@@ -2,7 +2,8 @@
 // benchmarks: each chromosome is a run of haplotype blocks of varied length (1–40 SNPs) and
 // strength (a copy follows one of 2–6 founder haplotypes of its block, each allele flipped with a
 // probability of 0–20 %), the founders' frequencies differing between populations; positions
-// increase by 0.2–3.2 kb; a few SNPs are monomorphic; calls are missing at random (`missing`).
+// increase by 0.2–3.2 kb; a few SNPs are monomorphic; calls are missing at random (`missing`, and
+// twelve times as often for a share `patchy` of the individuals and of the loci).
 // Chromosome names are the caller's (any string PLINK accepts with --allow-extra-chr).
 import { writeFileSync } from 'node:fs';
 import { createRng, gammaDraw, type Rng } from '../engine/util/rng.ts';
@@ -14,6 +15,8 @@ export interface LdFilesetOptions {
   readonly chromosomes: readonly { readonly name: string; readonly snps: number }[];
   /** Share of genotypes written missing (default 0.015). */
   readonly missing?: number;
+  /** Share of individuals, and of loci, whose genotypes go missing twelve times as often (default 0). */
+  readonly patchy?: number;
   readonly seed?: number;
 }
 
@@ -39,6 +42,10 @@ export function writeLdFileset(stem: string, o: LdFilesetOptions): void {
   const N = o.individuals;
   const per = Math.ceil(N / 4);
   const missing = o.missing ?? 0.015;
+  const patchy = o.patchy ?? 0;
+  // Drawn from a generator of their own, so that patchy: 0 writes the same file as before.
+  const patches = createRng((o.seed ?? 7) + 1);
+  const heavyIndividual = Array.from({ length: N }, () => patches.uniform() < patchy);
   const L = o.chromosomes.reduce((a, c) => a + c.snps, 0);
   const bed = new Uint8Array(3 + L * per);
   bed.set([0x6c, 0x1b, 0x01]);
@@ -61,10 +68,12 @@ export function writeLdFileset(stem: string, o: LdFilesetOptions): void {
       for (let b = 0; b < length; b++, s++, l++) {
         pos += 200 + Math.floor(rng.uniform() * 3000);
         const monomorphic = rng.uniform() < 0.02;
+        const heavyLocus = patches.uniform() < patchy;
         const offset = 3 + l * per;
         for (let d = 0; d < N; d++) {
           let code = 1; // missing
-          if (rng.uniform() >= missing) {
+          const rate = missing * (heavyLocus ? 12 : 1) * (heavyIndividual[d] ? 12 : 1);
+          if (rng.uniform() >= rate) {
             let a2 = 0;
             for (const c of [2 * d, 2 * d + 1]) {
               let a = monomorphic ? 0 : block.alleles[b]![copy[c]!]!;

@@ -22,12 +22,17 @@ export function formatSummary(s: DatasetSummary): string {
   lines.push(`format       ${s.format ?? 'unknown'}`);
   lines.push(`individuals  ${s.individuals}`);
   lines.push(`loci         ${s.loci}`);
+  const named = s.chromosomes.filter((c) => c.chrom !== '');
+  if (named.length > 0) {
+    const shown = named.slice(0, 40).map((c) => `${c.chrom} (${c.loci})`);
+    lines.push(`chromosomes  ${named.length}: ${shown.join(', ')}${named.length > 40 ? `, … ${named.length - 40} more` : ''}`);
+  }
   lines.push(`ploidy       ${s.ploidy}${s.phased && s.ploidy > 1 ? ' (phased)' : ''}`);
-  const named = s.populations.filter((p) => p.name !== '');
+  const labelled = s.populations.filter((p) => p.name !== '');
   lines.push(
-    `populations  ${named.length}${s.populations.length > named.length ? ` (+${s.populations.find((p) => p.name === '')!.count} unlabelled)` : ''}`,
+    `populations  ${labelled.length}${s.populations.length > labelled.length ? ` (+${s.populations.find((p) => p.name === '')!.count} unlabelled)` : ''}`,
   );
-  for (const p of named) lines.push(`  ${p.name.padEnd(24)} ${p.count}`);
+  for (const p of labelled) lines.push(`  ${p.name.padEnd(24)} ${p.count}`);
   if (s.groups.length > 0) {
     lines.push(`groups       ${s.groups.length}`);
     for (const g of s.groups) lines.push(`  ${(g.name || '(none)').padEnd(24)} ${g.count}`);

@@ -1,11 +1,10 @@
 import { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
 import { isFormatError } from '../io/format-error.ts';
 import { summarize } from '../data/summary.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { VERSION } from '../util/version.ts';
 import { formatSummary, summaryJson } from './inspect.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, readForCommand } from './read-options.ts';
+import { registerFilter } from './filter.ts';
 import { registerRun } from './run.ts';
 import { registerSweep } from './sweep.ts';
 import { registerSelect } from './select.ts';
@@ -28,10 +27,11 @@ export function buildProgram(): Command {
       .description('summarise a genotype file: format, individuals, loci, ploidy, populations, alleles, missingness')
       .option('--json', 'print the summary as JSON'),
   ).action(async (file: string, opts: Record<string, unknown>) => {
-    const data = await readDataset(datasetFiles(file), readOptionsFrom(opts));
+    const { data } = await readForCommand(file, opts, 'other');
     const s = summarize(data);
     process.stdout.write((opts['json'] ? JSON.stringify(summaryJson(s), null, 2) : formatSummary(s)) + '\n');
   });
+  registerFilter(program);
   registerRun(program);
   registerSweep(program);
   registerSelect(program);

@@ -1,12 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { checkPieces, mergePieces, type NamedPiece, type PieceJson } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { parseKRange } from './parse-args.ts';
-import { readOptionsFrom } from './read-options.ts';
+import { readForCommand } from './read-options.ts';
 import { writeSweepResult } from './sweep.ts';
 
 /** Piece files named on the command line; a folder stands for the *.piece.json files in it. */
@@ -47,7 +45,7 @@ export function registerMerge(program: Command): void {
       const first = pieces[0]!.piece;
       const file = typeof o['data'] === 'string' ? o['data'] : first.dataset.file;
       if (!file) throw new Error(`${pieces[0]!.name}: names no dataset file; give it with --data`);
-      const data = await readDataset(datasetFiles(file), readOptionsFrom(first.readFlags));
+      const { data } = await readForCommand(file, first.readFlags, 'structure');
       const expectK = typeof o['k'] === 'string' ? parseKRange(o['k']) : undefined;
       const { options, runs } = mergePieces(data, pieces, expectK);
       writeSweepResult(out, data, options, runs, false, first.readFlags);

@@ -1,14 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { PCA_DEFAULTS } from '../service/principal-components.ts';
 import { eigenvalText, eigenvecText, principalComponents } from '../service/principal-components.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { positiveInt, wholeNumber } from './parse-args.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, readForCommand } from './read-options.ts';
 
 export function registerPca(program: Command): void {
   addReadOptions(
@@ -36,7 +34,7 @@ export function registerPca(program: Command): void {
     const exactUpTo = wholeNumber(o['exactUpTo'], '--exact-up-to');
     const out = String(o['out']);
     ensureWritableDir(out);
-    const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+    const { data } = await readForCommand(file, o, 'structure');
     const pc = principalComponents(data, { pcs, seed, exactUpTo });
     writeFileSync(join(out, 'stratify.eigenvec'), eigenvecText(pc));
     writeFileSync(join(out, 'stratify.eigenval'), eigenvalText(pc));

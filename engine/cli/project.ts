@@ -2,10 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
 import { writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { projectOntoWith, readReference, type MarkerMatchCounts } from '../service/project.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
@@ -13,7 +11,7 @@ import { numberIn, positiveInt, threadsOption } from './parse-args.ts';
 import { withCancellablePool } from './pool-run.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { FREQUENCY_PRIOR } from '../util/choices.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, readForCommand } from './read-options.ts';
 
 /** The matching of markers in one paragraph. */
 export function matchSummary(c: MarkerMatchCounts): string {
@@ -68,7 +66,7 @@ export function registerProject(program: Command): void {
     const reference = readReference(referenceFile, readFileSync(referenceFile, 'utf8'), K);
     const out = String(o['out']);
     ensureWritableDir(out);
-    const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+    const { data } = await readForCommand(file, o, 'structure');
     const bar = new ProgressBar(process.stderr);
     const p = await withCancellablePool(threadsOption(o['threads']), (pool, signal) =>
       projectOntoWith(pool, data, reference, prior, signal, (done, total) =>

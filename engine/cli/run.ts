@@ -2,10 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { readDataset } from '../formats/read-dataset.ts';
 import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
 import { DEFAULT_FIT, type FitOptions, type ParentWeights } from '../service/cluster-sweep.ts';
-import { datasetFiles, fileSource } from '../node/file-source.ts';
+import { fileSource } from '../node/file-source.ts';
 import { writeJson, writeLines } from '../node/write-text.ts';
 import { readPopulationFile } from '../formats/population-file.ts';
 import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
@@ -49,7 +48,7 @@ import {
   threadsOption,
 } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
-import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, pickReadFlags, readForCommand } from './read-options.ts';
 import { availableParallelism } from 'node:os';
 
 /** Adds the clustering options shared by `run` and `sweep`. */
@@ -348,7 +347,7 @@ export function registerRun(program: Command): void {
         throw new Error('--bootstrap: 2 or more replicates, with --model admixture');
       const fitCheck = fitCheckOption(o['fitCheck']);
       ensureWritableDir(out);
-      const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+      const { data } = await readForCommand(file, o, 'structure');
       const stem = 'stratify';
       let sweep = await withSupervision(data, options, o);
       if (o['replicate'] !== undefined) {

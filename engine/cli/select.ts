@@ -2,16 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { ensureWritableDir } from './output-dir.ts';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
 import { toText } from '../formats/writers.ts';
 import { preparedData } from '../service/dataset.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { chooseModel, type FittedRun } from '../service/analyze-sweep.ts';
 import type { Model } from '../util/choices.ts';
 import { exportDataset, panelFormat } from '../service/dataset.ts';
 import { panelSizes, selectMarkers } from '../service/select-markers.ts';
 import { numberIn, positiveInt } from './parse-args.ts';
-import { readOptionsFrom } from './read-options.ts';
+import { readForCommand } from './read-options.ts';
 
 interface RunJson {
   K: number;
@@ -58,7 +56,7 @@ export function registerSelect(program: Command): void {
       const result = JSON.parse(readFileSync(resultPath, 'utf8')) as ResultJson;
       if (!result.runs?.length || !result.dataset?.file)
         throw new Error(`${resultPath}: not a Stratify result (no runs or dataset)`);
-      const data = await readDataset(datasetFiles(result.dataset.file), readOptionsFrom(result.readFlags ?? {}));
+      const { data } = await readForCommand(result.dataset.file, result.readFlags ?? {}, 'structure');
       const md = preparedData(data);
       const chosen = chooseModel(
         md,

@@ -1,12 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { sweepResultFiles } from '../service/sweep-files.ts';
 import { threadsOption } from './parse-args.ts';
 import { SWEEP_COMMAND_MIXTURE_REPLICATES } from '../util/choices.ts';
-import { addReadOptions, pickReadFlags, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, pickReadFlags, readForCommand } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
 import { ensureWritableDir } from './output-dir.ts';
@@ -24,7 +22,7 @@ export function registerSweep(program: Command): void {
     ),
     { replicates: String(SWEEP_COMMAND_MIXTURE_REPLICATES) },
   ).action(async (file: string, o: Record<string, unknown>) => {
-    const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+    const { data } = await readForCommand(file, o, 'structure');
     const out = String(o['out']);
     ensureWritableDir(out);
     const sweep = await withSupervision(data, sweepOptionsFrom(o, String(SWEEP_COMMAND_MIXTURE_REPLICATES)), o);

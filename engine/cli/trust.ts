@@ -6,8 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
-import { readDataset } from '../formats/read-dataset.ts';
-import { datasetFiles } from '../node/file-source.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { likeliestRunAtK, type SweepRun } from '../service/cluster-sweep.ts';
 import { importResultFile } from '../service/import-result.ts';
@@ -16,7 +14,7 @@ import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { positiveInt, threadsOption } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, readForCommand } from './read-options.ts';
 import { bootstrapRuns, writeBootstrapFiles, writeFitChecks } from './trust-files.ts';
 
 /** A result file's runs on the data, with the seed and fit options it ran with. */
@@ -103,7 +101,7 @@ export function registerTrust(program: Command): void {
     .action(async (file: string, o: Record<string, unknown>) => {
       const out = String(o['out']);
       ensureWritableDir(out);
-      const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+      const { data } = await readForCommand(file, o, 'structure');
       const { runs } = readResult(data, String(o['result']));
       const chosen = o['k'] === undefined ? runs : runs.filter((r) => r.K === positiveInt(o['k'], '--k'));
       if (chosen.length === 0) throw new Error(`${String(o['result'])}: no run at K = ${String(o['k'])}`);
@@ -136,7 +134,7 @@ export function registerTrust(program: Command): void {
       if (o['piece'] !== undefined && o['pieces'] !== undefined)
         throw new Error('--piece and --pieces: one or the other');
       ensureWritableDir(out);
-      const data = await readDataset(datasetFiles(file), readOptionsFrom(o));
+      const { data } = await readForCommand(file, o, 'structure');
       const resultFile = String(o['result']);
       const { runs, seed, fit } = readResult(data, resultFile);
       const run = runAtK(runs, o['k'], resultFile);

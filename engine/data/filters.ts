@@ -1,16 +1,41 @@
 import { alleleCounts, minorAlleleFrequency } from './allele-counts.ts';
-import { locusPloidy, MISSING, range, subsetData, type GenotypeData } from './genotype-data.ts';
+import { locusPloidy, MISSING, range, type GenotypeData } from './genotype-data.ts';
+import { chromosomeKey, chromosomeSet, DEFAULT_SEX_CHROMOSOMES } from './chromosomes.ts';
+import { indepPairwise, pairwisePruningProblem, thinByDistance, type PairwisePruning } from './ld-prune.ts';
+import { locusCalls, subsetDataset } from './packed-calls.ts';
 
-/** Pre-clustering filters; each is off when undefined. Thresholds are fractions in [0, 1]. */
+/**
+ * What to keep before an analysis, with PLINK's names and meanings (each off when undefined).
+ * Plain data (lists, numbers): it travels to the engine and into project files.
+ */
 export interface FilterOptions {
-  /** Drop individuals whose fraction of missing allele copies exceeds this. */
+  /** --chr: only these chromosomes (chromosomes.ts names: "chr" prefix and case ignored). */
+  chromosomes?: readonly string[];
+  /** --not-chr: leave these chromosomes out. */
+  notChromosomes?: readonly string[];
+  /**
+   * Leave out the sex and organelle chromosomes (`sexChromosomes`, default X, Y, XY, MT): what
+   * clustering and PCA do unless told to keep them.
+   */
+  dropSexChromosomes?: boolean;
+  /** --sex-chr: the names that are sex or organelle chromosomes (e.g. Z, W, MT for birds). */
+  sexChromosomes?: readonly string[];
+  /** --extract: only loci of these names. */
+  extract?: readonly string[];
+  /** --exclude: leave out loci of these names. */
+  exclude?: readonly string[];
+  /** --mind: drop individuals whose share of missing genotypes exceeds this. */
   maxIndividualMissing?: number;
-  /** Drop loci whose fraction of missing allele copies exceeds this. */
+  /** --geno: drop loci whose share of missing genotypes exceeds this. */
   maxLocusMissing?: number;
   /** Drop loci with fewer than two observed alleles. */
   dropMonomorphic?: boolean;
-  /** Drop loci whose minor-allele frequency (second most common allele) is below this. */
+  /** --maf: drop loci whose minor-allele frequency (second most common allele) is below this. */
   minMaf?: number;
+  /** --thin-bp: keep a locus only this many bases or more after the last one kept (per chromosome). */
+  thinBp?: number;
+  /** --indep-pairwise: prune for linkage as PLINK does (ld-prune.ts). */
+  indepPairwise?: PairwisePruning;
 }
 
 export interface Removed {
@@ -18,78 +43,198 @@ export interface Removed {
   readonly reason: string;
 }
 
+/** One step of the filters: what it is, and how many individuals and loci it removed. */
+export interface FilterStep {
+  readonly step: string;
+  readonly individuals: number;
+  readonly loci: number;
+}
+
 export interface FilterResult {
   readonly data: GenotypeData;
   readonly removedIndividuals: readonly Removed[];
   readonly removedLoci: readonly Removed[];
+  /** The steps that ran, in order, with their counts (a summary line each). */
+  readonly steps: readonly FilterStep[];
+  /** With indepPairwise: the names of the loci the pruning kept and removed (prune.in, prune.out). */
+  readonly pruned?: { readonly kept: readonly string[]; readonly removed: readonly string[] };
 }
 
 function checkFraction(name: string, v: number | undefined): void {
-  if (v !== undefined && !(v >= 0 && v <= 1))
-    throw new RangeError(`applyFilters: ${name} must be a fraction in [0, 1], got ${v}`);
+  if (v !== undefined && !(v >= 0 && v <= 1)) throw new RangeError(`${name} takes a fraction from 0 to 1, got ${v}`);
 }
 
+/** What is wrong with the options (before any data is read), or undefined. */
+export function filterProblem(o: FilterOptions): string | undefined {
+  const fractions: [string, number | undefined][] = [
+    ['--mind', o.maxIndividualMissing],
+    ['--geno', o.maxLocusMissing],
+    ['--maf', o.minMaf],
+  ];
+  for (const [flag, v] of fractions)
+    if (v !== undefined && !(v >= 0 && v <= 1)) return `${flag} takes a fraction from 0 to 1, got ${v}`;
+  if (o.minMaf !== undefined && o.minMaf > 0.5) return `--maf takes a fraction up to 0.5 (a minor allele), got ${o.minMaf}`;
+  if (o.thinBp !== undefined && !(Number.isInteger(o.thinBp) && o.thinBp >= 1))
+    return `--thin-bp takes a whole number of bases, 1 or more, got ${o.thinBp}`;
+  if (o.indepPairwise) {
+    const p = pairwisePruningProblem(o.indepPairwise);
+    if (p) return `--indep-pairwise: ${p}`;
+  }
+  return undefined;
+}
+
+/** The chromosomes a file names that a list does not (to refuse "--chr 23" on a file without it). */
+export function unknownChromosomes(data: GenotypeData, names: readonly string[]): string[] {
+  const present = new Set(data.loci.map((l) => (l.chrom === undefined ? '' : chromosomeKey(l.chrom))));
+  return names.filter((n) => !present.has(chromosomeKey(n)));
+}
+
+/** Each individual's share of missing genotypes (a genotype with any copy missing) over `loci`. */
+function individualMissing(data: GenotypeData, loci: readonly number[]): Float64Array {
+  const N = data.individuals.length;
+  const P = data.ploidy;
+  const miss = new Float64Array(N);
+  const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
+  for (const l of loci) {
+    const calls = locusCalls(data, l, scratch);
+    const Pl = locusPloidy(data, l);
+    for (let i = 0; i < N; i++)
+      for (let p = 0; p < Pl; p++)
+        if (calls[i * P + p] === MISSING) {
+          miss[i]!++;
+          break;
+        }
+  }
+  for (let i = 0; i < N; i++) miss[i] = loci.length > 0 ? miss[i]! / loci.length : 0;
+  return miss;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
 /**
- * Applies the filters in the order PLINK users expect: individuals by missingness first, then
- * loci by missingness, monomorphism and minor-allele frequency (computed on the kept individuals).
+ * Applies the filters in PLINK's order: loci by name and chromosome (--extract, --exclude, --chr,
+ * --not-chr, sex chromosomes); individuals by missingness (--mind, over those loci); loci by
+ * missingness (--geno), monomorphism and minor-allele frequency (--maf), on the individuals kept;
+ * then --thin-bp and linkage pruning (--indep-pairwise) on what remains. Missingness counts
+ * genotypes (PLINK's call rate): a genotype with any copy missing is missing.
  */
 export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterResult {
   checkFraction('maxIndividualMissing', opts.maxIndividualMissing);
   checkFraction('maxLocusMissing', opts.maxLocusMissing);
   checkFraction('minMaf', opts.minMaf);
-  const N = data.individuals.length;
-  const L = data.loci.length;
-  const P = data.ploidy;
+  const problem = filterProblem(opts);
+  if (problem) throw new RangeError(problem);
+  const steps: FilterStep[] = [];
   const removedIndividuals: Removed[] = [];
-  let keepInd = range(N);
+  const removedLoci: Removed[] = [];
+  let loci = range(data.loci.length);
+  const byLocus = (step: string, drop: (l: number) => string | undefined) => {
+    const before = loci.length;
+    loci = loci.filter((l) => {
+      const reason = drop(l);
+      if (reason !== undefined) removedLoci.push({ name: data.loci[l]!.name, reason });
+      return reason === undefined;
+    });
+    steps.push({ step, individuals: 0, loci: before - loci.length });
+  };
+  if (opts.extract) {
+    const names = new Set(opts.extract);
+    byLocus('--extract', (l) => (names.has(data.loci[l]!.name) ? undefined : 'not in the --extract list'));
+  }
+  if (opts.exclude) {
+    const names = new Set(opts.exclude);
+    byLocus('--exclude', (l) => (names.has(data.loci[l]!.name) ? 'in the --exclude list' : undefined));
+  }
+  if (opts.chromosomes) {
+    const kept = chromosomeSet(opts.chromosomes);
+    byLocus('--chr', (l) => (kept(data.loci[l]!.chrom) ? undefined : `chromosome ${data.loci[l]!.chrom ?? '(none)'}`));
+  }
+  if (opts.notChromosomes) {
+    const left = chromosomeSet(opts.notChromosomes);
+    byLocus('--not-chr', (l) => (left(data.loci[l]!.chrom) ? `chromosome ${data.loci[l]!.chrom}` : undefined));
+  }
+  if (opts.dropSexChromosomes) {
+    const sex = chromosomeSet(opts.sexChromosomes ?? DEFAULT_SEX_CHROMOSOMES);
+    byLocus('sex and organelle chromosomes', (l) =>
+      sex(data.loci[l]!.chrom) ? `sex or organelle chromosome ${data.loci[l]!.chrom}` : undefined,
+    );
+  }
+  let keepInd = range(data.individuals.length);
   if (opts.maxIndividualMissing !== undefined) {
-    const miss = new Float64Array(N);
-    let copies = 0;
-    for (let l = 0; l < L; l++) {
-      const Pl = locusPloidy(data, l);
-      copies += Pl;
-      for (let i = 0; i < N; i++)
-        for (let p = 0; p < Pl; p++) if (data.calls[(l * N + i) * P + p] === MISSING) miss[i]!++;
-    }
+    const miss = individualMissing(data, loci);
+    const max = opts.maxIndividualMissing;
     keepInd = keepInd.filter((i) => {
-      const f = miss[i]! / Math.max(1, copies);
-      if (f > opts.maxIndividualMissing!) {
-        removedIndividuals.push({
-          name: data.individuals[i]!.id,
-          reason: `missing ${(100 * f).toFixed(1)}% > ${(100 * opts.maxIndividualMissing!).toFixed(1)}%`,
-        });
+      if (miss[i]! <= max) return true;
+      removedIndividuals.push({ name: data.individuals[i]!.id, reason: `missing ${pct(miss[i]!)} > ${pct(max)}` });
+      return false;
+    });
+    steps.push({ step: '--mind', individuals: data.individuals.length - keepInd.length, loci: 0 });
+  }
+  if (opts.maxLocusMissing !== undefined || opts.dropMonomorphic || opts.minMaf !== undefined) {
+    const N = data.individuals.length;
+    const P = data.ploidy;
+    const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
+    const counts = { geno: 0, monomorphic: 0, maf: 0 };
+    loci = loci.filter((l) => {
+      const name = data.loci[l]!.name;
+      const calls = locusCalls(data, l, scratch);
+      const Pl = locusPloidy(data, l);
+      if (opts.maxLocusMissing !== undefined) {
+        let missing = 0;
+        for (const i of keepInd)
+          for (let p = 0; p < Pl; p++)
+            if (calls[i * P + p] === MISSING) {
+              missing++;
+              break;
+            }
+        const f = keepInd.length === 0 ? 0 : missing / keepInd.length;
+        if (f > opts.maxLocusMissing) {
+          removedLoci.push({ name, reason: `missing ${pct(f)} > ${pct(opts.maxLocusMissing)}` });
+          counts.geno++;
+          return false;
+        }
+      }
+      const c = alleleCounts(data, l, keepInd, scratch);
+      if (opts.dropMonomorphic && c.filter((x) => x > 0).length < 2) {
+        removedLoci.push({ name, reason: 'monomorphic' });
+        counts.monomorphic++;
         return false;
+      }
+      if (opts.minMaf !== undefined) {
+        const maf = minorAlleleFrequency(c);
+        if (!(maf >= opts.minMaf)) {
+          removedLoci.push({ name, reason: `MAF ${Number.isNaN(maf) ? 'undefined' : maf.toFixed(4)} < ${opts.minMaf}` });
+          counts.maf++;
+          return false;
+        }
       }
       return true;
     });
+    if (opts.maxLocusMissing !== undefined) steps.push({ step: '--geno', individuals: 0, loci: counts.geno });
+    if (opts.dropMonomorphic) steps.push({ step: 'monomorphic', individuals: 0, loci: counts.monomorphic });
+    if (opts.minMaf !== undefined) steps.push({ step: '--maf', individuals: 0, loci: counts.maf });
   }
-  const removedLoci: Removed[] = [];
-  const keepLoci: number[] = [];
-  for (let l = 0; l < L; l++) {
-    const name = data.loci[l]!.name;
-    const counts = alleleCounts(data, l, keepInd);
-    const called = counts.reduce((a, b) => a + b, 0);
-    const missFrac = keepInd.length === 0 ? 0 : 1 - called / (keepInd.length * locusPloidy(data, l));
-    if (opts.maxLocusMissing !== undefined && missFrac > opts.maxLocusMissing) {
-      removedLoci.push({
-        name,
-        reason: `missing ${(100 * missFrac).toFixed(1)}% > ${(100 * opts.maxLocusMissing).toFixed(1)}%`,
-      });
-      continue;
-    }
-    const observed = counts.filter((c) => c > 0).length;
-    if (opts.dropMonomorphic && observed < 2) {
-      removedLoci.push({ name, reason: 'monomorphic' });
-      continue;
-    }
-    if (opts.minMaf !== undefined) {
-      const maf = minorAlleleFrequency(counts);
-      if (!(maf >= opts.minMaf)) {
-        removedLoci.push({ name, reason: `MAF ${Number.isNaN(maf) ? 'undefined' : maf.toFixed(4)} < ${opts.minMaf}` });
-        continue;
-      }
-    }
-    keepLoci.push(l);
+  // Nothing removed: the dataset itself (a copy of a large one costs memory for nothing).
+  let out =
+    loci.length === data.loci.length && keepInd.length === data.individuals.length
+      ? data
+      : subsetDataset(data, loci, keepInd);
+  if (opts.thinBp !== undefined) {
+    const thin = thinByDistance(out, opts.thinBp);
+    for (const l of thin.removed) removedLoci.push({ name: out.loci[l]!.name, reason: `within ${opts.thinBp} bp of the last locus kept` });
+    steps.push({ step: '--thin-bp', individuals: 0, loci: thin.removed.length });
+    out = subsetDataset(out, thin.kept, range(out.individuals.length));
   }
-  return { data: subsetData(data, keepLoci, keepInd), removedIndividuals, removedLoci };
+  let pruned: FilterResult['pruned'];
+  if (opts.indepPairwise) {
+    const prune = indepPairwise(out, opts.indepPairwise);
+    for (const l of prune.removed) removedLoci.push({ name: out.loci[l]!.name, reason: 'in linkage (--indep-pairwise)' });
+    steps.push({ step: '--indep-pairwise', individuals: 0, loci: prune.removed.length });
+    pruned = {
+      kept: prune.kept.map((l) => out.loci[l]!.name),
+      removed: prune.removed.map((l) => out.loci[l]!.name),
+    };
+    out = subsetDataset(out, prune.kept, range(out.individuals.length));
+  }
+  return { data: out, removedIndividuals, removedLoci, steps, ...(pruned ? { pruned } : {}) };
 }

@@ -1,6 +1,7 @@
 import { blockAlleleCounts, minorAlleleFrequency } from './allele-counts.ts';
 import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
 import { locusCalls } from './packed-calls.ts';
+import { chromosomeCounts } from './chromosomes.ts';
 
 /** Summary statistics of a dataset; per-locus arrays have shape (nLoci,), per-individual (nIndividuals,). */
 export interface DatasetSummary {
@@ -12,6 +13,8 @@ export interface DatasetSummary {
   readonly phased: boolean;
   /** Populations in order of first appearance, with their sizes (individuals without a label under ''). */
   readonly populations: readonly { name: string; count: number }[];
+  /** Loci per chromosome, in order of first appearance ('' for loci without one). */
+  readonly chromosomes: readonly { chrom: string; loci: number }[];
   readonly groups: readonly { name: string; count: number }[];
   /** Observed alleles per locus (alleles with at least one copy). */
   readonly allelesPerLocus: Int32Array;
@@ -126,6 +129,7 @@ export function summarize(data: GenotypeData): DatasetSummary {
     file: data.source?.file,
     individuals: N,
     loci: L,
+    chromosomes: chromosomeCounts(data),
     ploidy: P,
     phased: data.phased,
     populations: tally(data.individuals.map((i) => i.population)),
