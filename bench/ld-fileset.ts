@@ -54,7 +54,7 @@ export function writeLdFileset(stem: string, o: LdFilesetOptions): void {
   let l = 0;
   for (const chrom of o.chromosomes) {
     let pos = 1000;
-    for (let s = 0; s < chrom.snps; ) {
+    for (let s = 0; s < chrom.snps;) {
       const length = Math.min(chrom.snps - s, 1 + Math.floor(rng.uniform() * 40));
       const block = drawBlock(rng, length, o.populations);
       // Each copy's founder haplotype for the whole block.

@@ -23,7 +23,11 @@ export function registerFilter(program: Command): void {
         'keep what the filters keep (--maf, --geno, --mind, --chr, --extract, --thin-bp, --indep-pairwise…) and write it as PLINK or VCF, with prune.in / prune.out',
       )
       .option('--out-format <format>', `${FILTER_OUTPUT.join(' | ')} (default: plink where the data allow it)`)
-      .option('--out <prefix>', 'what the files are named: PREFIX.bed/.bim/.fam or PREFIX.vcf, PREFIX.prune.in…', 'stratify'),
+      .option(
+        '--out <prefix>',
+        'what the files are named: PREFIX.bed/.bim/.fam or PREFIX.vcf, PREFIX.prune.in…',
+        'stratify',
+      ),
   ).action(async (file: string, o: Record<string, unknown>) => {
     const prefix = String(o['out']);
     const requested = o['outFormat'] === undefined ? undefined : choice(o['outFormat'], '--out-format', FILTER_OUTPUT);

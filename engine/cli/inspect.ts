@@ -25,7 +25,9 @@ export function formatSummary(s: DatasetSummary): string {
   const named = s.chromosomes.filter((c) => c.chrom !== '');
   if (named.length > 0) {
     const shown = named.slice(0, 40).map((c) => `${c.chrom} (${c.loci})`);
-    lines.push(`chromosomes  ${named.length}: ${shown.join(', ')}${named.length > 40 ? `, … ${named.length - 40} more` : ''}`);
+    lines.push(
+      `chromosomes  ${named.length}: ${shown.join(', ')}${named.length > 40 ? `, … ${named.length - 40} more` : ''}`,
+    );
   }
   lines.push(`ploidy       ${s.ploidy}${s.phased && s.ploidy > 1 ? ' (phased)' : ''}`);
   const labelled = s.populations.filter((p) => p.name !== '');

@@ -3,7 +3,13 @@ import type { Command } from 'commander';
 import type { FormatName, GenotypeData } from '../data/genotype-data.ts';
 import { readDataset, type ReadOptions } from '../formats/read-dataset.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
-import { applyFilters, filterProblem, unknownChromosomes, type FilterOptions, type FilterResult } from '../data/filters.ts';
+import {
+  applyFilters,
+  filterProblem,
+  unknownChromosomes,
+  type FilterOptions,
+  type FilterResult,
+} from '../data/filters.ts';
 import { chromosomeCounts, DEFAULT_SEX_CHROMOSOMES, parseChromosomeList } from '../data/chromosomes.ts';
 
 /** Adds the options every command that reads a dataset shares. */
@@ -63,7 +69,9 @@ function namesIn(path: string, flag: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new Error(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new Error(
+      `${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
   return text
     .split(/\r?\n/)

@@ -73,7 +73,8 @@ export function filterProblem(o: FilterOptions): string | undefined {
   ];
   for (const [flag, v] of fractions)
     if (v !== undefined && !(v >= 0 && v <= 1)) return `${flag} takes a fraction from 0 to 1, got ${v}`;
-  if (o.minMaf !== undefined && o.minMaf > 0.5) return `--maf takes a fraction up to 0.5 (a minor allele), got ${o.minMaf}`;
+  if (o.minMaf !== undefined && o.minMaf > 0.5)
+    return `--maf takes a fraction up to 0.5 (a minor allele), got ${o.minMaf}`;
   if (o.thinBp !== undefined && !(Number.isInteger(o.thinBp) && o.thinBp >= 1))
     return `--thin-bp takes a whole number of bases, 1 or more, got ${o.thinBp}`;
   if (o.indepPairwise) {
@@ -203,7 +204,10 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
       if (opts.minMaf !== undefined) {
         const maf = minorAlleleFrequency(c);
         if (!(maf >= opts.minMaf)) {
-          removedLoci.push({ name, reason: `MAF ${Number.isNaN(maf) ? 'undefined' : maf.toFixed(4)} < ${opts.minMaf}` });
+          removedLoci.push({
+            name,
+            reason: `MAF ${Number.isNaN(maf) ? 'undefined' : maf.toFixed(4)} < ${opts.minMaf}`,
+          });
           counts.maf++;
           return false;
         }
@@ -221,14 +225,16 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
       : subsetDataset(data, loci, keepInd);
   if (opts.thinBp !== undefined) {
     const thin = thinByDistance(out, opts.thinBp);
-    for (const l of thin.removed) removedLoci.push({ name: out.loci[l]!.name, reason: `within ${opts.thinBp} bp of the last locus kept` });
+    for (const l of thin.removed)
+      removedLoci.push({ name: out.loci[l]!.name, reason: `within ${opts.thinBp} bp of the last locus kept` });
     steps.push({ step: '--thin-bp', individuals: 0, loci: thin.removed.length });
     out = subsetDataset(out, thin.kept, range(out.individuals.length));
   }
   let pruned: FilterResult['pruned'];
   if (opts.indepPairwise) {
     const prune = indepPairwise(out, opts.indepPairwise);
-    for (const l of prune.removed) removedLoci.push({ name: out.loci[l]!.name, reason: 'in linkage (--indep-pairwise)' });
+    for (const l of prune.removed)
+      removedLoci.push({ name: out.loci[l]!.name, reason: 'in linkage (--indep-pairwise)' });
     steps.push({ step: '--indep-pairwise', individuals: 0, loci: prune.removed.length });
     pruned = {
       kept: prune.kept.map((l) => out.loci[l]!.name),

@@ -29,10 +29,12 @@ const TIE = 2 ** -44;
 /** What is wrong with a pruning's settings, or undefined. */
 export function pairwisePruningProblem(o: PairwisePruning): string | undefined {
   if (o.kb) {
-    if (!(o.window > 0 && Number.isFinite(o.window))) return `the window takes a positive number of kb, got ${o.window}`;
+    if (!(o.window > 0 && Number.isFinite(o.window)))
+      return `the window takes a positive number of kb, got ${o.window}`;
     if (o.step !== 1) return `a window in kb moves one locus at a time (step 1, as in PLINK 2), got step ${o.step}`;
   } else {
-    if (!Number.isInteger(o.window) || o.window < 2) return `the window takes a whole number of loci, 2 or more, got ${o.window}`;
+    if (!Number.isInteger(o.window) || o.window < 2)
+      return `the window takes a whole number of loci, 2 or more, got ${o.window}`;
     if (!Number.isInteger(o.step) || o.step < 1 || o.step > o.window)
       return `the step takes a whole number from 1 to the window (${o.window}), got ${o.step}`;
   }
@@ -402,7 +404,8 @@ function firstBeyond(start: number, from: number, n: number, pos: (t: number) =>
  * position are kept.
  */
 export function thinByDistance(data: GenotypeData, bases: number): PruneResult {
-  if (!Number.isInteger(bases) || bases < 1) throw new RangeError(`--thin-bp takes a whole number of bases, 1 or more, got ${bases}`);
+  if (!Number.isInteger(bases) || bases < 1)
+    throw new RangeError(`--thin-bp takes a whole number of bases, 1 or more, got ${bases}`);
   const removed = new Uint8Array(data.loci.length);
   for (const run of chromosomeRuns(data)) {
     let last = -Infinity;

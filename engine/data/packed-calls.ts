@@ -100,7 +100,11 @@ export function packedGenotypeData(fields: DatasetFields, packed: PackedCalls): 
  * is (the calls are never unpacked whole: filtering 2,000 × 100,000 SNPs would otherwise take
  * 400 MB), else by subsetData.
  */
-export function subsetDataset(data: GenotypeData, loci: readonly number[], individuals: readonly number[]): GenotypeData {
+export function subsetDataset(
+  data: GenotypeData,
+  loci: readonly number[],
+  individuals: readonly number[],
+): GenotypeData {
   const packed = data.packed;
   if (!packed) return subsetData(data, loci, individuals);
   const N = data.individuals.length;
