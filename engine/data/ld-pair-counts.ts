@@ -15,6 +15,16 @@ export interface PairCounter {
   readonly copies: boolean;
   /** Stores a locus's planes (3 · planeWords(N) 32-bit words); returns its slot. */
   put(planes: Uint32Array): number;
+  /**
+   * Where the counter has it: stores a locus straight from a PLINK .bed's two-bit codes (the
+   * `ceil(N / 4)` bytes at `offset`), the major allele being allele 1 when it has more copies;
+   * returns its slot, its called individuals and the homozygotes of each allele.
+   */
+  putPacked?(
+    bytes: Uint8Array,
+    offset: number,
+    N: number,
+  ): { slot: number; called: number; homozygous0: number; homozygous1: number };
   /** Frees a slot for the next locus. */
   free(slot: number): void;
   /** The seven counts of the loci in slots a and b (valid until the next call). */
@@ -84,28 +94,49 @@ export function pairCounter(N: number, useWasm = true): PairCounter {
       counts: (a, b) => jsPairCounts(held[a]!, held[b]!, out),
     };
   }
-  // 64 bytes for the counts, then the slots.
+  // 64 bytes for the counts, a locus's .bed bytes (whole 8-byte words), then the slots.
   const slotBytes = 4 * slotWords;
-  const memory = new WebAssembly.Memory({ initial: 1 });
+  const sourceBytes = 8 * Math.ceil(Math.ceil(N / 4) / 8);
+  const slotsAt = 64 + 64 * Math.ceil(sourceBytes / 64);
+  const memory = new WebAssembly.Memory({ initial: Math.ceil((slotsAt + slotBytes) / WASM_PAGE) });
   const kernel = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as {
     counts(a: number, b: number, bytes: number, out: number): void;
+    planes(src: number, bytes: number, dst: number, words: number, out: number): void;
   };
-  const at = (slot: number) => 64 + slot * slotBytes;
+  const at = (slot: number) => slotsAt + slot * slotBytes;
+  const take = (): number => {
+    const slot = slots.take();
+    const need = at(slot + 1) - memory.buffer.byteLength;
+    if (need > 0) {
+      memory.grow(Math.max(Math.ceil(need / WASM_PAGE), memory.buffer.byteLength / WASM_PAGE));
+      bytes8 = new Uint8Array(memory.buffer);
+      words32 = new Uint32Array(memory.buffer);
+      out = new Int32Array(memory.buffer, 0, 7);
+    }
+    return slot;
+  };
+  // The padding of the last byte, and the bytes after it, read as missing (code 01).
+  const whole = Math.ceil(N / 4);
+  const lastPadding = N % 4 === 0 ? 0 : 0x55 & ~((1 << (2 * (N % 4))) - 1) & 0xff;
   // Views of the memory, made again when it grows (its buffer is then a new one).
+  let bytes8 = new Uint8Array(memory.buffer);
   let words32 = new Uint32Array(memory.buffer);
   let out = new Int32Array(memory.buffer, 0, 7);
   return {
     copies: true,
     put(planes) {
-      const slot = slots.take();
-      const need = at(slot + 1) - memory.buffer.byteLength;
-      if (need > 0) {
-        memory.grow(Math.max(Math.ceil(need / WASM_PAGE), memory.buffer.byteLength / WASM_PAGE));
-        words32 = new Uint32Array(memory.buffer);
-        out = new Int32Array(memory.buffer, 0, 7);
-      }
+      const slot = take();
       words32.set(planes, at(slot) / 4);
       return slot;
+    },
+    putPacked(bytes, offset, n) {
+      if (n !== N) throw new RangeError(`pair counter for ${N} individuals given ${n}`);
+      const slot = take();
+      bytes8.set(bytes.subarray(offset, offset + whole), 64);
+      bytes8[64 + whole - 1]! |= lastPadding;
+      bytes8.fill(0x55, 64 + whole, 64 + sourceBytes);
+      kernel.planes(64, sourceBytes, at(slot), words, 0);
+      return { slot, called: out[0]!, homozygous0: out[1]!, homozygous1: out[2]! };
     },
     free: (slot) => slots.free(slot),
     counts(a, b) {

@@ -55,7 +55,7 @@ interface HardCalls {
   readonly constant: boolean;
   /** Called individuals, and Σv, Σv² over them with v = count − ploidy/2 (diploid: −1, 0, 1). */
   readonly called: number;
-  readonly planes?: Uint32Array;
+  planes?: Uint32Array;
   readonly counts?: Int8Array;
   /** Where the pair counter holds the planes. */
   slot?: number;
@@ -115,24 +115,34 @@ function packedHardCalls(bytes: Uint8Array, offset: number, N: number, planes: U
     n0 += popcount(planes[W + k]!);
     n1 += popcount(planes[2 * W + k]!);
   }
-  const het = called - n0 - n1;
-  // The major allele is allele 0 unless allele 1 has more copies (the first on a tie, as counts do).
-  const major1 = n1 > n0;
-  if (major1) for (let k = 0; k < W; k++) planes[W + k]! |= planes[2 * W + k]!;
+  // The third plane becomes the major allele's homozygotes, the second either homozygote.
+  if (n1 > n0) for (let k = 0; k < W; k++) planes[W + k]! |= planes[2 * W + k]!;
   else
     for (let k = 0; k < W; k++) {
       const a0 = planes[W + k]!;
       planes[W + k] = a0 | planes[2 * W + k]!;
       planes[2 * W + k] = a0;
     }
-  const plus = major1 ? n1 : n0;
-  const minus = major1 ? n0 : n1;
-  const copies = 2 * called;
+  const h = diploidSummary(called, n0, n1);
+  h.planes = planes;
+  return h;
+}
+
+/**
+ * A diploid two-allele locus's frequency and constancy from its called individuals and the
+ * homozygotes of each allele; the major allele is allele 0 unless allele 1 has more copies (the
+ * first on a tie, as allele counts do).
+ */
+function diploidSummary(called: number, n0: number, n1: number): HardCalls {
+  const het = called - n0 - n1;
+  const plus = n1 > n0 ? n1 : n0;
+  const minus = n1 > n0 ? n0 : n1;
   return {
-    majorFrequency: copies > 0 ? (2 * plus + het) / copies : Number.NaN,
+    majorFrequency: called > 0 ? (2 * plus + het) / (2 * called) : Number.NaN,
     constant: (plus === 0 && minus === 0) || plus === called || minus === called,
     called,
-    planes,
+    planes: undefined,
+    slot: undefined,
   };
 }
 
@@ -304,18 +314,30 @@ export function indepPairwise(
             `--indep-pairwise in kb: positions decrease on chromosome ${run.chrom} at locus ${data.loci[run.loci[t]!]!.name} (${p} after ${pos(t - 1)}); sort the file by position`,
           );
       }
-    const held = new Map<number, HardCalls>();
+    const held: (HardCalls | undefined)[] = new Array<HardCalls | undefined>(n);
     const gone = new Uint8Array(n);
     const unchecked = new Int32Array(n);
     let window: number[] = [];
     const load = (from: number, to: number) => {
       for (let t = from; t < to; t++) {
-        const h = hardCalls(data, run.loci[t]!, scratch, shared);
+        const l = run.loci[t]!;
+        let h: HardCalls;
+        if (data.packed && counter.putPacked) {
+          // Straight from the .bed's bytes into the counter's memory.
+          const p = data.packed;
+          const r = counter.putPacked(p.bytes, l * p.bytesPerLocus, N);
+          h = diploidSummary(r.called, r.homozygous0, r.homozygous1);
+          h.slot = r.slot;
+        } else {
+          h = hardCalls(data, l, scratch, shared);
+          if (h.planes && !h.constant) h.slot = counter.put(h.planes);
+        }
         unchecked[t] = t + 1;
-        if (h.constant) gone[t] = 1;
-        else {
-          if (h.planes) h.slot = counter.put(h.planes);
-          held.set(t, h);
+        if (h.constant) {
+          gone[t] = 1;
+          if (h.slot !== undefined) counter.free(h.slot);
+        } else {
+          held[t] = h;
           window.push(t);
         }
       }
@@ -334,10 +356,10 @@ export function indepPairwise(
           let s = f + 1;
           while (s < window.length && (gone[window[s]!] || window[s]! < unchecked[first]!)) s++;
           if (s === window.length) continue;
-          const a = held.get(first)!;
+          const a = held[first]!;
           for (;;) {
             const second = window[s]!;
-            const b = held.get(second)!;
+            const b = held[second]!;
             if (exceeds(a, b, o.r2, N, counter)) {
               removedNow++;
               if (a.majorFrequency > b.majorFrequency * (1 + TIE)) gone[first] = 1;
@@ -372,15 +394,15 @@ export function indepPairwise(
       window = window.filter((t) => {
         const keep = !gone[t] && t >= start;
         if (!keep) {
-          const slot = held.get(t)?.slot;
+          const slot = held[t]?.slot;
           if (slot !== undefined) counter.free(slot);
-          held.delete(t);
+          held[t] = undefined;
         }
         return keep;
       });
       load(before, end);
     }
-    for (const h of held.values()) if (h.slot !== undefined) counter.free(h.slot);
+    for (const t of window) if (held[t]?.slot !== undefined) counter.free(held[t]!.slot!);
     run.loci.forEach((l, t) => (removed[l] = gone[t]!));
     done += n;
     onLoci?.(done);

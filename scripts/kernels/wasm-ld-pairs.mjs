@@ -8,6 +8,11 @@
 //   counts(a, b, bytes, out): a locus's three planes lie at a, a + bytes, a + 2·bytes; writes to
 //     the seven i32s at out: |Ca ∧ Cb|, |Ha ∧ Cb|, |Hb ∧ Ca|, |Pa ∧ Cb|, |Pb ∧ Ca|, |Ha ∧ Hb|,
 //     |Ha ∧ Hb ∧ (Pa ⊕ Pb)| (C called, H homozygous, P homozygous for the major allele).
+//   planes(src, bytes, dst, words, out): a locus's PLINK .bed codes (`bytes` bytes at src, a
+//     multiple of 8, two bits a genotype, low first: 00 homozygous for allele 0, 01 missing, 10
+//     heterozygous, 11 homozygous for allele 1; padding written as 01) become its three planes at
+//     dst (`words` 32-bit words a plane, ≥ bytes / 8 · 2), the major allele being allele 1 when it
+//     has more copies; writes the i32s called, homozygotes for allele 0, for allele 1 to out.
 // Assembled with wabt (its wat2wasm, compiled to JavaScript).
 import { watBase64 } from './wat.mjs';
 
@@ -27,9 +32,60 @@ const total = (name) =>
   `(i32.add (i32.add (i32x4.extract_lane 0 ${get(`w_${name}`)}) (i32x4.extract_lane 1 ${get(`w_${name}`)}))
       (i32.add (i32x4.extract_lane 2 ${get(`w_${name}`)}) (i32x4.extract_lane 3 ${get(`w_${name}`)})))`;
 
+/** Sets $x to the 32 bits at even positions of `value` (written out where used: no call a word). */
+const evenBits = (value) => `
+    (local.set $x ${value})
+    (local.set $x (i64.and ${get('x')} (i64.const 0x5555555555555555)))
+    (local.set $x (i64.and (i64.or ${get('x')} (i64.shr_u ${get('x')} (i64.const 1))) (i64.const 0x3333333333333333)))
+    (local.set $x (i64.and (i64.or ${get('x')} (i64.shr_u ${get('x')} (i64.const 2))) (i64.const 0x0f0f0f0f0f0f0f0f)))
+    (local.set $x (i64.and (i64.or ${get('x')} (i64.shr_u ${get('x')} (i64.const 4))) (i64.const 0x00ff00ff00ff00ff)))
+    (local.set $x (i64.and (i64.or ${get('x')} (i64.shr_u ${get('x')} (i64.const 8))) (i64.const 0x0000ffff0000ffff)))
+    (local.set $x (i64.and (i64.or ${get('x')} (i64.shr_u ${get('x')} (i64.const 16))) (i64.const 0x00000000ffffffff)))`;
+const even = (value) => `${evenBits(value)}
+        (i32.wrap_i64 ${get('x')})`;
+
 export const ldPairsWat = `
 (module
   (import "env" "memory" (memory 1))
+  (func (export "planes") (param $src i32) (param $bytes i32) (param $dst i32) (param $words i32) (param $out i32)
+    (local $k i32) (local $w i64) (local $lo i64) (local $hi i64) (local $c i32) (local $h0 i32) (local $h1 i32)
+    (local $plane i32) (local $at i32) (local $called i32) (local $n0 i32) (local $n1 i32) (local $x i64)
+    (local.set $plane (i32.shl ${get('words')} (i32.const 2)))
+    (memory.fill ${get('dst')} (i32.const 0) (i32.mul ${get('plane')} (i32.const 3)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u ${get('k')} ${get('bytes')}))
+        (local.set $w (i64.load (i32.add ${get('src')} ${get('k')})))
+        (local.set $lo ${get('w')})
+        (local.set $hi (i64.shr_u ${get('w')} (i64.const 1)))
+        (local.set $c ${even(`(i64.or (i64.xor ${get('lo')} (i64.const -1)) ${get('hi')})`)})
+        (local.set $h0 ${even(`(i64.xor (i64.or ${get('lo')} ${get('hi')}) (i64.const -1))`)})
+        (local.set $h1 ${even(`(i64.and ${get('lo')} ${get('hi')})`)})
+        (local.set $at (i32.add ${get('dst')} (i32.shr_u ${get('k')} (i32.const 1))))
+        (i32.store ${get('at')} ${get('c')})
+        (i32.store (i32.add ${get('at')} ${get('plane')}) ${get('h0')})
+        (i32.store (i32.add ${get('at')} (i32.shl ${get('plane')} (i32.const 1))) ${get('h1')})
+        (local.set $called (i32.add ${get('called')} (i32.popcnt ${get('c')})))
+        (local.set $n0 (i32.add ${get('n0')} (i32.popcnt ${get('h0')})))
+        (local.set $n1 (i32.add ${get('n1')} (i32.popcnt ${get('h1')})))
+        (local.set $k (i32.add ${get('k')} (i32.const 8)))
+        (br $next)))
+    ;; Homozygous = either homozygote; the third plane keeps the major allele's.
+    (local.set $k (i32.const 0))
+    (block $merged
+      (loop $merge
+        (br_if $merged (i32.ge_u ${get('k')} ${get('plane')}))
+        (local.set $at (i32.add ${get('dst')} ${get('k')}))
+        (local.set $h0 (i32.load (i32.add ${get('at')} ${get('plane')})))
+        (local.set $h1 (i32.load (i32.add ${get('at')} (i32.shl ${get('plane')} (i32.const 1)))))
+        (i32.store (i32.add ${get('at')} ${get('plane')}) (i32.or ${get('h0')} ${get('h1')}))
+        (if (i32.le_u ${get('n1')} ${get('n0')})
+          (then (i32.store (i32.add ${get('at')} (i32.shl ${get('plane')} (i32.const 1))) ${get('h0')})))
+        (local.set $k (i32.add ${get('k')} (i32.const 4)))
+        (br $merge)))
+    (i32.store ${get('out')} ${get('called')})
+    (i32.store offset=4 ${get('out')} ${get('n0')})
+    (i32.store offset=8 ${get('out')} ${get('n1')}))
   (func (export "counts") (param $a i32) (param $b i32) (param $bytes i32) (param $out i32)
     (local $s i32) (local $stop i32)
     (local $ca v128) (local $cb v128) (local $ha v128) (local $hb v128) (local $hh v128)
