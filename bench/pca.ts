@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writePlinkFileset } from './plink-fileset.ts';
+import { timed } from './timed.ts';
 import { scriptArg } from './args.ts';
 import { madeAt } from './made-at.ts';
 
@@ -21,19 +22,9 @@ const dir = scriptArg('--dir', tmpdir());
 const N = Number(scriptArg('--n', '2000'));
 const L = Number(scriptArg('--l', '100000'));
 const FSTS = [0.02, 0.04, 0.06, 0.08, 0.1, 0.12];
-const TIME = '/usr/bin/time';
-if (!existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed for the peak memory: apt install time`);
 
 const stem = join(dir, `stratify-pca-bench-${N}x${L}`);
 if (!existsSync(`${stem}.bed`)) await writePlinkFileset(stem, N, L, FSTS.length, FSTS);
-
-/** Runs a command under GNU time: wall seconds and peak MB. */
-function timed(command: string, args: readonly string[]): { seconds: number; mb: number } {
-  const r = spawnSync(TIME, ['-f', 'TIME %e %M', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  const m = /TIME ([\d.]+) (\d+)\s*$/.exec(r.stderr);
-  if (r.status !== 0 || !m) throw new Error(`${command} failed (exit ${r.status}): ${r.stderr.trim().slice(-500)}`);
-  return { seconds: Number(m[1]), mb: Number(m[2]) / 1024 };
-}
 
 /** An .eigenvec's components by individual id (the IID column). */
 function eigenvec(path: string): Map<string, number[]> {
