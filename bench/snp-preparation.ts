@@ -26,7 +26,10 @@ if (!existsSync(`${stem}.bed`))
     individuals: N,
     populations: 3,
     patchy: 0.05,
-    chromosomes: Array.from({ length: CHROMOSOMES }, (_, c) => ({ name: String(c + 1), snps: Math.ceil(L / CHROMOSOMES) })),
+    chromosomes: Array.from({ length: CHROMOSOMES }, (_, c) => ({
+      name: String(c + 1),
+      snps: Math.ceil(L / CHROMOSOMES),
+    })),
   });
 const out = mkdtempSync(join(tmpdir(), 'stratify-ld-bench-out-'));
 const cli = join(fileURLToPath(new URL('..', import.meta.url)), 'bin', 'stratify.mjs');
@@ -54,7 +57,17 @@ const runs = bestOfThree({
         'plink2 --indep-pairwise 50 10 0.1 --threads 1 (writes prune.in/out)': () =>
           timed('plink2', ['--bfile', stem, ...PRUNE, '--threads', '1', '--out', join(out, 'plink')]),
         'plink2 --extract prune.in --make-bed --threads 1 (the second run PLINK needs)': () =>
-          timed('plink2', ['--bfile', stem, '--extract', join(out, 'plink.prune.in'), '--make-bed', '--threads', '1', '--out', join(out, 'plink-pruned')]),
+          timed('plink2', [
+            '--bfile',
+            stem,
+            '--extract',
+            join(out, 'plink.prune.in'),
+            '--make-bed',
+            '--threads',
+            '1',
+            '--out',
+            join(out, 'plink-pruned'),
+          ]),
       }
     : {}),
   'stratify filter --mind 0.05 --geno 0.05 --maf 0.05': () =>
@@ -62,7 +75,16 @@ const runs = bestOfThree({
   ...(plink
     ? {
         'plink2 --mind 0.05 --geno 0.05 --maf 0.05 --make-bed --threads 1': () =>
-          timed('plink2', ['--bfile', stem, ...FILTERS, '--make-bed', '--threads', '1', '--out', join(out, 'plink-filtered')]),
+          timed('plink2', [
+            '--bfile',
+            stem,
+            ...FILTERS,
+            '--make-bed',
+            '--threads',
+            '1',
+            '--out',
+            join(out, 'plink-filtered'),
+          ]),
       }
     : {}),
 });

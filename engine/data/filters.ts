@@ -3,6 +3,7 @@ import { locusPloidy, MISSING, range, type GenotypeData } from './genotype-data.
 import { chromosomeKey, chromosomeSet, DEFAULT_SEX_CHROMOSOMES } from './chromosomes.ts';
 import { indepPairwise, pairwisePruningProblem, thinByDistance, type PairwisePruning } from './ld-prune.ts';
 import { locusCalls, subsetDataset } from './packed-calls.ts';
+import { packedIndividualMissing, packedLocusCounter } from './packed-counts.ts';
 
 /**
  * What to keep before an analysis, with PLINK's names and meanings (each off when undefined).
@@ -93,6 +94,7 @@ export function unknownChromosomes(data: GenotypeData, names: readonly string[])
 /** Each individual's share of missing genotypes (a genotype with any copy missing) over `loci`. */
 function individualMissing(data: GenotypeData, loci: readonly number[]): Float64Array {
   const N = data.individuals.length;
+  if (data.packed) return packedIndividualMissing(data.packed, N, loci);
   const P = data.ploidy;
   const miss = new Float64Array(N);
   const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
@@ -176,18 +178,33 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
     const P = data.ploidy;
     const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
     const counts = { geno: 0, monomorphic: 0, maf: 0 };
-    loci = loci.filter((l) => {
-      const name = data.loci[l]!.name;
+    // Per locus: missing genotypes among the kept individuals, and allele counts.
+    const packed = data.packed;
+    const kept = keepInd.length === N ? undefined : keepInd;
+    const codeCounts = packed ? packedLocusCounter(packed, N, kept) : undefined;
+    const tally = (l: number): { missing: number; alleles: Float64Array } => {
+      if (codeCounts) {
+        const c = codeCounts(l);
+        const alleles = new Float64Array(data.loci[l]!.alleles.length);
+        alleles[0] = 2 * c.hom0 + c.het;
+        if (alleles.length > 1) alleles[1] = 2 * c.hom1 + c.het;
+        return { missing: c.missing, alleles };
+      }
       const calls = locusCalls(data, l, scratch);
       const Pl = locusPloidy(data, l);
+      let missing = 0;
+      for (const i of keepInd)
+        for (let p = 0; p < Pl; p++)
+          if (calls[i * P + p] === MISSING) {
+            missing++;
+            break;
+          }
+      return { missing, alleles: alleleCounts(data, l, keepInd, scratch) };
+    };
+    loci = loci.filter((l) => {
+      const name = data.loci[l]!.name;
+      const { missing, alleles: c } = tally(l);
       if (opts.maxLocusMissing !== undefined) {
-        let missing = 0;
-        for (const i of keepInd)
-          for (let p = 0; p < Pl; p++)
-            if (calls[i * P + p] === MISSING) {
-              missing++;
-              break;
-            }
         const f = keepInd.length === 0 ? 0 : missing / keepInd.length;
         if (f > opts.maxLocusMissing) {
           removedLoci.push({ name, reason: `missing ${pct(f)} > ${pct(opts.maxLocusMissing)}` });
@@ -195,7 +212,6 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
           return false;
         }
       }
-      const c = alleleCounts(data, l, keepInd, scratch);
       if (opts.dropMonomorphic && c.filter((x) => x > 0).length < 2) {
         removedLoci.push({ name, reason: 'monomorphic' });
         counts.monomorphic++;

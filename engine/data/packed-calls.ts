@@ -111,15 +111,24 @@ export function subsetDataset(
   const per = Math.ceil(individuals.length / 4);
   const bytes = new Uint8Array(loci.length * per);
   const all = individuals.length === N && individuals.every((i, k) => i === k);
-  loci.forEach((l, k) => {
-    const from = l * packed.bytesPerLocus;
-    if (all) bytes.set(packed.bytes.subarray(from, from + per), k * per);
-    else
-      individuals.forEach((i, j) => {
-        const code = (packed.bytes[from + (i >> 2)]! >> (2 * (i & 3))) & 3;
-        bytes[k * per + (j >> 2)]! |= code << (2 * (j & 3));
-      });
-  });
+  // Where each kept individual's code lies: its byte and shift in a locus of the source.
+  const n = individuals.length;
+  const source = packed.bytes;
+  const byte = Int32Array.from(individuals, (i) => i >> 2);
+  const shift = Int32Array.from(individuals, (i) => 2 * (i & 3));
+  for (let k = 0; k < loci.length; k++) {
+    const from = loci[k]! * packed.bytesPerLocus;
+    if (all) {
+      bytes.set(packed.bytes.subarray(from, from + per), k * per);
+      continue;
+    }
+    const to = k * per;
+    for (let q = 0, j = 0; q < per; q++) {
+      let v = 0;
+      for (let s = 0; s < 8 && j < n; s += 2, j++) v |= ((source[from + byte[j]!]! >> shift[j]!) & 3) << s;
+      bytes[to + q] = v;
+    }
+  }
   return packedGenotypeData(
     {
       individuals: individuals.map((i) => data.individuals[i]!),

@@ -249,3 +249,19 @@ test('chromosome names: chr prefixes and case ignored, M as MT, numbered ranges'
   assert.throws(() => parseChromosomeList('5-2', '--chr'), /range 5-2 is empty/);
   assert.throws(() => parseChromosomeList('1,,2', '--chr'), /empty name/);
 });
+
+test('the filters read packed and plain data alike (counts from the .bed codes, with individuals left out)', async () => {
+  const data = await blocks();
+  const plain: GenotypeData = { ...data, packed: undefined, calls: data.calls };
+  for (const o of [
+    { maxIndividualMissing: 0.03, maxLocusMissing: 0.04, minMaf: 0.1 },
+    { maxIndividualMissing: 0.2, dropMonomorphic: true },
+    { maxLocusMissing: 0.01 },
+  ]) {
+    const a = applyFilters(data, o);
+    const b = applyFilters(plain, o);
+    assert.deepEqual(a.removedLoci, b.removedLoci);
+    assert.deepEqual(a.removedIndividuals, b.removedIndividuals);
+    assert.ok(a.removedLoci.length > 0);
+  }
+});
