@@ -2,12 +2,12 @@
 // "chr" prefixes); the sex and organelle chromosomes are the names the user says (PLINK's X, Y,
 // XY, MT by default), since a number such as 23 is X in human files and an autosome in cattle.
 import type { GenotypeData } from './genotype-data.ts';
+import { DEFAULT_SEX_CHROMOSOMES } from '../util/choices.ts';
+
+export { DEFAULT_SEX_CHROMOSOMES };
 
 /** The chromosome of loci that have none (a STRUCTURE or GENEPOP file): one run of every locus. */
 export const NO_CHROMOSOME = '';
-
-/** Names left out of admixture and PCA by default: PLINK's sex and mitochondrial chromosomes. */
-export const DEFAULT_SEX_CHROMOSOMES: readonly string[] = ['X', 'Y', 'XY', 'MT'];
 
 /** A chromosome name compared case-insensitively and without a "chr" prefix ("chrX" = "x" = "X"; "chrM" = "MT"). */
 export function chromosomeKey(name: string): string {
@@ -27,9 +27,13 @@ export function chromosomeRuns(data: GenotypeData): { chrom: string; loci: numbe
   return [...runs].map(([chrom, loci]) => ({ chrom, loci }));
 }
 
-/** Loci counts per chromosome, in order of first appearance (what `inspect` lists). */
-export function chromosomeCounts(data: GenotypeData): { chrom: string; loci: number }[] {
-  return chromosomeRuns(data).map((r) => ({ chrom: r.chrom, loci: r.loci.length }));
+/**
+ * Loci per chromosome, in order of first appearance (what `inspect` lists), and whether the
+ * chromosome is a sex or organelle chromosome by the default names.
+ */
+export function chromosomeCounts(data: GenotypeData): { chrom: string; loci: number; sex: boolean }[] {
+  const sex = chromosomeSet(DEFAULT_SEX_CHROMOSOMES);
+  return chromosomeRuns(data).map((r) => ({ chrom: r.chrom, loci: r.loci.length, sex: sex(r.chrom) }));
 }
 
 /** A set of chromosome names matched as chromosomeKey does. */

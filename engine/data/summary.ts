@@ -13,8 +13,8 @@ export interface DatasetSummary {
   readonly phased: boolean;
   /** Populations in order of first appearance, with their sizes (individuals without a label under ''). */
   readonly populations: readonly { name: string; count: number }[];
-  /** Loci per chromosome, in order of first appearance ('' for loci without one). */
-  readonly chromosomes: readonly { chrom: string; loci: number }[];
+  /** Loci per chromosome, in order of first appearance ('' for loci without one); sex: X, Y, XY or MT. */
+  readonly chromosomes: readonly { chrom: string; loci: number; sex: boolean }[];
   readonly groups: readonly { name: string; count: number }[];
   /** Observed alleles per locus (alleles with at least one copy). */
   readonly allelesPerLocus: Int32Array;

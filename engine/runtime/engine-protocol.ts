@@ -1,5 +1,5 @@
 import type { Model } from '../util/choices.ts';
-import type { FilterOptions, Removed } from '../data/filters.ts';
+import type { FilterOptions, FilterStep, Removed } from '../data/filters.ts';
 import type { Location } from '../data/genotype-data.ts';
 import type { DatasetSummary } from '../data/summary.ts';
 import type { AlgorithmChoice, FitOptions, SweepOptions } from '../service/cluster-sweep.ts';
@@ -12,7 +12,7 @@ import type { ResultFile } from '../service/sweep-files.ts';
 import type { MarkerMatchCounts } from '../service/project.ts';
 import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables } from '../util/choices.ts';
 
-export type { FilterOptions, Removed } from '../data/filters.ts';
+export type { FilterOptions, FilterStep, Removed } from '../data/filters.ts';
 export type { Location } from '../data/genotype-data.ts';
 export type { MarkerRow } from '../service/select-markers.ts';
 
@@ -75,6 +75,8 @@ export interface DatasetInfo {
 export interface FilterResultInfo extends DatasetInfo {
   readonly removedIndividuals: readonly Removed[];
   readonly removedLoci: readonly Removed[];
+  /** Each filter that ran, in order, with the individuals and loci it removed. */
+  readonly steps: readonly FilterStep[];
 }
 
 /** A sweep on an open dataset (the options of engine/runtime/sweep.ts). */

@@ -218,7 +218,12 @@ export class EngineServer {
         const r = filterDataset(this.dataset(datasetId), options);
         const id2 = this.nextDataset++;
         this.datasets.set(id2, r.data);
-        return { ...this.info(id2, r.data), removedIndividuals: r.removedIndividuals, removedLoci: r.removedLoci };
+        return {
+          ...this.info(id2, r.data),
+          removedIndividuals: r.removedIndividuals,
+          removedLoci: r.removedLoci,
+          steps: r.steps,
+        };
       },
       runSweep: async (req: SweepRequest) => {
         const data = this.dataset(req.datasetId);

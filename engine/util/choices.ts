@@ -371,6 +371,15 @@ export const SWEEP_DEFAULTS = {
  */
 export const SWEEP_COMMAND_MIXTURE_REPLICATES = 10;
 
+/**
+ * Chromosome names taken for sex and organelle chromosomes unless the user names others (PLINK's
+ * X, Y, XY and MT; "chr" prefixes and case ignored, M = MT): left out of clustering and PCA.
+ */
+export const DEFAULT_SEX_CHROMOSOMES: readonly string[] = ['X', 'Y', 'XY', 'MT'];
+
+/** Linkage pruning's settings as the PLINK, ADMIXTURE and fastmixture tutorials give them (--indep-pairwise 50 10 0.1). */
+export const LD_PRUNE_DEFAULTS = { window: 50, step: 10, r2: 0.1 } as const;
+
 /** The app's sweep of the mixture model: fewer starts, three replicates for F_ST's spread per K. */
 export const APP_MIXTURE_SWEEP = { starts: 20, replicates: 3, cvFolds: 0, startsRule: 'all' } as const;
 

@@ -8,7 +8,7 @@ import type {
   SitesInfo,
 } from '../../../engine/runtime/engine-protocol.ts';
 import { mainFileFirst } from '../../../engine/runtime/engine-protocol.ts';
-import type { FilterOptions, Removed } from '../../../engine/runtime/engine-protocol.ts';
+import type { FilterOptions, FilterStep, Removed } from '../../../engine/runtime/engine-protocol.ts';
 import type {} from '../engine/desktop-port.ts';
 
 export interface ShownError {
@@ -39,7 +39,11 @@ export class AppState {
   /** The dataset as read, before filters (filters always start from it). */
   unfiltered = $state.raw<DatasetInfo | null>(null);
   filters = $state.raw<FilterOptions>({});
-  removed = $state.raw<{ individuals: readonly Removed[]; loci: readonly Removed[] } | null>(null);
+  removed = $state.raw<{
+    individuals: readonly Removed[];
+    loci: readonly Removed[];
+    steps: readonly FilterStep[];
+  } | null>(null);
   view = $state<View>('data');
   loading = $state(false);
   parseFraction = $state(0);
@@ -53,6 +57,9 @@ export class AppState {
     this.error = null;
     try {
       this.adopt(await this.read(files, options), files, options);
+      // Sex and organelle chromosomes leave clustering and PCA by default, as in the CLI (Filters keeps them).
+      if (this.unfiltered?.summary.chromosomes.some((c) => c.sex))
+        await applyFilters(this, { dropSexChromosomes: true });
     } catch (e) {
       this.error = toShownError('Could not read the file', e);
     } finally {
@@ -143,7 +150,7 @@ export async function applyFilters(app: AppState, filters: FilterOptions): Promi
     const r = await app.client.call('filterDataset', [app.unfiltered.datasetId, filters]).result;
     app.dataset = r;
     app.filters = filters;
-    app.removed = { individuals: r.removedIndividuals, loci: r.removedLoci };
+    app.removed = { individuals: r.removedIndividuals, loci: r.removedLoci, steps: r.steps };
     closePrevious();
   } catch (e) {
     app.error = toShownError('Could not apply the filters', e);

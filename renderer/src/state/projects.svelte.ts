@@ -277,7 +277,7 @@ export class ProjectState {
       if (filtered) {
         app.dataset = filtered;
         app.filters = doc.filters!;
-        app.removed = { individuals: filtered.removedIndividuals, loci: filtered.removedLoci };
+        app.removed = { individuals: filtered.removedIndividuals, loci: filtered.removedLoci, steps: filtered.steps };
       }
       if (sitesFile[0]) {
         app.sitesFile = sitesFile[0];
