@@ -1,5 +1,6 @@
 import { compileBase64, WASM_PAGE } from '../util/wasm-module.ts';
 import { LD_PAIRS_WASM } from './generated/ld-pairs-wasm.ts';
+import type { PackedCalls } from './genotype-data.ts';
 
 /** 32-bit words a bit plane of N individuals takes: whole 128-bit steps of the kernel. */
 export const planeWords = (N: number): number => 4 * Math.ceil(N / 128);
@@ -16,15 +17,12 @@ export interface PairCounter {
   /** Stores a locus's planes (3 · planeWords(N) 32-bit words); returns its slot. */
   put(planes: Uint32Array): number;
   /**
-   * Where the counter has it: stores a locus straight from a PLINK .bed's two-bit codes (the
-   * `ceil(N / 4)` bytes at `offset`), the major allele being allele 1 when it has more copies;
-   * returns its slot, its called individuals and the homozygotes of each allele.
+   * Where the counter has it: stores locus l straight from a PLINK .bed's two-bit codes (the
+   * major allele being allele 1 when it has more copies) and returns its slot; `packedCounts` then
+   * holds its called individuals and the homozygotes of allele 0 and of allele 1.
    */
-  putPacked?(
-    bytes: Uint8Array,
-    offset: number,
-    N: number,
-  ): { slot: number; called: number; homozygous0: number; homozygous1: number };
+  putPacked?(packed: PackedCalls, l: number): number;
+  readonly packedCounts?: Int32Array;
   /** Frees a slot for the next locus. */
   free(slot: number): void;
   /** The seven counts of the loci in slots a and b (valid until the next call). */
@@ -94,16 +92,24 @@ export function pairCounter(N: number, useWasm = true): PairCounter {
       counts: (a, b) => jsPairCounts(held[a]!, held[b]!, out),
     };
   }
-  // 64 bytes for the counts, a locus's .bed bytes (whole 8-byte words), then the slots.
+  // 64 bytes for the counts; a stage of consecutive loci's .bed bytes (about a megabyte, read 8
+  // bytes at a time past its end); then the slots.
+  const per = Math.ceil(N / 4);
+  const stageLoci = Math.max(1, Math.floor(2 ** 20 / per));
+  const stageAt = 64;
+  const slotsAt = stageAt + 64 * Math.ceil((stageLoci * per + 8) / 64);
   const slotBytes = 4 * slotWords;
-  const sourceBytes = 8 * Math.ceil(Math.ceil(N / 4) / 8);
-  const slotsAt = 64 + 64 * Math.ceil(sourceBytes / 64);
   const memory = new WebAssembly.Memory({ initial: Math.ceil((slotsAt + slotBytes) / WASM_PAGE) });
   const kernel = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as {
     counts(a: number, b: number, bytes: number, out: number): void;
-    planes(src: number, bytes: number, dst: number, words: number, out: number): void;
+    planes(src: number, n: number, dst: number, words: number, out: number): void;
   };
   const at = (slot: number) => slotsAt + slot * slotBytes;
+  // Views of the memory, made again when it grows (its buffer is then a new one).
+  let bytes8 = new Uint8Array(memory.buffer);
+  let words32 = new Uint32Array(memory.buffer);
+  let out = new Int32Array(memory.buffer, 0, 7);
+  let packedCounts = new Int32Array(memory.buffer, 32, 3);
   const take = (): number => {
     const slot = slots.take();
     const need = at(slot + 1) - memory.buffer.byteLength;
@@ -112,16 +118,14 @@ export function pairCounter(N: number, useWasm = true): PairCounter {
       bytes8 = new Uint8Array(memory.buffer);
       words32 = new Uint32Array(memory.buffer);
       out = new Int32Array(memory.buffer, 0, 7);
+      packedCounts = new Int32Array(memory.buffer, 32, 3);
     }
     return slot;
   };
-  // The padding of the last byte, and the bytes after it, read as missing (code 01).
-  const whole = Math.ceil(N / 4);
-  const lastPadding = N % 4 === 0 ? 0 : 0x55 & ~((1 << (2 * (N % 4))) - 1) & 0xff;
-  // Views of the memory, made again when it grows (its buffer is then a new one).
-  let bytes8 = new Uint8Array(memory.buffer);
-  let words32 = new Uint32Array(memory.buffer);
-  let out = new Int32Array(memory.buffer, 0, 7);
+  // The staged loci [stagedFrom, stagedTo) of the dataset last staged.
+  let staged: PackedCalls | undefined;
+  let stagedFrom = 0;
+  let stagedTo = 0;
   return {
     copies: true,
     put(planes) {
@@ -129,14 +133,21 @@ export function pairCounter(N: number, useWasm = true): PairCounter {
       words32.set(planes, at(slot) / 4);
       return slot;
     },
-    putPacked(bytes, offset, n) {
-      if (n !== N) throw new RangeError(`pair counter for ${N} individuals given ${n}`);
+    putPacked(packed, l) {
+      if (packed.bytesPerLocus !== per)
+        throw new RangeError(`pair counter for ${N} individuals given ${packed.bytesPerLocus} bytes a locus`);
       const slot = take();
-      bytes8.set(bytes.subarray(offset, offset + whole), 64);
-      bytes8[64 + whole - 1]! |= lastPadding;
-      bytes8.fill(0x55, 64 + whole, 64 + sourceBytes);
-      kernel.planes(64, sourceBytes, at(slot), words, 0);
-      return { slot, called: out[0]!, homozygous0: out[1]!, homozygous1: out[2]! };
+      if (packed !== staged || l < stagedFrom || l >= stagedTo) {
+        staged = packed;
+        stagedFrom = l;
+        stagedTo = Math.min(packed.bytes.length / per, l + stageLoci);
+        bytes8.set(packed.bytes.subarray(l * per, stagedTo * per), stageAt);
+      }
+      kernel.planes(stageAt + (l - stagedFrom) * per, N, at(slot), words, 32);
+      return slot;
+    },
+    get packedCounts() {
+      return packedCounts;
     },
     free: (slot) => slots.free(slot),
     counts(a, b) {

@@ -4,7 +4,7 @@ import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
 import { blockAlleleCounts } from './allele-counts.ts';
 import { locusCalls } from './packed-calls.ts';
 import { chromosomeRuns } from './chromosomes.ts';
-import { pairCounter, planeWords, popcount, type PairCounter } from './ld-pair-counts.ts';
+import { pairCounter, planeWords, popcount } from './ld-pair-counts.ts';
 
 /** --indep-pairwise WINDOW[kb] STEP R2. */
 export interface PairwisePruning {
@@ -57,8 +57,6 @@ interface HardCalls {
   readonly called: number;
   planes?: Uint32Array;
   readonly counts?: Int8Array;
-  /** Where the pair counter holds the planes. */
-  slot?: number;
 }
 
 /**
@@ -142,7 +140,6 @@ function diploidSummary(called: number, n0: number, n1: number): HardCalls {
     constant: (plus === 0 && minus === 0) || plus === called || minus === called,
     called,
     planes: undefined,
-    slot: undefined,
   };
 }
 
@@ -222,36 +219,38 @@ function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: U
  * form: (n·Σxy − ΣxΣy)² > r2 · (n·Σx² − (Σx)²)(n·Σy² − (Σy)²) with x, y the centred counts (the
  * same integers whatever the centring). A pair with no individual in common never exceeds.
  */
-function exceeds(a: HardCalls, b: HardCalls, r2: number, N: number, counter: PairCounter): boolean {
+function exceeds(a: HardCalls, b: HardCalls, r2: number, N: number): boolean {
+  const ga = a.counts ?? countsOf(a, N);
+  const gb = b.counts ?? countsOf(b, N);
   let n = 0;
   let sa = 0;
   let sb = 0;
   let qa = 0;
   let qb = 0;
   let dot = 0;
-  if (a.slot !== undefined && b.slot !== undefined) {
-    const c = counter.counts(a.slot, b.slot);
-    n = c[0]!;
-    qa = c[1]!;
-    qb = c[2]!;
-    sa = 2 * c[3]! - qa;
-    sb = 2 * c[4]! - qb;
-    dot = c[5]! - 2 * c[6]!;
-  } else {
-    const ga = a.counts ?? countsOf(a, N);
-    const gb = b.counts ?? countsOf(b, N);
-    for (let i = 0; i < N; i++) {
-      const x = ga[i]!;
-      const y = gb[i]!;
-      if (x < 0 || y < 0) continue;
-      n++;
-      sa += x;
-      sb += y;
-      qa += x * x;
-      qb += y * y;
-      dot += x * y;
-    }
+  for (let i = 0; i < N; i++) {
+    const x = ga[i]!;
+    const y = gb[i]!;
+    if (x < 0 || y < 0) continue;
+    n++;
+    sa += x;
+    sb += y;
+    qa += x * x;
+    qb += y * y;
+    dot += x * y;
   }
+  return exceedsSums(n, sa, sb, qa, qb, dot, r2);
+}
+
+/** exceeds from the pair counter's seven counts of two diploid loci (x ∈ {−1, 0, 1}: ld-pair-counts.ts). */
+function exceedsCounts(c: Int32Array, r2: number): boolean {
+  const qa = c[1]!;
+  const qb = c[2]!;
+  return exceedsSums(c[0]!, 2 * c[3]! - qa, 2 * c[4]! - qb, qa, qb, c[5]! - 2 * c[6]!, r2);
+}
+
+/** PLINK's test in integers: (n·Σxy − ΣxΣy)² > r2 · (n·Σx² − (Σx)²)(n·Σy² − (Σy)²). */
+function exceedsSums(n: number, sa: number, sb: number, qa: number, qb: number, dot: number, r2: number): boolean {
   const cov = dot * n - sa * sb;
   const va = qa * n - sa * sa;
   const vb = qb * n - sb * sb;
@@ -314,34 +313,46 @@ export function indepPairwise(
             `--indep-pairwise in kb: positions decrease on chromosome ${run.chrom} at locus ${data.loci[run.loci[t]!]!.name} (${p} after ${pos(t - 1)}); sort the file by position`,
           );
       }
-    const held: (HardCalls | undefined)[] = new Array<HardCalls | undefined>(n);
+    // Per locus of the chromosome: its slot in the counter (−1: none) and major-allele frequency;
+    // its hard calls only where a pair may need them in JavaScript (loci of other ploidies).
+    const slotOf = new Int32Array(n).fill(-1);
+    const frequencyOf = new Float64Array(n);
+    const held: (HardCalls | undefined)[] = shared ? [] : new Array<HardCalls | undefined>(n);
     const gone = new Uint8Array(n);
     const unchecked = new Int32Array(n);
     let window: number[] = [];
+    const release = (t: number) => {
+      if (slotOf[t]! >= 0) counter.free(slotOf[t]!);
+      slotOf[t] = -1;
+      if (!shared) held[t] = undefined;
+    };
     const load = (from: number, to: number) => {
       for (let t = from; t < to; t++) {
         const l = run.loci[t]!;
-        let h: HardCalls;
+        let summary: HardCalls;
         if (data.packed && counter.putPacked) {
           // Straight from the .bed's bytes into the counter's memory.
-          const p = data.packed;
-          const r = counter.putPacked(p.bytes, l * p.bytesPerLocus, N);
-          h = diploidSummary(r.called, r.homozygous0, r.homozygous1);
-          h.slot = r.slot;
+          slotOf[t] = counter.putPacked(data.packed, l);
+          const c = counter.packedCounts!;
+          summary = diploidSummary(c[0]!, c[1]!, c[2]!);
         } else {
-          h = hardCalls(data, l, scratch, shared);
-          if (h.planes && !h.constant) h.slot = counter.put(h.planes);
+          summary = hardCalls(data, l, scratch, shared);
+          if (summary.planes && !summary.constant) slotOf[t] = counter.put(summary.planes);
+          if (!shared) held[t] = summary;
         }
         unchecked[t] = t + 1;
-        if (h.constant) {
+        frequencyOf[t] = summary.majorFrequency;
+        if (summary.constant) {
           gone[t] = 1;
-          if (h.slot !== undefined) counter.free(h.slot);
-        } else {
-          held[t] = h;
-          window.push(t);
-        }
+          release(t);
+        } else window.push(t);
       }
     };
+    /** Whether the pair's r² exceeds the threshold (the kernel where both have slots). */
+    const linked = (a: number, b: number): boolean =>
+      slotOf[a]! >= 0 && slotOf[b]! >= 0
+        ? exceedsCounts(counter.counts(slotOf[a]!, slotOf[b]!), o.r2)
+        : exceeds(held[a]!, held[b]!, o.r2, N);
     let start = 0;
     let end = o.kb ? firstBeyond(0, 1, n, pos, size) : Math.min(n, size);
     load(0, end);
@@ -356,13 +367,11 @@ export function indepPairwise(
           let s = f + 1;
           while (s < window.length && (gone[window[s]!] || window[s]! < unchecked[first]!)) s++;
           if (s === window.length) continue;
-          const a = held[first]!;
           for (;;) {
             const second = window[s]!;
-            const b = held[second]!;
-            if (exceeds(a, b, o.r2, N, counter)) {
+            if (linked(first, second)) {
               removedNow++;
-              if (a.majorFrequency > b.majorFrequency * (1 + TIE)) gone[first] = 1;
+              if (frequencyOf[first]! > frequencyOf[second]! * (1 + TIE)) gone[first] = 1;
               else {
                 gone[second] = 1;
                 let next = s + 1;
@@ -393,16 +402,12 @@ export function indepPairwise(
       }
       window = window.filter((t) => {
         const keep = !gone[t] && t >= start;
-        if (!keep) {
-          const slot = held[t]?.slot;
-          if (slot !== undefined) counter.free(slot);
-          held[t] = undefined;
-        }
+        if (!keep) release(t);
         return keep;
       });
       load(before, end);
     }
-    for (const t of window) if (held[t]?.slot !== undefined) counter.free(held[t]!.slot!);
+    for (const t of window) release(t);
     run.loci.forEach((l, t) => (removed[l] = gone[t]!));
     done += n;
     onLoci?.(done);
