@@ -95,6 +95,10 @@ test('--extract a prune.in gives the pruned data to any command; clustering leav
   const k = stratify('pca', `${stem}.bed`, '--pcs', '2', '--keep-sex-chr', '--out', join(dir, 'pca2'));
   assert.equal(k.status, 0, k.stderr);
   assert.doesNotMatch(k.stderr, /sex and organelle/);
+  // Assignment takes the same filters (the training data's loci).
+  const a = stratify('assign', BLOCKS, '--extract', list, '--cv', '2', '--out', join(dir, 'assign'));
+  assert.equal(a.status, 0, a.stderr);
+  assert.match(a.stdout, /120 individuals, 120 markers, 3 classes/);
   // Birds: Z and W named as the sex chromosomes; X is then an autosome.
   const z = stratify('pca', `${stem}.bed`, '--pcs', '2', '--sex-chr', 'Z,W', '--out', join(dir, 'pca3'));
   assert.equal(z.status, 0, z.stderr);

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { appendIndividuals } from '../data/merge.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import { readDataset } from '../formats/read-dataset.ts';
-import { datasetFiles, fileSource } from '../node/file-source.ts';
+import { datasetFiles } from '../node/file-source.ts';
 import {
   assignIndividualsOn,
   DEFAULT_ALLELE_PRIOR,
@@ -19,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
 import { choice, choiceHelp, numberIn, positiveInt, threadsOption } from './parse-args.ts';
-import { addReadOptions, readOptionsFrom } from './read-options.ts';
+import { addReadOptions, readForCommand, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
   const names = readFileSync(path, 'utf8')
@@ -91,9 +91,13 @@ export function registerAssign(program: Command): void {
     )
     .option('--out <dir>', 'output directory', 'stratify-assign')
     .action(async (file: string, o: Record<string, unknown>) => {
-      const readOptions = readOptionsFrom(o);
-      if (typeof o['labels'] === 'string') readOptions.populations = fileSource(o['labels']);
-      let data = await readDataset(datasetFiles(file), readOptions);
+      // --labels gives the populations as --pops would; the filters apply to the training data, whose
+      // loci the unknown individuals are then matched to by name.
+      let { data } = await readForCommand(
+        file,
+        typeof o['labels'] === 'string' ? { ...o, pops: o['labels'] } : o,
+        'other',
+      );
       if (typeof o['panel'] === 'string')
         data = subsetData(data, panelLoci(data, o['panel']), range(data.individuals.length));
       const nTrain = data.individuals.length;
