@@ -157,19 +157,22 @@ export class StartPool implements StartRunner {
 
   /**
    * Hands `tasks` to the workers as they free up (each holding IN_FLIGHT_PER_WORKER) and stores
-   * each result under its task's position.
+   * each result under its task's position. Tasks `hooks.more` returns for a finished one join the
+   * end of the list (their results after the given tasks', in the order they joined).
    */
   private schedule<T extends { readonly K: number }, R>(
     data: GenotypeData,
-    tasks: readonly T[],
+    given: readonly T[],
     message: (taskId: number, datasetId: number, task: T, helpers: number) => ToStartWorker,
     posting: { readonly prepared: 'mixture' | 'admixture' | 'none'; readonly data: boolean },
     hooks: {
       onIteration?(task: T, iteration: number, logLik: number, change: number, loci?: number): void;
       onStart?(task: T, result: R): void;
+      more?(task: T, result: R): readonly T[];
     },
     signal?: AbortSignal,
   ): Promise<{ results: (R | undefined)[]; cancelled: boolean }> {
+    const tasks = [...given];
     this.ensureWorkers(tasks.length);
     const datasetId = this.nextDataset++;
     // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
@@ -259,6 +262,10 @@ export class StartPool implements StartRunner {
               const result = msg.result as R;
               results[slot.position] = result;
               hooks.onStart?.(task, result);
+              for (const added of hooks.more?.(task, result) ?? []) {
+                tasks.push(added);
+                results.push(undefined);
+              }
             } else if (msg.op === 'error' && !failed) {
               failed = Object.assign(new Error(msg.message), { name: msg.name });
               cancelAll();

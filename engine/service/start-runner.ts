@@ -13,6 +13,11 @@ export interface StartHooks {
   onIteration?(task: StartTask, iteration: number, logLik: number, change: number, loci?: number): void;
   /** A start finished. */
   onStart?(task: StartTask, result: StartResult): void;
+  /**
+   * Starts to run once this one has finished (adaptive starts: a multi-start's next round); the
+   * runner runs them in the same call, after the others, their results after the given tasks'.
+   */
+  more?(task: StartTask, result: StartResult): readonly StartTask[];
 }
 
 export interface StartRun {

@@ -46,7 +46,7 @@ export type SweepProgress =
 
 /** Where a runner's finished starts fall in a sweep's progress. */
 export interface ProgressCount {
-  /** Start runs in the whole sweep (screening runs included). */
+  /** Start runs in the whole sweep (screening runs included); read at each start (adaptive starts lower it). */
   readonly total: number;
   /** Start runs per (K, replicate). */
   readonly perRun: number;
@@ -64,7 +64,7 @@ export function progressHooks(
   onProgress?: (p: SweepProgress) => void,
   then?: (task: StartTask, result: StartResult) => void,
 ): StartHooks {
-  const { total, perRun, screening } = count;
+  const { perRun, screening } = count;
   let completed = count.done;
   return {
     onIteration: (t, iteration, logLik, change, loci) =>
@@ -87,7 +87,7 @@ export function progressHooks(
         start: t.index,
         logLik: result.logLik,
         completed,
-        total,
+        total: count.total,
         perRun,
         screening,
       });

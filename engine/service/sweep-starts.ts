@@ -51,10 +51,11 @@ export async function runSweepStarts(
 }
 
 /**
- * Adaptive starts: every (K, replicate) runs its starts in index order, `round` at a time (all
- * multi-starts' rounds dispatched together, so threads stay busy), until its two best agree within
- * `agree` ln L or it has run `o.starts`. Which starts run depends on the starts' results alone,
- * never on the number of threads. Progress counts against the starts still possible (the total
+ * Adaptive starts: every (K, replicate) runs its starts in index order, `round` at a time, until
+ * its two best agree within `agree` ln L or it has run `o.starts`. A multi-start's next round joins
+ * the runner's queue as soon as its own round is in (no multi-start waits for another's round), so
+ * threads stay busy. Which starts run depends on each multi-start's results alone, never on the
+ * number of threads or on timing. Progress counts against the starts still possible (the total
  * falls as multi-starts stop).
  */
 async function runAdaptive(
@@ -68,34 +69,42 @@ async function runAdaptive(
   signal?: AbortSignal,
   runDone?: (K: number, replicate: number) => void,
 ): Promise<SweepStarts> {
-  const groups = new Map<string, { tasks: StartTask[]; logLiks: number[]; open: boolean }>();
+  const groups = new Map<string, { tasks: StartTask[]; logLiks: number[]; queued: number }>();
+  const key = (t: StartTask) => `${t.K}/${t.replicate}`;
   for (const t of tasks) {
-    const key = `${t.K}/${t.replicate}`;
-    if (!groups.has(key)) groups.set(key, { tasks: [], logLiks: [], open: true });
-    groups.get(key)!.tasks.push(t);
+    if (!groups.has(key(t))) groups.set(key(t), { tasks: [], logLiks: [], queued: 0 });
+    groups.get(key(t))!.tasks.push(t);
   }
   for (const g of groups.values()) g.tasks.sort((a, b) => a.index - b.index);
-  const ran: StartTask[] = [];
-  const results: (StartResult | undefined)[] = [];
-  let total = tasks.length;
-  while (true) {
-    const round = [...groups.values()].flatMap((g) =>
-      g.open ? g.tasks.slice(g.logLiks.length, g.logLiks.length + rule.round) : [],
-    );
-    if (round.length === 0) break;
-    const count = { total, perRun: o.starts, done: ran.length, screening: false };
-    const run = await runner.run(data, round, o.fit, progressHooks(count, onProgress, then), signal);
-    ran.push(...round);
-    results.push(...run.results);
-    if (run.cancelled) return { tasks: ran, results, cancelled: true };
-    round.forEach((t, k) => groups.get(`${t.K}/${t.replicate}`)!.logLiks.push(run.results[k]!.logLik));
-    for (const g of groups.values()) {
-      if (!g.open) continue;
-      if (g.logLiks.length < g.tasks.length && !bestFoundTwice(g.logLiks, rule.agree)) continue;
-      g.open = false;
-      total -= g.tasks.length - g.logLiks.length;
-      runDone?.(g.tasks[0]!.K, g.tasks[0]!.replicate);
-    }
-  }
-  return { tasks: ran, results, cancelled: false };
+  // The runner's queue as it grows: each multi-start's first round, then the rounds `more` adds.
+  const queue: StartTask[] = [];
+  const nextRound = (g: { tasks: StartTask[]; queued: number }): StartTask[] => {
+    const round = g.tasks.slice(g.queued, g.queued + rule.round);
+    g.queued += round.length;
+    queue.push(...round);
+    return round;
+  };
+  for (const g of groups.values()) nextRound(g);
+  const count = { total: tasks.length, perRun: o.starts, done: 0, screening: false };
+  const hooks = progressHooks(count, onProgress, then);
+  const run = await runner.run(
+    data,
+    [...queue],
+    o.fit,
+    {
+      ...hooks,
+      more: (t, result) => {
+        const g = groups.get(key(t))!;
+        g.logLiks.push(result.logLik);
+        // Decided when the multi-start's round is in: the same decision whatever the order of its starts.
+        if (g.logLiks.length < g.queued) return [];
+        if (g.logLiks.length < g.tasks.length && !bestFoundTwice(g.logLiks, rule.agree)) return nextRound(g);
+        count.total -= g.tasks.length - g.logLiks.length;
+        runDone?.(t.K, t.replicate);
+        return [];
+      },
+    },
+    signal,
+  );
+  return { tasks: queue, results: run.results, cancelled: run.cancelled };
 }

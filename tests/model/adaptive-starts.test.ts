@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runSweep, type SweepOptions, type SweepRun } from '../../engine/service/cluster-sweep.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
+import type { StartRunner } from '../../engine/service/start-runner.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
@@ -41,11 +42,21 @@ test('an adaptive sweep runs the starts the rule names, with the same result on 
   const byThreads: (readonly SweepRun[])[] = [];
   for (const threads of [1, 3]) {
     const pool = new StartPool(spawnInProcess, threads);
+    // Every K's rounds go to the runner in one call: a K's next round joins the queue as soon as
+    // its own round is in, not when every K's round is (no barrier between rounds).
+    let calls = 0;
+    const runner: StartRunner = {
+      run: (...args) => {
+        calls++;
+        return pool.run(...args);
+      },
+    };
     const done: number[] = [];
-    const result = await runSweep(data, o, pool, (p) => {
+    const result = await runSweep(data, o, runner, (p) => {
       if (p.kind === 'run') done.push(p.run.K);
     });
     pool.close();
+    assert.equal(calls, 1);
     assert.deepEqual(done.sort(), [2, 3, 4], 'each K reported once as its run ends');
     byThreads.push(result.runs);
   }
