@@ -117,6 +117,7 @@ test('bad filter values are refused before the file is read, an unknown --chr wi
     [['--indep-pairwise', '50', '10'], /--indep-pairwise takes WINDOW STEP R2/],
     [['--indep-pairwise', '50kb', '5', '0.1'], /a window in kb moves one locus at a time/],
     [['--thin-bp', '-3'], /--thin-bp takes a whole number of bases/],
+    [['--hwe', '1.5'], /--hwe takes a p-value from 0 to 1, got 1\.5/],
     [['--extract', join(tmpdir(), 'no-such-list.txt')], /--extract .*no-such-list\.txt: no such file/],
   ];
   for (const [flags, message] of refusals) {

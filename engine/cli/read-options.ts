@@ -45,6 +45,10 @@ export function addReadOptions(cmd: Command): Command {
     .option('--mind <fraction>', 'drop individuals missing more than this share of genotypes (PLINK --mind)')
     .option('--geno <fraction>', 'drop loci missing more than this share of genotypes (PLINK --geno)')
     .option('--maf <fraction>', 'drop loci whose minor-allele frequency is below this (PLINK --maf)')
+    .option(
+      '--hwe <p>',
+      'drop SNPs whose Hardy–Weinberg exact test p-value is below this, within each population where there are populations (else over all, as PLINK)',
+    )
     .option('--thin-bp <bases>', 'keep a locus only this many bases after the last one kept (one SNP per RAD tag)')
     .option(
       '--indep-pairwise <window step r2...>',
@@ -113,6 +117,8 @@ export function filterOptionsFrom(o: Record<string, unknown>, purpose: ReadPurpo
   if (mind !== undefined) opts.maxIndividualMissing = mind;
   if (geno !== undefined) opts.maxLocusMissing = geno;
   if (maf !== undefined) opts.minMaf = maf;
+  const hwe = fraction(o['hwe'], '--hwe');
+  if (hwe !== undefined) opts.minHweP = hwe;
   if (o['thinBp'] !== undefined) opts.thinBp = Number(o['thinBp']);
   const prune = pruningOption(o['indepPairwise']);
   if (prune) opts.indepPairwise = prune;
@@ -237,6 +243,7 @@ const READ_FLAGS = [
   'mind',
   'geno',
   'maf',
+  'hwe',
   'thinBp',
   'indepPairwise',
 ] as const;

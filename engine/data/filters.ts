@@ -4,6 +4,7 @@ import { chromosomeKey, chromosomeSet, DEFAULT_SEX_CHROMOSOMES } from './chromos
 import { indepPairwise, pairwisePruningProblem, thinByDistance, type PairwisePruning } from './ld-prune.ts';
 import { locusCalls, subsetDataset } from './packed-calls.ts';
 import { packedIndividualMissing, packedLocusCounter } from './packed-counts.ts';
+import { hweExactP } from './hardy-weinberg.ts';
 
 /**
  * What to keep before an analysis, with PLINK's names and meanings (each off when undefined).
@@ -33,6 +34,12 @@ export interface FilterOptions {
   dropMonomorphic?: boolean;
   /** --maf: drop loci whose minor-allele frequency (second most common allele) is below this. */
   minMaf?: number;
+  /**
+   * --hwe: drop diploid two-allele loci whose Hardy–Weinberg exact test p-value is below this —
+   * within each population where the individuals have populations (a locus fails when it fails in
+   * any; pooled populations fail the test by their differences alone), else over all (PLINK's).
+   */
+  minHweP?: number;
   /** --thin-bp: keep a locus only this many bases or more after the last one kept (per chromosome). */
   thinBp?: number;
   /** --indep-pairwise: prune for linkage as PLINK does (ld-prune.ts). */
@@ -74,6 +81,8 @@ export function filterProblem(o: FilterOptions): string | undefined {
   ];
   for (const [flag, v] of fractions)
     if (v !== undefined && !(v >= 0 && v <= 1)) return `${flag} takes a fraction from 0 to 1, got ${v}`;
+  if (o.minHweP !== undefined && !(o.minHweP >= 0 && o.minHweP <= 1))
+    return `--hwe takes a p-value from 0 to 1, got ${o.minHweP}`;
   if (o.minMaf !== undefined && o.minMaf > 0.5)
     return `--maf takes a fraction up to 0.5 (a minor allele), got ${o.minMaf}`;
   if (o.thinBp !== undefined && !(Number.isInteger(o.thinBp) && o.thinBp >= 1))
@@ -113,6 +122,54 @@ function individualMissing(data: GenotypeData, loci: readonly number[]): Float64
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * The --hwe test of each locus: the reason it fails (p below `min` in a population, or over all
+ * individuals when none has a population), or undefined. Only diploid loci of two alleles are
+ * tested; genotypes with a missing copy are left out.
+ */
+function hweTester(
+  data: GenotypeData,
+  keepInd: readonly number[],
+  min: number,
+  scratch: Int8Array,
+): (l: number) => string | undefined {
+  const groups = new Map<string, number[]>();
+  for (const i of keepInd) {
+    const pop = data.individuals[i]!.population;
+    if (pop === undefined) continue;
+    if (!groups.has(pop)) groups.set(pop, []);
+    groups.get(pop)!.push(i);
+  }
+  const sets: [string | undefined, readonly number[]][] = groups.size > 0 ? [...groups] : [[undefined, keepInd]];
+  const packed = data.packed;
+  const N = data.individuals.length;
+  const counters = packed ? sets.map(([, members]) => packedLocusCounter(packed, N, members)) : undefined;
+  const P = data.ploidy;
+  return (l) => {
+    if (data.loci[l]!.alleles.length !== 2 || locusPloidy(data, l) !== 2) return undefined;
+    const calls = counters ? undefined : locusCalls(data, l, scratch);
+    for (let g = 0; g < sets.length; g++) {
+      let hom0 = 0;
+      let het = 0;
+      let hom1 = 0;
+      if (counters) ({ hom0, het, hom1 } = counters[g]!(l));
+      else
+        for (const i of sets[g]![1]) {
+          const a = calls![i * P]!;
+          const b = calls![i * P + 1]!;
+          if (a === MISSING || b === MISSING) continue;
+          if (a !== b) het++;
+          else if (a === 0) hom0++;
+          else hom1++;
+        }
+      const p = hweExactP(het, hom0, hom1);
+      if (p < min)
+        return `HWE p = ${p.toExponential(2)} < ${min}${sets[g]![0] === undefined ? '' : ` in ${sets[g]![0]}`}`;
+    }
+    return undefined;
+  };
+}
 
 /**
  * Applies the filters in PLINK's order: loci by name and chromosome (--extract, --exclude, --chr,
@@ -173,11 +230,17 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
     });
     steps.push({ step: '--mind', individuals: data.individuals.length - keepInd.length, loci: 0 });
   }
-  if (opts.maxLocusMissing !== undefined || opts.dropMonomorphic || opts.minMaf !== undefined) {
+  if (
+    opts.maxLocusMissing !== undefined ||
+    opts.dropMonomorphic ||
+    opts.minMaf !== undefined ||
+    opts.minHweP !== undefined
+  ) {
     const N = data.individuals.length;
     const P = data.ploidy;
     const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
-    const counts = { geno: 0, monomorphic: 0, maf: 0 };
+    const counts = { geno: 0, monomorphic: 0, maf: 0, hwe: 0 };
+    const hwe = opts.minHweP === undefined ? undefined : hweTester(data, keepInd, opts.minHweP, scratch);
     // Per locus: missing genotypes among the kept individuals, and allele counts.
     const packed = data.packed;
     const kept = keepInd.length === N ? undefined : keepInd;
@@ -228,11 +291,18 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
           return false;
         }
       }
+      const failed = hwe?.(l);
+      if (failed) {
+        removedLoci.push({ name, reason: failed });
+        counts.hwe++;
+        return false;
+      }
       return true;
     });
     if (opts.maxLocusMissing !== undefined) steps.push({ step: '--geno', individuals: 0, loci: counts.geno });
     if (opts.dropMonomorphic) steps.push({ step: 'monomorphic', individuals: 0, loci: counts.monomorphic });
     if (opts.minMaf !== undefined) steps.push({ step: '--maf', individuals: 0, loci: counts.maf });
+    if (opts.minHweP !== undefined) steps.push({ step: '--hwe', individuals: 0, loci: counts.hwe });
   }
   // Nothing removed: the dataset itself (a copy of a large one costs memory for nothing).
   let out =

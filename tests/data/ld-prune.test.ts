@@ -13,6 +13,7 @@ import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { indepPairwise, thinByDistance, type PairwisePruning } from '../../engine/data/ld-prune.ts';
 import { jsPairCounts, pairCounter, planeWords } from '../../engine/data/ld-pair-counts.ts';
 import { applyFilters } from '../../engine/data/filters.ts';
+import { hweExactP } from '../../engine/data/hardy-weinberg.ts';
 import { chromosomeKey, chromosomeRuns, parseChromosomeList } from '../../engine/data/chromosomes.ts';
 import { createRng } from '../../engine/util/rng.ts';
 
@@ -264,4 +265,64 @@ test('the filters read packed and plain data alike (counts from the .bed codes, 
     assert.deepEqual(a.removedIndividuals, b.removedIndividuals);
     assert.ok(a.removedLoci.length > 0);
   }
+});
+
+test('--hwe keeps what PLINK 2 keeps over all individuals, and within each population where there are populations', async () => {
+  const pooled = await readDataset(datasetFiles(join(FIXTURE, 'blocks.bed')), { plink: { population: 'none' } });
+  assert.deepEqual(
+    applyFilters(pooled, { minHweP: 1e-4 }).data.loci.map((l) => l.name),
+    lines('hwe-pooled.snplist'),
+  );
+  // The .fam's FIDs (p0, p1, p2) are populations: a SNP goes when it fails in any of them.
+  const data = await blocks();
+  const r = applyFilters(data, { minHweP: 0.01 });
+  assert.deepEqual(
+    r.removedLoci.map((x) => x.name),
+    lines('hwe-by-population.removed'),
+  );
+  assert.match(r.removedLoci[0]!.reason, /^HWE p = \S+ < 0\.01 in p[012]$/);
+  // The same from plain (unpacked) calls.
+  const plain: GenotypeData = { ...data, packed: undefined, calls: data.calls };
+  assert.deepEqual(applyFilters(plain, { minHweP: 0.01 }).removedLoci, r.removedLoci);
+});
+
+test('the exact test: Wigginton et al.’s recurrence against sums over every genotype table', () => {
+  // Independent: P(het | n, rare copies) by the closed form n! / (n_AA! n_Aa! n_aa!) · 2^het ·
+  // nA! na! / (2n)!, summed over every table with the same allele counts.
+  const logFactorial = (k: number) => Array.from({ length: k }, (_, j) => Math.log(j + 1)).reduce((a, b) => a + b, 0);
+  const brute = (het: number, hom1: number, hom2: number) => {
+    const n = het + hom1 + hom2;
+    const a = 2 * hom1 + het;
+    const b = 2 * hom2 + het;
+    const prob = (h: number) => {
+      const x = (a - h) / 2;
+      const y = (b - h) / 2;
+      return Math.exp(
+        logFactorial(n) -
+          logFactorial(x) -
+          logFactorial(h) -
+          logFactorial(y) +
+          h * Math.log(2) +
+          logFactorial(a) +
+          logFactorial(b) -
+          logFactorial(2 * n),
+      );
+    };
+    const observed = prob(het);
+    let p = 0;
+    for (let h = Math.min(a, b) % 2; h <= Math.min(a, b); h += 2) if (prob(h) <= observed * (1 + 1e-7)) p += prob(h);
+    return p;
+  };
+  for (const [het, hom1, hom2] of [
+    [47, 55, 17],
+    [0, 40, 40],
+    [13, 2, 85],
+    [65, 47, 4],
+    [1, 0, 0],
+    [5, 20, 1],
+  ] as const) {
+    const p = hweExactP(het, hom1, hom2);
+    assert.ok(Math.abs(p - brute(het, hom1, hom2)) < 1e-9 * Math.max(1, p), `${het}, ${hom1}, ${hom2}: ${p}`);
+  }
+  assert.equal(hweExactP(0, 0, 0), 1);
 });

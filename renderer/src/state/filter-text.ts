@@ -14,6 +14,7 @@ export function filterFlags(f: FilterOptions): string {
   if (f.maxLocusMissing !== undefined) flags.push(`--geno ${f.maxLocusMissing}`);
   if (f.dropMonomorphic) flags.push('(monomorphic loci dropped)');
   if (f.minMaf !== undefined) flags.push(`--maf ${f.minMaf}`);
+  if (f.minHweP !== undefined) flags.push(`--hwe ${f.minHweP}`);
   if (f.thinBp !== undefined) flags.push(`--thin-bp ${f.thinBp}`);
   const p = f.indepPairwise;
   if (p) flags.push(p.kb ? `--indep-pairwise ${p.window}kb ${p.r2}` : `--indep-pairwise ${p.window} ${p.step} ${p.r2}`);
