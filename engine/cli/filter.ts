@@ -10,6 +10,7 @@ import { writeLines } from '../node/write-text.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { choice } from './parse-args.ts';
 import { addReadOptions, readForCommand } from './read-options.ts';
+import { filterListFiles } from '../service/dataset.ts';
 
 /** Formats `stratify filter` writes. */
 export const FILTER_OUTPUT = ['plink', 'vcf'] as const;
@@ -43,17 +44,11 @@ export function registerFilter(program: Command): void {
       writeLines(`${prefix}.fam`, set.fam);
     } else writeLines(`${prefix}.vcf`, writeVcf(data).lines);
     const written = format === 'plink' ? [`${prefix}.bed`, `${prefix}.bim`, `${prefix}.fam`] : [`${prefix}.vcf`];
-    if (filtered?.pruned) {
-      writeLines(`${prefix}.prune.in`, filtered.pruned.kept);
-      writeLines(`${prefix}.prune.out`, filtered.pruned.removed);
-      written.push(`${prefix}.prune.in`, `${prefix}.prune.out`);
+    const lists = filtered ? filterListFiles(filtered) : filterListFiles({ removedIndividuals: [], removedLoci: [] });
+    for (const f of lists) {
+      writeFileSync(`${prefix}.${f.name}`, f.text);
+      written.push(`${prefix}.${f.name}`);
     }
-    const removed = [
-      ...(filtered?.removedIndividuals ?? []).map((r) => `individual\t${r.name}\t${r.reason}`),
-      ...(filtered?.removedLoci ?? []).map((r) => `locus\t${r.name}\t${r.reason}`),
-    ];
-    writeLines(`${prefix}.removed.tsv`, ['kind\tname\treason', ...removed]);
-    written.push(`${prefix}.removed.tsv`);
     process.stdout.write(
       `kept ${data.individuals.length} individuals × ${data.loci.length} loci\nwrote ${written.join(', ')}\n`,
     );

@@ -279,6 +279,8 @@ export interface EngineApi {
   /** The first lines of a file as the parser sees them (a note instead for gzip-compressed files). */
   previewFile(file: FileInput): Promise<string>;
   filterDataset(datasetId: number, options: FilterOptions): Promise<FilterResultInfo>;
+  /** A filtered dataset's lists as `stratify filter` writes them: prune.in/prune.out (with pruning) and removed.tsv. */
+  filterFiles(datasetId: number): Promise<readonly ResultFile[]>;
   runSweep(request: SweepRequest): Promise<{ sweepId: number; runs: RunInfo[]; cancelled: boolean }>;
   analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
   /** The sweep's result as the files `stratify sweep` writes (Q, P, colours, fst-by-k.tsv, stratify.json). */
@@ -356,6 +358,7 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'openDataset',
   'previewFile',
   'filterDataset',
+  'filterFiles',
   'runSweep',
   'analyzeSweep',
   'sweepFiles',

@@ -9,10 +9,17 @@ import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividualsOn } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
-import { sweepResultFiles } from '../service/sweep-files.ts';
+import { sweepResultFiles, type ResultFile } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
 import { importResult } from '../service/import-result.ts';
-import { exportDataset, filterDataset, openDataset, placeDataset, preparedData } from '../service/dataset.ts';
+import {
+  exportDataset,
+  filterDataset,
+  filterListFiles,
+  openDataset,
+  placeDataset,
+  preparedData,
+} from '../service/dataset.ts';
 import { selectMarkers } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
 import { checkFitAtK, FIT_CHECK_VIEW_MAX } from '../service/fit-check.ts';
@@ -105,6 +112,8 @@ function runInfo(r: SweepRun): RunInfo {
  */
 export class EngineServer {
   private readonly datasets = new Map<number, GenotypeData>();
+  /** The lists of each filtered dataset (filterListFiles), until it is closed. */
+  private readonly filterLists = new Map<number, readonly ResultFile[]>();
   private nextDataset = 1;
   private readonly aborts = new Map<number, AbortController>();
   /** Each sweep's runs on its dataset, with the options it ran with (none for runs imported or restored). */
@@ -218,6 +227,7 @@ export class EngineServer {
         const r = filterDataset(this.dataset(datasetId), options);
         const id2 = this.nextDataset++;
         this.datasets.set(id2, r.data);
+        this.filterLists.set(id2, filterListFiles(r));
         return {
           ...this.info(id2, r.data),
           removedIndividuals: r.removedIndividuals,
@@ -450,8 +460,14 @@ export class EngineServer {
         const w = exportDataset(this.dataset(datasetId), format, loci);
         return { text: toText(w), notes: w.notes };
       },
+      filterFiles: async (datasetId: number) => {
+        const files = this.filterLists.get(datasetId);
+        if (!files) throw new RangeError(`dataset ${datasetId} is not a filtered dataset`);
+        return files;
+      },
       closeDataset: async (datasetId: number) => {
         this.datasets.delete(datasetId);
+        this.filterLists.delete(datasetId);
         for (const [id, sw] of this.sweeps) if (sw.datasetId === datasetId) this.sweeps.delete(id);
       },
       held: async () => ({ datasets: this.datasets.size, sweeps: this.sweeps.size }),

@@ -1,4 +1,5 @@
 import { applyFilters, type FilterOptions, type FilterResult } from '../data/filters.ts';
+import type { ResultFile } from './sweep-files.ts';
 import { range, subsetData, type GenotypeData } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readDataset, type ReadOptions } from '../formats/read-dataset.ts';
@@ -46,6 +47,31 @@ export async function placeDataset(data: GenotypeData, sites: ByteSource): Promi
 /** Use case "filter": a new dataset without the individuals and loci the filters remove. */
 export function filterDataset(data: GenotypeData, options: FilterOptions): FilterResult {
   return applyFilters(data, options);
+}
+
+/**
+ * A filter's lists as files, the same from `stratify filter` and the app: prune.in and prune.out
+ * (PLINK's, one SNP a line; with linkage pruning) and removed.tsv (each individual and locus
+ * removed, and why).
+ */
+export function filterListFiles(
+  result: Pick<FilterResult, 'removedIndividuals' | 'removedLoci' | 'pruned'>,
+): ResultFile[] {
+  const lines = (xs: readonly string[]) => xs.map((x) => x + '\n').join('');
+  const removed = [
+    'kind\tname\treason',
+    ...result.removedIndividuals.map((r) => `individual\t${r.name}\t${r.reason}`),
+    ...result.removedLoci.map((r) => `locus\t${r.name}\t${r.reason}`),
+  ];
+  return [
+    ...(result.pruned
+      ? [
+          { name: 'prune.in', text: lines(result.pruned.kept) },
+          { name: 'prune.out', text: lines(result.pruned.removed) },
+        ]
+      : []),
+    { name: 'removed.tsv', text: lines(removed) },
+  ];
 }
 
 /** Use case "export": the dataset (or the given loci only) as a file of the chosen format. */

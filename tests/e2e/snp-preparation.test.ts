@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { strFromU8, unzipSync } from 'fflate';
 import { launch, openApp, screenshotPath } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 
@@ -52,6 +53,18 @@ test('a PLINK fileset with X: X left out on opening, pruning as PLINK 2 prunes, 
   const steps = await page.getByTestId('filter-steps').locator('tbody tr').allTextContents();
   assert.deepEqual(steps, ['sex and organelle chromosomes0400', `--indep-pairwise0${1500 - expected}`]);
   await page.screenshot({ path: screenshotPath('filters-pruned.png'), fullPage: true });
+  // The lists as `stratify filter` writes them: prune.in is PLINK 2's for chromosomes 1 and 2.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('download-lists').click();
+  const zip = unzipSync(readFileSync((await (await download).path())!));
+  assert.deepEqual(Object.keys(zip).sort(), ['withx.prune.in', 'withx.prune.out', 'withx.removed.tsv']);
+  assert.deepEqual(
+    strFromU8(zip['withx.prune.in']!).trim().split('\n'),
+    readFileSync(join(FIXTURE, 'w50s10r01.prune.in'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((name) => /^[12]:/.test(name)),
+  );
   // Keeping X: its 400 SNPs come back (unpruned: pruning is off again after Clear).
   await page.getByRole('button', { name: 'Clear' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid=n-loci]')?.textContent === '1900');
