@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writePlinkFileset } from './plink-fileset.ts';
 import { timed } from './timed.ts';
+import { correlation } from './correlation.ts';
 import { scriptArg } from './args.ts';
 import { madeAt } from './made-at.ts';
 
@@ -38,21 +39,6 @@ function eigenvec(path: string): Map<string, number[]> {
       return [f[iid]!, f.slice(first).map(Number)];
     }),
   );
-}
-
-function correlation(a: readonly number[], b: readonly number[]): number {
-  const n = a.length;
-  const ma = a.reduce((s, x) => s + x, 0) / n;
-  const mb = b.reduce((s, x) => s + x, 0) / n;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < n; i++) {
-    sab += (a[i]! - ma) * (b[i]! - mb);
-    saa += (a[i]! - ma) ** 2;
-    sbb += (b[i]! - mb) ** 2;
-  }
-  return sab / Math.sqrt(saa * sbb);
 }
 
 const out = mkdtempSync(join(tmpdir(), 'stratify-pca-bench-'));

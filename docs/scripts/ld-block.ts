@@ -11,6 +11,7 @@ import { principalComponents } from '../../engine/service/principal-components.t
 import { createRng, gammaDraw } from '../../engine/util/rng.ts';
 import { LD_PRUNE_DEFAULTS } from '../../engine/util/choices.ts';
 import { madeAt } from '../../bench/made-at.ts';
+import { correlation } from '../../bench/correlation.ts';
 
 const T0 = performance.now();
 const N = 300;
@@ -70,21 +71,6 @@ function simulate(carriers: readonly number[]): { data: GenotypeData; genotype: 
     phased: false,
   };
   return { data, genotype: Array.from({ length: N }, (_, i) => inverted[2 * i]! + inverted[2 * i + 1]!) };
-}
-
-function correlation(a: readonly number[], b: readonly number[]): number {
-  const n = a.length;
-  const ma = a.reduce((x, y) => x + y, 0) / n;
-  const mb = b.reduce((x, y) => x + y, 0) / n;
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let k = 0; k < n; k++) {
-    ab += (a[k]! - ma) * (b[k]! - mb);
-    aa += (a[k]! - ma) ** 2;
-    bb += (b[k]! - mb) ** 2;
-  }
-  return ab / Math.sqrt(aa * bb);
 }
 
 const PCS = 4;

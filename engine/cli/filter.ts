@@ -36,16 +36,14 @@ export function registerFilter(program: Command): void {
     const { data, filtered } = await readForCommand(file, o, 'other');
     const format = requested ?? (plinkProblem(data) ? 'vcf' : 'plink');
     if (format === 'plink') {
-      const problem = plinkProblem(data);
-      if (problem) throw new Error(`${problem}: use --out-format vcf`);
+      // Refuses data PLINK cannot hold (asked for with --out-format plink), naming --out-format vcf.
       const set = writePlinkFileset(data);
       writeFileSync(`${prefix}.bed`, set.bed);
       writeLines(`${prefix}.bim`, set.bim);
       writeLines(`${prefix}.fam`, set.fam);
     } else writeLines(`${prefix}.vcf`, writeVcf(data).lines);
     const written = format === 'plink' ? [`${prefix}.bed`, `${prefix}.bim`, `${prefix}.fam`] : [`${prefix}.vcf`];
-    const lists = filtered ? filterListFiles(filtered) : filterListFiles({ removedIndividuals: [], removedLoci: [] });
-    for (const f of lists) {
+    for (const f of filterListFiles(filtered ?? { removedIndividuals: [], removedLoci: [] })) {
       writeFileSync(`${prefix}.${f.name}`, f.text);
       written.push(`${prefix}.${f.name}`);
     }

@@ -4,6 +4,7 @@ import type { FormatName, GenotypeData } from '../data/genotype-data.ts';
 import { readDataset, type ReadOptions } from '../formats/read-dataset.ts';
 import { datasetFiles, fileSource } from '../node/file-source.ts';
 import {
+  SEX_CHROMOSOME_STEP,
   applyFilters,
   filterProblem,
   unknownChromosomes,
@@ -156,7 +157,6 @@ export async function readForCommand(
       );
     }
   }
-  const sexLoci = filters.dropSexChromosomes ? data.loci.length : 0;
   if (!filtersAsked(filters) && !filters.dropSexChromosomes) return { data };
   const filtered = applyFilters(data, filters);
   for (const s of filtered.steps) {
@@ -164,10 +164,11 @@ export async function readForCommand(
     const what = [s.individuals > 0 ? `${s.individuals} individuals` : '', s.loci > 0 ? `${s.loci} loci` : '']
       .filter(Boolean)
       .join(' and ');
-    const hint = s.step === 'sex and organelle chromosomes' ? ' (--keep-sex-chr keeps them)' : '';
+    const hint = s.step === SEX_CHROMOSOME_STEP ? ' (--keep-sex-chr keeps them)' : '';
     process.stderr.write(`${s.step}: removed ${what}${hint}\n`);
   }
-  if (filtersAsked(filters) || filtered.data.loci.length < sexLoci)
+  // The totals when filters were asked for, or when the default one removed something.
+  if (filtersAsked(filters) || filtered.data.loci.length < data.loci.length)
     process.stderr.write(
       `kept ${filtered.data.individuals.length} of ${data.individuals.length} individuals, ${filtered.data.loci.length} of ${data.loci.length} loci\n`,
     );

@@ -46,6 +46,9 @@ export interface FilterOptions {
   indepPairwise?: PairwisePruning;
 }
 
+/** The step that leaves out the sex and organelle chromosomes (FilterStep.step). */
+export const SEX_CHROMOSOME_STEP = 'sex and organelle chromosomes';
+
 export interface Removed {
   readonly name: string;
   readonly reason: string;
@@ -66,10 +69,6 @@ export interface FilterResult {
   readonly steps: readonly FilterStep[];
   /** With indepPairwise: the names of the loci the pruning kept and removed (prune.in, prune.out). */
   readonly pruned?: { readonly kept: readonly string[]; readonly removed: readonly string[] };
-}
-
-function checkFraction(name: string, v: number | undefined): void {
-  if (v !== undefined && !(v >= 0 && v <= 1)) throw new RangeError(`${name} takes a fraction from 0 to 1, got ${v}`);
 }
 
 /** What is wrong with the options (before any data is read), or undefined. */
@@ -100,22 +99,22 @@ export function unknownChromosomes(data: GenotypeData, names: readonly string[])
   return names.filter((n) => !present.has(chromosomeKey(n)));
 }
 
+/** Whether individual i's genotype in a locus's calls (`P` values an individual, `Pl` used) has a missing copy. */
+function genotypeMissing(calls: ArrayLike<number>, i: number, P: number, Pl: number): boolean {
+  for (let p = 0; p < Pl; p++) if (calls[i * P + p] === MISSING) return true;
+  return false;
+}
+
 /** Each individual's share of missing genotypes (a genotype with any copy missing) over `loci`. */
 function individualMissing(data: GenotypeData, loci: readonly number[]): Float64Array {
   const N = data.individuals.length;
   if (data.packed) return packedIndividualMissing(data.packed, N, loci);
   const P = data.ploidy;
   const miss = new Float64Array(N);
-  const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
   for (const l of loci) {
-    const calls = locusCalls(data, l, scratch);
+    const calls = locusCalls(data, l);
     const Pl = locusPloidy(data, l);
-    for (let i = 0; i < N; i++)
-      for (let p = 0; p < Pl; p++)
-        if (calls[i * P + p] === MISSING) {
-          miss[i]!++;
-          break;
-        }
+    for (let i = 0; i < N; i++) if (genotypeMissing(calls, i, P, Pl)) miss[i]!++;
   }
   for (let i = 0; i < N; i++) miss[i] = loci.length > 0 ? miss[i]! / loci.length : 0;
   return miss;
@@ -128,12 +127,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
  * individuals when none has a population), or undefined. Only diploid loci of two alleles are
  * tested; genotypes with a missing copy are left out.
  */
-function hweTester(
-  data: GenotypeData,
-  keepInd: readonly number[],
-  min: number,
-  scratch: Int8Array,
-): (l: number) => string | undefined {
+function hweTester(data: GenotypeData, keepInd: readonly number[], min: number): (l: number) => string | undefined {
   const groups = new Map<string, number[]>();
   for (const i of keepInd) {
     const pop = data.individuals[i]!.population;
@@ -148,7 +142,7 @@ function hweTester(
   const P = data.ploidy;
   return (l) => {
     if (data.loci[l]!.alleles.length !== 2 || locusPloidy(data, l) !== 2) return undefined;
-    const calls = counters ? undefined : locusCalls(data, l, scratch);
+    const calls = counters ? undefined : locusCalls(data, l);
     for (let g = 0; g < sets.length; g++) {
       let hom0 = 0;
       let het = 0;
@@ -179,9 +173,6 @@ function hweTester(
  * genotypes (PLINK's call rate): a genotype with any copy missing is missing.
  */
 export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterResult {
-  checkFraction('maxIndividualMissing', opts.maxIndividualMissing);
-  checkFraction('maxLocusMissing', opts.maxLocusMissing);
-  checkFraction('minMaf', opts.minMaf);
   const problem = filterProblem(opts);
   if (problem) throw new RangeError(problem);
   const steps: FilterStep[] = [];
@@ -215,7 +206,7 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
   }
   if (opts.dropSexChromosomes) {
     const sex = chromosomeSet(opts.sexChromosomes ?? DEFAULT_SEX_CHROMOSOMES);
-    byLocus('sex and organelle chromosomes', (l) =>
+    byLocus(SEX_CHROMOSOME_STEP, (l) =>
       sex(data.loci[l]!.chrom) ? `sex or organelle chromosome ${data.loci[l]!.chrom}` : undefined,
     );
   }
@@ -238,10 +229,10 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
   ) {
     const N = data.individuals.length;
     const P = data.ploidy;
-    const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * P));
     const counts = { geno: 0, monomorphic: 0, maf: 0, hwe: 0 };
-    const hwe = opts.minHweP === undefined ? undefined : hweTester(data, keepInd, opts.minHweP, scratch);
-    // Per locus: missing genotypes among the kept individuals, and allele counts.
+    const hwe = opts.minHweP === undefined ? undefined : hweTester(data, keepInd, opts.minHweP);
+    // Per locus: missing genotypes among the kept individuals, and allele counts (from the .bed
+    // codes where the data are packed; unpacked data are read where they lie).
     const packed = data.packed;
     const kept = keepInd.length === N ? undefined : keepInd;
     const codeCounts = packed ? packedLocusCounter(packed, N, kept) : undefined;
@@ -253,16 +244,11 @@ export function applyFilters(data: GenotypeData, opts: FilterOptions): FilterRes
         if (alleles.length > 1) alleles[1] = 2 * c.hom1 + c.het;
         return { missing: c.missing, alleles };
       }
-      const calls = locusCalls(data, l, scratch);
+      const calls = locusCalls(data, l);
       const Pl = locusPloidy(data, l);
       let missing = 0;
-      for (const i of keepInd)
-        for (let p = 0; p < Pl; p++)
-          if (calls[i * P + p] === MISSING) {
-            missing++;
-            break;
-          }
-      return { missing, alleles: alleleCounts(data, l, keepInd, scratch) };
+      for (const i of keepInd) if (genotypeMissing(calls, i, P, Pl)) missing++;
+      return { missing, alleles: alleleCounts(data, l, keepInd) };
     };
     loci = loci.filter((l) => {
       const name = data.loci[l]!.name;

@@ -1,5 +1,5 @@
 // Linkage pruning as PLINK's --indep-pairwise does it (PLINK 1.9 and 2: the same windows, r² and
-// greedy order), and thinning to one locus per stretch of bases. docs/algorithms.md §17.
+// greedy order), and thinning to one locus per stretch of bases. docs/algorithms.md §19.
 import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
 import { blockAlleleCounts } from './allele-counts.ts';
 import { locusCalls } from './packed-calls.ts';
@@ -53,8 +53,6 @@ interface HardCalls {
   readonly majorFrequency: number;
   /** No variation among the called individuals (PLINK prunes these first). */
   readonly constant: boolean;
-  /** Called individuals, and Σv, Σv² over them with v = count − ploidy/2 (diploid: −1, 0, 1). */
-  readonly called: number;
   planes?: Uint32Array;
   readonly counts?: Int8Array;
 }
@@ -137,17 +135,21 @@ function diploidSummary(called: number, n0: number, n1: number): HardCalls {
   const minus = n1 > n0 ? n0 : n1;
   return {
     majorFrequency: called > 0 ? (2 * plus + het) / (2 * called) : Number.NaN,
-    constant: (plus === 0 && minus === 0) || plus === called || minus === called,
-    called,
+    constant: diploidConstant(called, plus, minus),
     planes: undefined,
   };
+}
+
+/** Whether a diploid locus's called genotypes are all alike: every one heterozygous, or homozygous for one allele. */
+function diploidConstant(called: number, plus: number, minus: number): boolean {
+  return (plus === 0 && minus === 0) || plus === called || minus === called;
 }
 
 /**
  * A locus's hard calls; diploid loci's planes go to `planes` when given (the caller copies them
  * on: the pair counter's slot), else to an array of their own.
  */
-function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: Uint32Array): HardCalls {
+function hardCalls(data: GenotypeData, l: number, planes?: Uint32Array): HardCalls {
   const N = data.individuals.length;
   if (data.packed) {
     const { bytes, bytesPerLocus } = data.packed;
@@ -155,7 +157,7 @@ function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: U
   }
   const P = data.ploidy;
   const Pl = locusPloidy(data, l);
-  const calls = locusCalls(data, l, scratch);
+  const calls = locusCalls(data, l);
   const alleleCounts = blockAlleleCounts(calls, data.loci[l]!.alleles.length, P);
   let major = 0;
   let total = 0;
@@ -164,7 +166,6 @@ function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: U
     if (alleleCounts[a]! > alleleCounts[major]!) major = a;
   }
   const majorFrequency = total > 0 ? alleleCounts[major]! / total : Number.NaN;
-  const stride = P;
   if (Pl === 2) {
     const W = planeWords(N);
     if (planes) planes.fill(0);
@@ -173,8 +174,8 @@ function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: U
     let plus = 0;
     let minus = 0;
     for (let i = 0; i < N; i++) {
-      const a = calls[i * stride]!;
-      const b = calls[i * stride + 1]!;
+      const a = calls[i * P]!;
+      const b = calls[i * P + 1]!;
       if (a === MISSING || b === MISSING) continue;
       const bit = 1 << (i & 31);
       const w = i >>> 5;
@@ -188,17 +189,15 @@ function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: U
         plus++;
       } else minus++;
     }
-    const constant = (plus === 0 && minus === 0) || plus === called || minus === called;
-    return { majorFrequency, constant, called, planes };
+    return { majorFrequency, constant: diploidConstant(called, plus, minus), planes };
   }
   const counts = new Int8Array(N);
   let first = -1;
   let constant = true;
-  let called = 0;
   for (let i = 0; i < N; i++) {
     let g = 0;
     for (let p = 0; p < Pl; p++) {
-      const a = calls[i * stride + p]!;
+      const a = calls[i * P + p]!;
       if (a === MISSING) {
         g = -1;
         break;
@@ -207,11 +206,10 @@ function hardCalls(data: GenotypeData, l: number, scratch: Int8Array, planes?: U
     }
     counts[i] = g;
     if (g < 0) continue;
-    called++;
     if (first < 0) first = g;
     else if (g !== first) constant = false;
   }
-  return { majorFrequency, constant, called, counts };
+  return { majorFrequency, constant, counts };
 }
 
 /**
@@ -280,17 +278,11 @@ function countsOf(h: HardCalls, N: number): Int8Array {
  * to the first start that takes in the next locus), keeping what it has not removed.
  * Windows in kb need positions that do not decrease within a chromosome.
  */
-export function indepPairwise(
-  data: GenotypeData,
-  o: PairwisePruning,
-  onLoci?: (done: number) => void,
-  useWasm = true,
-): PruneResult {
+export function indepPairwise(data: GenotypeData, o: PairwisePruning, useWasm = true): PruneResult {
   const problem = pairwisePruningProblem(o);
   if (problem) throw new RangeError(`--indep-pairwise: ${problem}`);
   const N = data.individuals.length;
   const removed = new Uint8Array(data.loci.length);
-  const scratch = new Int8Array(Math.max(8 * Math.ceil(N / 4), N * data.ploidy));
   const size = o.kb ? o.window * 1000 : o.window;
   const counter = pairCounter(N, useWasm);
   // Where the counter keeps copies and no locus of another ploidy needs a diploid locus's planes
@@ -299,7 +291,6 @@ export function indepPairwise(
     counter.copies && data.loci.every((_, l) => locusPloidy(data, l) === 2)
       ? new Uint32Array(3 * planeWords(N))
       : undefined;
-  let done = 0;
   for (const run of chromosomeRuns(data)) {
     const n = run.loci.length;
     const pos = (t: number) => data.loci[run.loci[t]!]!.pos!;
@@ -336,7 +327,7 @@ export function indepPairwise(
           const c = counter.packedCounts!;
           summary = diploidSummary(c[0]!, c[1]!, c[2]!);
         } else {
-          summary = hardCalls(data, l, scratch, shared);
+          summary = hardCalls(data, l, shared);
           if (summary.planes && !summary.constant) slotOf[t] = counter.put(summary.planes);
           if (!shared) held[t] = summary;
         }
@@ -409,9 +400,12 @@ export function indepPairwise(
     }
     for (const t of window) release(t);
     run.loci.forEach((l, t) => (removed[l] = gone[t]!));
-    done += n;
-    onLoci?.(done);
   }
+  return pruneResult(removed);
+}
+
+/** The loci kept and removed, from a flag per locus (1: removed). */
+function pruneResult(removed: Uint8Array): PruneResult {
   const kept: number[] = [];
   const out: number[] = [];
   removed.forEach((r, l) => (r ? out : kept).push(l));
@@ -443,8 +437,5 @@ export function thinByDistance(data: GenotypeData, bases: number): PruneResult {
       else last = p;
     }
   }
-  const kept: number[] = [];
-  const out: number[] = [];
-  removed.forEach((r, l) => (r ? out : kept).push(l));
-  return { kept, removed: out };
+  return pruneResult(removed);
 }

@@ -108,25 +108,25 @@ export function subsetDataset(
   const packed = data.packed;
   if (!packed) return subsetData(data, loci, individuals);
   const N = data.individuals.length;
-  const per = Math.ceil(individuals.length / 4);
-  const bytes = new Uint8Array(loci.length * per);
-  const all = individuals.length === N && individuals.every((i, k) => i === k);
-  // Where each kept individual's code lies: its byte and shift in a locus of the source.
   const n = individuals.length;
+  const per = Math.ceil(n / 4);
   const source = packed.bytes;
-  const byte = Int32Array.from(individuals, (i) => i >> 2);
-  const shift = Int32Array.from(individuals, (i) => 2 * (i & 3));
-  for (let k = 0; k < loci.length; k++) {
-    const from = loci[k]! * packed.bytesPerLocus;
-    if (all) {
-      bytes.set(packed.bytes.subarray(from, from + per), k * per);
-      continue;
-    }
-    const to = k * per;
-    for (let q = 0, j = 0; q < per; q++) {
-      let v = 0;
-      for (let s = 0; s < 8 && j < n; s += 2, j++) v |= ((source[from + byte[j]!]! >> shift[j]!) & 3) << s;
-      bytes[to + q] = v;
+  const bytes = new Uint8Array(loci.length * per);
+  if (n === N && individuals.every((i, k) => i === k))
+    // Every individual, in order: each locus's bytes as they are.
+    loci.forEach((l, k) => bytes.set(source.subarray(l * per, (l + 1) * per), k * per));
+  else {
+    // Where each kept individual's code lies: its byte and shift in a locus of the source.
+    const byte = Int32Array.from(individuals, (i) => i >> 2);
+    const shift = Int32Array.from(individuals, (i) => 2 * (i & 3));
+    for (let k = 0; k < loci.length; k++) {
+      const from = loci[k]! * packed.bytesPerLocus;
+      const to = k * per;
+      for (let q = 0, j = 0; q < per; q++) {
+        let v = 0;
+        for (let s = 0; s < 8 && j < n; s += 2, j++) v |= ((source[from + byte[j]!]! >> shift[j]!) & 3) << s;
+        bytes[to + q] = v;
+      }
     }
   }
   return packedGenotypeData(

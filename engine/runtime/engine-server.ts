@@ -9,7 +9,7 @@ import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividualsOn } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
-import { sweepResultFiles, type ResultFile } from '../service/sweep-files.ts';
+import { sweepResultFiles } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
 import { importResult } from '../service/import-result.ts';
 import {
@@ -112,8 +112,8 @@ function runInfo(r: SweepRun): RunInfo {
  */
 export class EngineServer {
   private readonly datasets = new Map<number, GenotypeData>();
-  /** The lists of each filtered dataset (filterListFiles), until it is closed. */
-  private readonly filterLists = new Map<number, readonly ResultFile[]>();
+  /** What each filtered dataset's filters removed (its lists are made from it when asked), until it is closed. */
+  private readonly filterLists = new Map<number, Parameters<typeof filterListFiles>[0]>();
   private nextDataset = 1;
   private readonly aborts = new Map<number, AbortController>();
   /** Each sweep's runs on its dataset, with the options it ran with (none for runs imported or restored). */
@@ -227,7 +227,11 @@ export class EngineServer {
         const r = filterDataset(this.dataset(datasetId), options);
         const id2 = this.nextDataset++;
         this.datasets.set(id2, r.data);
-        this.filterLists.set(id2, filterListFiles(r));
+        this.filterLists.set(id2, {
+          removedIndividuals: r.removedIndividuals,
+          removedLoci: r.removedLoci,
+          pruned: r.pruned,
+        });
         return {
           ...this.info(id2, r.data),
           removedIndividuals: r.removedIndividuals,
@@ -461,9 +465,9 @@ export class EngineServer {
         return { text: toText(w), notes: w.notes };
       },
       filterFiles: async (datasetId: number) => {
-        const files = this.filterLists.get(datasetId);
-        if (!files) throw new RangeError(`dataset ${datasetId} is not a filtered dataset`);
-        return files;
+        const removed = this.filterLists.get(datasetId);
+        if (!removed) throw new RangeError(`dataset ${datasetId} is not a filtered dataset`);
+        return filterListFiles(removed);
       },
       closeDataset: async (datasetId: number) => {
         this.datasets.delete(datasetId);

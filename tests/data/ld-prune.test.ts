@@ -30,7 +30,7 @@ test('--indep-pairwise keeps the loci PLINK 2 keeps: windows in loci and in kb, 
   ];
   for (const [file, o] of cases)
     for (const wasm of [true, false]) {
-      const r = indepPairwise(data, o, undefined, wasm);
+      const r = indepPairwise(data, o, wasm);
       assert.deepEqual(
         r.kept.map((l) => data.loci[l]!.name),
         lines(file),

@@ -104,3 +104,9 @@ export async function svgToPdf(svg: string, widthMm: number): Promise<Blob> {
   }
   return doc.output('blob');
 }
+
+/** Saves files as one zip (fflate, loaded when first asked for). */
+export async function saveZip(name: string, files: Record<string, Uint8Array>): Promise<void> {
+  const { zipSync } = await import('fflate');
+  await saveFile(name, new Blob([zipSync(files)], { type: 'application/zip' }), 'application/zip');
+}
