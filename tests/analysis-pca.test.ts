@@ -7,6 +7,7 @@ import { pca } from '../engine/analysis/pca.ts';
 import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
 import { multiAllelicPopulations } from './model/synthetic.ts';
+import { correlation } from '../bench/correlation.ts';
 
 /** X (N × M) as the module documents it, from the calls: genotypes with a missing copy at 0. */
 function explicitColumns(data: GenotypeData): number[][] {
@@ -45,24 +46,6 @@ function reference(data: GenotypeData, k: number) {
     values: svd.diagonal.slice(0, k).map((s) => (s * s) / M),
     vectors: Array.from({ length: k }, (_, j) => svd.leftSingularVectors.getColumn(j)),
   };
-}
-
-function correlation(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  const n = a.length;
-  let ma = 0;
-  let mb = 0;
-  for (let i = 0; i < n; i++) ((ma += a[i]!), (mb += b[i]!));
-  ma /= n;
-  mb /= n;
-  let sab = 0;
-  let saa = 0;
-  let sbb = 0;
-  for (let i = 0; i < n; i++) {
-    sab += (a[i]! - ma) * (b[i]! - mb);
-    saa += (a[i]! - ma) ** 2;
-    sbb += (b[i]! - mb) ** 2;
-  }
-  return sab / Math.sqrt(saa * sbb);
 }
 
 const column = (v: Float64Array, pcs: number, k: number) =>
