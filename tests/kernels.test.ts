@@ -21,6 +21,7 @@ test('the generated kernels are the output of scripts/kernels/gen-kernels.mjs', 
   assert.deepEqual(Object.keys(sources).sort(), generatedFiles(join(ROOT, 'engine')).sort());
   assert.deepEqual(Object.keys(sources).sort(), [
     'engine/analysis/generated/pair-dots-wasm.ts',
+    'engine/analysis/generated/pca-passes-wasm.ts',
     'engine/classify/generated/search-scores-wasm.ts',
     'engine/data/generated/ld-pairs-wasm.ts',
     'engine/model/admixture/generated/admixture-passes-wasm.ts',

@@ -1,8 +1,9 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { genotypeCounts, maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
-import { rowLoops, type RowLoops } from '../model/mixture/row-loops.ts';
-import { extendGroupTable, locusMarginal } from '../model/prepared/locus-groups.ts';
+import type { PreparedData } from '../model/prepared/prepared-data.ts';
+import { standardisedColumns } from './pca-columns.ts';
+import { gramProduct } from './gram-product.ts';
 import { createRng, type Rng } from '../util/rng.ts';
+import { symmetricEigenvalues } from '../util/symmetric-eigenvalues.ts';
 
 /**
  * Principal components of the genotypes (Patterson, Price & Reich 2006; PLINK 2's `--pca`).
@@ -64,168 +65,34 @@ export interface PcaResult {
   readonly converged: boolean;
 }
 
-/** The standardised values of every column per genotype. */
-interface Columns {
-  /** shape (L + 1,): locus i's columns are colStart[i] .. colStart[i + 1] − 1. */
-  readonly colStart: Int32Array;
-  /** Column c's value for genotype g of its locus: values[valueStart[c] + g]. */
-  readonly valueStart: Int32Array;
-  readonly values: Float64Array;
-  /** Σ over individuals and columns of the squared values (the trace of X Xᵀ). */
-  readonly trace: number;
-  readonly loci: number;
-}
-
-function standardisedColumns(md: PreparedData): Columns {
-  const { L, P, alleles, genotypeOffsets, genotypeAlleles } = md;
-  const counts = genotypeCounts(md);
-  const seen = new Float64Array(Math.max(1, maxGenotypes(md)));
-  const colStart = new Int32Array(L + 1);
-  const valueStart: number[] = [];
-  const values: number[] = [];
-  let trace = 0;
-  let loci = 0;
-  const copies = new Float64Array(seen.length);
-  for (let i = 0; i < L; i++) {
-    colStart[i] = valueStart.length;
-    const g0 = genotypeOffsets[i]!;
-    const G = genotypeOffsets[i + 1]! - g0;
-    for (let g = 0; g < G; g++) seen[g] = counts[g0 + g]!;
-    let complete = 0;
-    for (let g = 0; g < G; g++) if (genotypeAlleles[(g0 + g) * P]! >= 0) complete += seen[g]!;
-    const r = alleles[i]!;
-    if (complete === 0 || r < 2) continue;
-    let used = false;
-    for (let a = r === 2 ? 1 : 0; a < r; a++) {
-      let total = 0;
-      for (let g = 0; g < G; g++) {
-        let c = 0;
-        for (let p = 0; p < P; p++) if (genotypeAlleles[(g0 + g) * P + p] === a) c++;
-        copies[g] = c;
-        if (genotypeAlleles[(g0 + g) * P]! >= 0) total += c * seen[g]!;
-      }
-      const f = total / (P * complete);
-      if (!(f > 0 && f < 1)) continue;
-      const mean = P * f;
-      const sd = Math.sqrt(P * f * (1 - f));
-      valueStart.push(values.length);
-      for (let g = 0; g < G; g++) {
-        const v = genotypeAlleles[(g0 + g) * P]! >= 0 ? (copies[g]! - mean) / sd : 0;
-        values.push(v);
-        trace += seen[g]! * v * v;
-      }
-      used = true;
+/** B −= P (Pᵀ B) for two N × l blocks (row-major; P's columns orthonormal). */
+function subtractProjection(P: Float64Array, B: Float64Array, N: number, l: number): void {
+  const C = blockProduct(P, B, N, l);
+  for (let d = 0; d < N; d++) {
+    const row = d * l;
+    for (let a = 0; a < l; a++) {
+      const p = P[row + a]!;
+      if (p === 0) continue;
+      for (let b = 0; b < l; b++) B[row + b]! -= p * C[a * l + b]!;
     }
-    if (used) loci++;
-  }
-  colStart[L] = valueStart.length;
-  return { colStart, valueStart: Int32Array.from(valueStart), values: Float64Array.from(values), trace, loci };
-}
-
-/** Y = X Xᵀ Q for Q (N × l, row-major), through Z = Xᵀ Q (columns × l). */
-class GramProduct {
-  private readonly loops: RowLoops;
-  private readonly z: Float64Array;
-  private readonly acc: Float64Array;
-
-  constructor(
-    private readonly md: PreparedData,
-    private readonly cols: Columns,
-    private readonly l: number,
-  ) {
-    const tableRows = Math.max(1, md.groups.maxCombined, maxGenotypes(md));
-    this.loops = rowLoops(md, l, tableRows);
-    this.z = new Float64Array(cols.valueStart.length * l);
-    this.acc = new Float64Array(Math.max(1, maxGenotypes(md)) * l);
-  }
-
-  apply(Q: Float64Array, Y: Float64Array): void {
-    this.transposeTimes(Q);
-    this.times(Y);
-  }
-
-  /** z = Xᵀ Q. */
-  private transposeTimes(Q: Float64Array): void {
-    const { md, l, loops, acc } = this;
-    const { N, groups, locusCodes, genotypeOffsets } = md;
-    loops.rows.set(Q);
-    const table = loops.table;
-    for (let q = 0; q + 1 < groups.first.length; q++) {
-      const i0 = groups.first[q]!;
-      const i1 = groups.first[q + 1]!;
-      if (this.cols.colStart[i1] === this.cols.colStart[i0]) continue;
-      const size = groups.size[q]!;
-      table.fill(0, 0, size * l);
-      if (groups.row[q]! < 0) loops.gather(locusCodes, i0 * N);
-      else loops.gather(groups.codes, groups.row[q]! * N);
-      // Sums per genotype of each locus (locus-groups.ts's combined codes).
-      let stride = size;
-      for (let i = i0; i < i1; i++) {
-        const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-        stride /= G;
-        locusMarginal(table, size, stride, G, l, acc);
-        this.columnSums(i, G);
-      }
-    }
-  }
-
-  /** z of locus i's columns from its per-genotype sums in acc. */
-  private columnSums(i: number, G: number): void {
-    const { l, acc, z } = this;
-    const { colStart, valueStart, values } = this.cols;
-    for (let c = colStart[i]!; c < colStart[i + 1]!; c++) {
-      const zc = c * l;
-      z.fill(0, zc, zc + l);
-      for (let g = 0; g < G; g++) {
-        const v = values[valueStart[c]! + g]!;
-        if (v === 0) continue;
-        for (let k = 0; k < l; k++) z[zc + k]! += v * acc[g * l + k]!;
-      }
-    }
-  }
-
-  /** Y = X z. */
-  private times(Y: Float64Array): void {
-    const { md, l, loops, acc, z } = this;
-    const { N, groups, locusCodes, genotypeOffsets } = md;
-    const { colStart, valueStart, values } = this.cols;
-    const rows = loops.rows;
-    rows.fill(0);
-    const table = loops.table;
-    /** out[g, :] = Σ over locus i's columns of value(g) · z_c. */
-    const locusTable = (i: number, out: Float64Array): number => {
-      const G = genotypeOffsets[i + 1]! - genotypeOffsets[i]!;
-      out.fill(0, 0, G * l);
-      for (let c = colStart[i]!; c < colStart[i + 1]!; c++)
-        for (let g = 0; g < G; g++) {
-          const v = values[valueStart[c]! + g]!;
-          if (v === 0) continue;
-          for (let k = 0; k < l; k++) out[g * l + k]! += v * z[c * l + k]!;
-        }
-      return G;
-    };
-    for (let q = 0; q + 1 < groups.first.length; q++) {
-      const i0 = groups.first[q]!;
-      const i1 = groups.first[q + 1]!;
-      if (colStart[i1] === colStart[i0]) continue;
-      let size = locusTable(i0, table);
-      for (let i = i0 + 1; i < i1; i++) {
-        const G = locusTable(i, acc);
-        size = extendGroupTable(table, size, acc, G, l);
-      }
-      if (groups.row[q]! < 0) loops.add(locusCodes, i0 * N);
-      else loops.add(groups.codes, groups.row[q]! * N);
-    }
-    Y.set(rows);
   }
 }
 
 /**
  * Makes block B's columns (N × l, row-major) orthonormal and orthogonal to every column of the
- * `previous` blocks, by modified Gram–Schmidt applied twice; a column that vanishes (the span
- * already holds it) is replaced by a random one and made orthogonal in turn.
+ * `previous` blocks: against those blocks by block classical Gram–Schmidt applied twice ("twice is
+ * enough", Giraud et al. 2005; row-major products, not a column at a time), then among themselves
+ * by modified Gram–Schmidt applied twice. A column that vanishes against its norm before either
+ * (the span already holds it) is replaced by a random one and made orthogonal to everything in turn.
  */
 function orthonormaliseBlock(B: Float64Array, previous: readonly Float64Array[], N: number, l: number, rng: Rng): void {
+  const column = (j: number) => {
+    let s = 0;
+    for (let d = 0; d < N; d++) s += B[d * l + j]! ** 2;
+    return s;
+  };
+  const before = Float64Array.from({ length: l }, (_, j) => column(j));
+  for (let pass = 0; pass < 2; pass++) for (const P of previous) subtractProjection(P, B, N, l);
   const project = (P: Float64Array, columns: number, j: number) => {
     for (let a = 0; a < columns; a++) {
       let dot = 0;
@@ -235,29 +102,33 @@ function orthonormaliseBlock(B: Float64Array, previous: readonly Float64Array[],
   };
   for (let j = 0; j < l; j++) {
     for (let attempt = 0; ; attempt++) {
-      let before = 0;
-      for (let d = 0; d < N; d++) before += B[d * l + j]! ** 2;
       for (let pass = 0; pass < 2; pass++) {
-        for (const P of previous) project(P, l, j);
+        if (attempt > 0) for (const P of previous) project(P, l, j);
         project(B, j, j);
       }
-      let norm = 0;
-      for (let d = 0; d < N; d++) norm += B[d * l + j]! ** 2;
-      norm = Math.sqrt(norm);
-      if (norm > 1e-10 * Math.sqrt(before) && norm > 0) {
+      const norm = Math.sqrt(column(j));
+      if (norm > 1e-10 * Math.sqrt(before[j]!) && norm > 0) {
         for (let d = 0; d < N; d++) B[d * l + j]! /= norm;
         break;
       }
       if (attempt > 5) throw new Error('PCA: could not complete an orthonormal basis');
       for (let d = 0; d < N; d++) B[d * l + j] = rng.normal();
+      before[j] = column(j);
     }
   }
 }
 
-/** Eigenpairs of the symmetric l × l matrix T (row-major), largest first. */
-function symmetricEigen(T: Float64Array, l: number): { values: Float64Array; vectors: Matrix } {
+/** (T + Tᵀ) / 2 for the l × l matrix T (row-major). */
+function symmetrised(T: Float64Array, l: number): Float64Array {
+  const S = new Float64Array(l * l);
+  for (let a = 0; a < l; a++) for (let b = 0; b < l; b++) S[a * l + b] = (T[a * l + b]! + T[b * l + a]!) / 2;
+  return S;
+}
+
+/** Eigenpairs of the symmetric l × l matrix S (row-major), largest first. */
+function symmetricEigen(S: Float64Array, l: number): { values: Float64Array; vectors: Matrix } {
   const m = new Matrix(l, l);
-  for (let a = 0; a < l; a++) for (let b = 0; b < l; b++) m.set(a, b, (T[a * l + b]! + T[b * l + a]!) / 2);
+  for (let a = 0; a < l; a++) for (let b = 0; b < l; b++) m.set(a, b, S[a * l + b]!);
   const e = new EigenvalueDecomposition(m, { assumeSymmetric: true });
   const order = e.realEigenvalues.map((v, j) => [v, j] as const).sort((x, y) => y[0] - x[0]);
   const vectors = new Matrix(l, l);
@@ -290,7 +161,7 @@ export function pca(md: PreparedData, options: Partial<PcaOptions> = {}): PcaRes
   const exact = N <= o.exactUpTo;
   const l = exact ? N : Math.min(N, pcs + o.oversampling);
   const rng = createRng(o.seed);
-  const gram = new GramProduct(md, cols, l);
+  const gram = gramProduct(md, cols, l);
   // The basis: orthonormal blocks B_0, B_1, … (N × l) and their images W_i = X Xᵀ B_i. Exact: one
   // block, the identity. Randomised: a block Krylov space (B_{i+1} is W_i made orthogonal to the
   // basis), whose Ritz values converge much faster than a subspace iteration's where eigenvalues
@@ -324,18 +195,22 @@ export function pca(md: PreparedData, options: Partial<PcaOptions> = {}): PcaRes
             T[(j * l + b) * n * l + i * l + a] = P[a * l + b]!;
           }
       }
-    eig = symmetricEigen(T, n * l);
-    if (exact) break;
+    const S = symmetrised(T, n * l);
+    if (exact) {
+      eig = symmetricEigen(S, n * l);
+      break;
+    }
     iterations++;
-    const values = eig.values;
+    // The Ritz values alone at each turn (the vectors once, at the end).
+    const values = symmetricEigenvalues(S, n * l).reverse();
     const settled =
       previous !== undefined &&
       Array.from({ length: pcs }, (_, k) => k).every(
         (k) => Math.abs(values[k]! - previous![k]!) <= o.tolerance * Math.abs(values[k]!),
       );
-    if (settled) break;
-    if (iterations >= o.maxIterations || (n + 1) * l > N) {
+    if (settled || iterations >= o.maxIterations || (n + 1) * l > N) {
       converged = settled;
+      eig = symmetricEigen(S, n * l);
       break;
     }
     previous = values;

@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
-import { pca } from '../engine/analysis/pca.ts';
-import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
-import type { GenotypeData } from '../engine/data/genotype-data.ts';
-import { multiAllelicPopulations } from './model/synthetic.ts';
-import { correlation } from '../bench/correlation.ts';
+import { pca } from '../../engine/analysis/pca.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import type { GenotypeData } from '../../engine/data/genotype-data.ts';
+import { multiAllelicPopulations } from '../model/synthetic.ts';
+import { correlation } from '../../bench/correlation.ts';
 
 /** X (N × M) as the module documents it, from the calls: genotypes with a missing copy at 0. */
 function explicitColumns(data: GenotypeData): number[][] {
