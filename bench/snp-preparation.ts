@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeLdFileset } from './ld-fileset.ts';
-import { installed, timed } from './timed.ts';
+import { bestOfThree, installed, timed } from './timed.ts';
 import { scriptArg } from './args.ts';
 import { madeAt } from './made-at.ts';
 
@@ -35,17 +35,6 @@ const out = mkdtempSync(join(tmpdir(), 'stratify-ld-bench-out-'));
 const cli = join(fileURLToPath(new URL('..', import.meta.url)), 'bin', 'stratify.mjs');
 const plink = installed('plink2');
 const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n');
-
-/** The best of three runs of each command, taken in turn (the machine's drift falls on both). */
-function bestOfThree(commands: Record<string, () => { seconds: number; mb: number }>) {
-  const best: Record<string, { seconds: number; mb: number }> = {};
-  for (let r = 0; r < 3; r++)
-    for (const [name, run] of Object.entries(commands)) {
-      const t = run();
-      if (!best[name] || t.seconds < best[name].seconds) best[name] = t;
-    }
-  return best;
-}
 
 const PRUNE = ['--indep-pairwise', '50', '10', '0.1'];
 const FILTERS = ['--mind', '0.05', '--geno', '0.05', '--maf', '0.05'];

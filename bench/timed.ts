@@ -18,3 +18,14 @@ export function installed(command: string): string | undefined {
   const r = spawnSync(command, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
 }
+
+/** The best of three runs of each command, taken in turn (the machine's drift falls on both). */
+export function bestOfThree(commands: Record<string, () => { seconds: number; mb: number }>) {
+  const best: Record<string, { seconds: number; mb: number }> = {};
+  for (let r = 0; r < 3; r++)
+    for (const [name, run] of Object.entries(commands)) {
+      const t = run();
+      if (!best[name] || t.seconds < best[name].seconds) best[name] = t;
+    }
+  return best;
+}

@@ -21,7 +21,7 @@ import { symmetricEigenvalues } from '../util/symmetric-eigenvalues.ts';
  * row loops with K = the number of vectors. Memory beyond the data is O((N + M) · l).
  *
  * Up to `exactUpTo` individuals the decomposition is exact (X Xᵀ in full, then a symmetric
- * eigendecomposition); beyond, a randomised block Krylov method (Halko, Martinsson & Tropp 2011;
+ * eigendecomposition: its cost grows as N² · M + N³, so only for few individuals); beyond, a randomised block Krylov method (Halko, Martinsson & Tropp 2011;
  * Musco & Musco 2015): from l = pcs + oversampling seeded random vectors, blocks X Xᵀ B are added
  * to an orthonormal basis and Rayleigh–Ritz is taken over the whole basis at every turn, until
  * each of the leading `pcs` Ritz values changes by less than `tolerance` of itself, or
@@ -42,7 +42,7 @@ export const PCA_DEFAULTS: PcaOptions = {
   pcs: 10,
   seed: 1,
   oversampling: 10,
-  exactUpTo: 400,
+  exactUpTo: 50,
   tolerance: 1e-4,
   maxIterations: 50,
 };
