@@ -105,42 +105,16 @@ export function wasmGramProduct(md: PreparedData, cols: Columns, l: number): Gra
 /** Groups whose tables a block holds (their tables stay in the second-level cache: 8 × 64 rows × 20 columns is 82 KB). */
 const BLOCK_GROUPS = 8;
 
+/**
+ * A block's pass: (list, count, codes, N, l, rows, tables, tableBytes, acc, z, …the loci's
+ * layout: transposeBlock first, size, genotypes, colStart, valueStart, values; timesBlock the same
+ * without size), byte addresses in the memory.
+ */
+type BlockPass = (...args: number[]) => void;
+
 interface PassExports {
-  transposeBlock(
-    list: number,
-    count: number,
-    codes: number,
-    N: number,
-    l: number,
-    rows: number,
-    tables: number,
-    tableBytes: number,
-    acc: number,
-    z: number,
-    first: number,
-    size: number,
-    genotypes: number,
-    colStart: number,
-    valueStart: number,
-    values: number,
-  ): void;
-  timesBlock(
-    list: number,
-    count: number,
-    codes: number,
-    N: number,
-    l: number,
-    rows: number,
-    tables: number,
-    tableBytes: number,
-    acc: number,
-    z: number,
-    first: number,
-    genotypes: number,
-    colStart: number,
-    valueStart: number,
-    values: number,
-  ): void;
+  readonly transposeBlock: BlockPass;
+  readonly timesBlock: BlockPass;
 }
 
 let compiled: WebAssembly.Module | null | undefined;

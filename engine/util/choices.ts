@@ -36,7 +36,7 @@ export type Model = (typeof MODEL.values)[number];
 
 /** How the admixture fit's steps (EM or Newton updates) are accelerated. */
 export const ACCELERATION = choices({
-  auto: 'Anderson with Newton updates on 8,000 loci or more, else SQUAREM',
+  auto: 'Anderson with Newton updates on 8,000 loci or more (SQUAREM after 50 steps without convergence), else SQUAREM',
   anderson: 'Anderson acceleration (one step a cycle)',
   squarem: 'SQUAREM extrapolation (three steps a cycle)',
   none: 'plain steps',
