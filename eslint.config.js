@@ -1,6 +1,7 @@
 // ESLint (part of `npm run lint`, so of `npm test`): type-aware typescript-eslint rules for what the
 // compiler does not catch — promises left floating or passed where a callback's result is
-// ignored, unused variables, type-only imports — and eslint-plugin-svelte for the components.
+// ignored, unused variables, type-only imports, Math's ln/exp/pow in the model and analyses — and
+// eslint-plugin-svelte for the components.
 // Formatting is Prettier's (`npm run format:check`).
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
@@ -45,6 +46,22 @@ export default tseslint.config(
       globals: { ...globals.node, ...globals.browser },
     },
     rules: typeAware,
+  },
+  {
+    // The determinism policy (docs/algorithms.md §13): engines round Math's ln, exp and powers
+    // differently, so the model and analyses take them from det-math.ts (the same bits everywhere).
+    files: ['engine/model/**/*.ts', 'engine/analysis/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['log', 'exp', 'log1p', 'expm1', 'log2', 'log10', 'pow'].map((property) => ({
+          object: 'Math',
+          property,
+          message:
+            'Math rounds this differently between engines: use engine/util/det-math.ts (docs/algorithms.md §13).',
+        })),
+      ],
+    },
   },
   ...svelte.configs['flat/recommended'],
   {

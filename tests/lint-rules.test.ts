@@ -39,3 +39,16 @@ test('ESLint reports floating promises, misused promises, unused variables and v
   assert.ok(lines.includes('8:@typescript-eslint/no-unused-vars'), lines.join(', '));
   assert.ok(lines.includes('10:@typescript-eslint/no-misused-promises'), lines.join(', '));
 });
+
+test("the determinism policy: Math's ln, exp and powers fail in the model and analyses, not elsewhere", async () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const planted = `export const a = Math.log(2) + Math.exp(1) + Math.pow(2, 0.5) + Math.sqrt(2);\n`;
+  const restricted = async (file: string) => {
+    const [result] = await eslint.lintText(planted, { filePath: join(ROOT, ...file.split('/')) });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-properties').map((m) => m.column);
+  };
+  // Math.log, Math.exp and Math.pow; Math.sqrt is correctly rounded everywhere.
+  assert.deepEqual(await restricted('engine/model/admixture/projection.ts'), [18, 32, 46]);
+  assert.deepEqual(await restricted('engine/analysis/fst.ts'), [18, 32, 46]);
+  assert.deepEqual(await restricted('engine/classify/classifier.ts'), []);
+});

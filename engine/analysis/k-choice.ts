@@ -6,6 +6,7 @@ import { EVANNO_MIN_SD } from '../util/choices.ts';
 import { alignReplicates, coloursAcrossK, type AlignedK } from './replicates.ts';
 import { clusterMass, isNegligible } from '../model/cluster-use.ts';
 import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
+import { detLog } from '../util/det-math.ts';
 
 /** What users weigh to choose K, over the replicates at one K. */
 export interface KSummary {
@@ -114,7 +115,7 @@ export function summarizeSweep(data: PreparedData, runs: readonly SweepRun[]): S
       logLikMean,
       logLikSd,
       logLiks: lls,
-      bicMean: meanSd(lls.map((ll) => -2 * ll + k * Math.log(data.N)))[0],
+      bicMean: meanSd(lls.map((ll) => -2 * ll + k * detLog(data.N)))[0],
       negligibleMean: meanSd(counts.map((c) => c.negligible))[0],
       effectiveMean: meanSd(counts.map((c) => c.effective))[0],
       ...(previousFst ? { versusPrevious: mannWhitney(fst, previousFst) } : {}),

@@ -4,6 +4,7 @@ import { MISSING } from '../data/genotype-data.ts';
 import { locusRow, type PreparedData } from '../model/prepared/prepared-data.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { mutualInformationWithCluster } from './mutual-information.ts';
+import { detExp, detLog } from '../util/det-math.ts';
 
 // Two-step selection of section 8.2.1 with Stratify's reading of Figure 8.1: docs/algorithms.md §10.
 
@@ -98,7 +99,7 @@ export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: num
   rows.sort((a, b) => b.mi - a.mi || a.locus - b.locus);
   // Log-posterior of each individual given the panel so far: starts at ln θ_C.
   const logPost = new Float64Array(N * K);
-  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) logPost[d * K + c] = Math.log(model.weights[c]!);
+  for (let d = 0; d < N; d++) for (let c = 0; c < K; c++) logPost[d * K + c] = detLog(model.weights[c]!);
   const entropy = new Float64Array(N);
   for (let d = 0; d < N; d++) entropy[d] = rowEntropy(logPost, d * K, K);
   const panel: number[] = [];
@@ -121,7 +122,7 @@ export function selectMarkers(data: PreparedData, model: MixtureModel, pRel: num
         const a = data.genotypeAlleles[copiesAt + p]!;
         if (a === MISSING) continue;
         any = true;
-        for (let c = 0; c < K; c++) candidate[d * K + c]! += Math.log(model.theta[(off + a) * K + c]!);
+        for (let c = 0; c < K; c++) candidate[d * K + c]! += detLog(model.theta[(off + a) * K + c]!);
       }
       if (!any) continue;
       typed++;
@@ -151,11 +152,11 @@ function rowEntropy(logs: Float64Array, o: number, K: number): number {
   let max = -Infinity;
   for (let c = 0; c < K; c++) max = Math.max(max, logs[o + c]!);
   let z = 0;
-  for (let c = 0; c < K; c++) z += Math.exp(logs[o + c]! - max);
+  for (let c = 0; c < K; c++) z += detExp(logs[o + c]! - max);
   let h = 0;
   for (let c = 0; c < K; c++) {
-    const p = Math.exp(logs[o + c]! - max) / z;
-    if (p > 0) h -= p * Math.log(p);
+    const p = detExp(logs[o + c]! - max) / z;
+    if (p > 0) h -= p * detLog(p);
   }
   return h;
 }

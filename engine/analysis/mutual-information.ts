@@ -1,5 +1,6 @@
 import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import { marginalFrequency, type MixtureModel } from '../model/mixture/mixture-model.ts';
+import { detLog } from '../util/det-math.ts';
 
 /**
  * Mutual information under the naive Bayes model (docs/algorithms.md §10), natural logs:
@@ -17,7 +18,7 @@ export function mutualInformationWithCluster(data: PreparedData, model: MixtureM
       if (px <= 0) continue;
       for (let c = 0; c < K; c++) {
         const pxc = model.weights[c]! * model.theta[t + c]!;
-        if (pxc > 0) s += pxc * Math.log(model.theta[t + c]! / px);
+        if (pxc > 0) s += pxc * detLog(model.theta[t + c]! / px);
       }
     }
     out[i] = Math.max(0, s);
@@ -53,7 +54,7 @@ export function pairwiseMutualInformation(data: PreparedData, model: MixtureMode
   for (let a = 0; a < ri; a++)
     for (let b = 0; b < rj; b++) {
       const x = pab[a * rj + b]!;
-      if (x > 0) s += x * Math.log(x / (pa[a]! * pb[b]!));
+      if (x > 0) s += x * detLog(x / (pa[a]! * pb[b]!));
     }
   return Math.max(0, s);
 }
@@ -83,7 +84,7 @@ export function conditionalMutualInformation(data: PreparedData, model: MixtureM
     for (let a = 0; a < ri; a++)
       for (let b = 0; b < rj; b++) {
         const x = p(c, a, b);
-        if (x > 0) s += x * Math.log((x * pb[b]!) / (pab[a * rj + b]! * pcb[c * rj + b]!));
+        if (x > 0) s += x * detLog((x * pb[b]!) / (pab[a * rj + b]! * pcb[c * rj + b]!));
       }
   return Math.max(0, s);
 }

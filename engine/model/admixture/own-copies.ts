@@ -1,3 +1,5 @@
+import { detLog, detPow } from '../../util/det-math.ts';
+
 /**
  * One individual's ancestry proportions with the frequencies it is scored with including its own
  * allele copies, as they would in a fit of the reference with this individual added (the
@@ -84,13 +86,13 @@ function logLikAt(x: OwnCopiesRows, theta: Float64Array): number {
     const fr = K + r * K;
     let d = 0;
     for (let k = 0; k < K; k++) d += theta[k]! * theta[fr + k]!;
-    product *= w[r] === 1 ? d : w[r] === 2 ? d * d : Math.pow(d, w[r]!);
+    product *= w[r] === 1 ? d : w[r] === 2 ? d * d : detPow(d, w[r]!);
     if (product < 1e-150) {
-      logLik += Math.log(product);
+      logLik += detLog(product);
       product = 1;
     }
   }
-  return logLik + Math.log(product);
+  return logLik + detLog(product);
 }
 
 /** The reference's predictive frequencies b / D of the individual's rows, shape (R, K). */

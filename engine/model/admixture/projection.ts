@@ -2,6 +2,7 @@ import { MISSING, type GenotypeData } from '../../data/genotype-data.ts';
 import { qNewtonWork, Solved, solveStep } from './q-newton.ts';
 import { PARAMETER_FLOOR } from './admixture.ts';
 import { fitOwnCopies, type OwnCopiesRows } from './own-copies.ts';
+import { detLog, detPow } from '../../util/det-math.ts';
 
 /** Options of {@link projectAncestry}. */
 export interface ProjectionOptions {
@@ -188,9 +189,9 @@ function gradientRatios(
     let p = 0;
     for (let k = 0; k < K; k++) p += q[k]! * f[r * K + k]!;
     if (withLogLik) {
-      product *= w[r] === 1 ? p : w[r] === 2 ? p * p : Math.pow(p, w[r]!);
+      product *= w[r] === 1 ? p : w[r] === 2 ? p * p : detPow(p, w[r]!);
       if (product < 1e-150) {
-        ll += Math.log(product);
+        ll += detLog(product);
         product = 1;
       }
     }
@@ -199,7 +200,7 @@ function gradientRatios(
       for (let k = 0; k < K; k++) g[k]! += s * f[r * K + k]!;
     }
   }
-  ll += Math.log(product);
+  ll += detLog(product);
   if (g) for (let k = 0; k < K; k++) g[k]! /= total;
   return ll;
 }

@@ -242,7 +242,7 @@ export function buildPreparedData(data: GenotypeData, shared = false): PreparedD
       continue;
     }
     const radix = alleles[i]! + 1;
-    const keys = Math.pow(radix, P);
+    const keys = radix ** P;
     const flat = keys <= DIRECT_KEYS;
     if (flat && direct.length < keys) direct = new Int32Array(keys).fill(-1);
     const codes = grouping.scratch();
@@ -417,7 +417,7 @@ function generalCodes(
   copy: Int16Array,
   out: Int32Array,
 ): { genotypes: number; keys: number } {
-  const exact = Math.pow(radix, P) <= Number.MAX_SAFE_INTEGER;
+  const exact = radix ** P <= Number.MAX_SAFE_INTEGER;
   const seen = direct ? undefined : new Map<number | string, number>();
   let count = 0;
   for (let d = 0; d < N; d++) {
