@@ -130,6 +130,59 @@ test('stratify sweep and select: F_ST table, aligned Q files, colours, ranking a
   assert.equal(table.length, 3);
   assert.match(table[0]!, /^K\treplicates\tfst_mean/);
   assert.equal(readFileSync(join(out, 'stratify.K3.colours'), 'utf8').trim().split(' ').length, 3);
+  // Puechmaille's estimators, recomputed here from the Q files and the colonies (the .str's second column).
+  const colony = readFileSync(dataPath('nancycats.str'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/)[1]!);
+  const header = table[0]!.split('\t');
+  for (const [K, row] of [
+    [2, table[1]!],
+    [3, table[2]!],
+  ] as const) {
+    const counts = (statistic: 'mean' | 'median') =>
+      [1, 2, 3].map((rep) => {
+        const q = readFileSync(join(out, `stratify.K${K}.r${rep}.Q`), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/).map(Number));
+        let counted = 0;
+        for (let k = 0; k < K; k++) {
+          const above = [...new Set(colony)].some((c) => {
+            const xs = q.filter((_, i) => colony[i] === c).map((x) => x[k]!);
+            xs.sort((a, b) => a - b);
+            const centre =
+              statistic === 'mean'
+                ? xs.reduce((a, b) => a + b, 0) / xs.length
+                : xs.length % 2
+                  ? xs[xs.length >> 1]!
+                  : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
+            return centre > 0.5;
+          });
+          if (above) counted++;
+        }
+        return counted;
+      });
+    const cells = row.split('\t');
+    const cell = (name: string) => Number(cells[header.indexOf(name)]);
+    const mea = counts('mean').sort((a, b) => a - b);
+    const med = counts('median').sort((a, b) => a - b);
+    assert.deepEqual(
+      [
+        cell('puechmaille_med_mea'),
+        cell('puechmaille_max_mea'),
+        cell('puechmaille_med_med'),
+        cell('puechmaille_max_med'),
+      ],
+      [mea[1], mea[2], med[1], med[2]],
+      `K = ${K}`,
+    );
+  }
+  assert.match(
+    r.stdout,
+    /K for uneven sampling \(Puechmaille 2016.*MedMeaK = \d, MaxMeaK = \d, MedMedK = \d, MaxMedK = \d/,
+  );
   const s = stratify('select', join(out, 'stratify.json'), '--out', join(out, 'panel'));
   assert.equal(s.status, 0, s.stderr);
   assert.match(s.stdout, /panel of \d+ markers/);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { sweepResultFiles } from '../service/sweep-files.ts';
+import { puechmailleLine, sweepResultFiles } from '../service/sweep-files.ts';
 import { threadsOption } from './parse-args.ts';
 import { SWEEP_COMMAND_MIXTURE_REPLICATES } from '../util/choices.ts';
 import { addReadOptions, pickReadFlags, readForCommand } from './read-options.ts';
@@ -44,8 +44,9 @@ export function writeSweepResult(
   cancelled: boolean,
   readFlags: Record<string, unknown>,
 ): void {
-  const { files, table } = sweepResultFiles(data, sweep, runs, cancelled, readFlags);
+  const { files, table, puechmaille } = sweepResultFiles(data, sweep, runs, cancelled, readFlags);
   for (const f of files) writeFileSync(join(out, f.name), f.text);
   process.stdout.write(table);
+  if (puechmaille) process.stdout.write(puechmailleLine(puechmaille));
   process.stdout.write(`wrote ${runs.length} run(s), fst-by-k.tsv and stratify.json to ${out}\n`);
 }

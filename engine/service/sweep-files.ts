@@ -1,4 +1,5 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
+import { populationsOf, type GenotypeData } from '../data/genotype-data.ts';
+import { puechmailleEstimates, type PuechmailleEstimates } from '../analysis/puechmaille.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
@@ -16,8 +17,8 @@ export interface ResultFile {
   readonly text: string;
 }
 
-/** The F_ST-per-K table as TSV. */
-export function kTable(summary: SweepSummary): string {
+/** The F_ST-per-K table as TSV (Puechmaille's per-K summaries where the individuals have populations). */
+export function kTable(summary: SweepSummary, puechmaille?: PuechmailleEstimates): string {
   const head = [
     'K',
     'replicates',
@@ -35,6 +36,10 @@ export function kTable(summary: SweepSummary): string {
     'modes',
     'fst_per_replicate',
     'algorithm',
+    'puechmaille_med_mea',
+    'puechmaille_max_mea',
+    'puechmaille_med_med',
+    'puechmaille_max_med',
   ];
   const rows = summary.perK.map((k) =>
     [
@@ -54,9 +59,34 @@ export function kTable(summary: SweepSummary): string {
       k.modes,
       k.fst.map((f) => f.toFixed(5)).join(','),
       k.algorithmChoice?.algorithm ?? '',
+      ...puechmailleCells(puechmaille, k.K),
     ].join('\t'),
   );
   return [head.join('\t'), ...rows].join('\n') + '\n';
+}
+
+function puechmailleCells(p: PuechmailleEstimates | undefined, K: number): (number | string)[] {
+  const atK = p?.perK.find((x) => x.K === K);
+  return atK ? [atK.medMea, atK.maxMea, atK.medMed, atK.maxMed] : ['', '', '', ''];
+}
+
+/** Each individual's population as an index (−1 without one), for the estimators that read the sampling design. */
+export function populationIndex(data: GenotypeData): Int32Array {
+  const index = new Map(populationsOf(data).map((p, j) => [p, j]));
+  return Int32Array.from(data.individuals, (ind) => (ind.population === undefined ? -1 : index.get(ind.population)!));
+}
+
+/** Puechmaille's estimators of a sweep (analysis/puechmaille.ts), or undefined when no individual has a population. */
+export function sweepPuechmaille(data: GenotypeData, runs: readonly SweepRun[]): PuechmailleEstimates | undefined {
+  return puechmailleEstimates(
+    runs.map((r) => ({ K: r.K, Q: r.clustering.Q })),
+    populationIndex(data),
+  );
+}
+
+/** The terminal's line of Puechmaille's estimators. */
+export function puechmailleLine(p: PuechmailleEstimates): string {
+  return `K for uneven sampling (Puechmaille 2016; clusters with a population's mean or median membership above ${p.threshold}): MedMeaK = ${p.medMeaK}, MaxMeaK = ${p.maxMeaK}, MedMedK = ${p.medMedK}, MaxMedK = ${p.maxMedK}\n`;
 }
 
 /** The admixture model's CV error of each K (its likeliest run's), in K order; empty without CV. */
@@ -96,7 +126,7 @@ export function sweepResultFiles(
   runs: readonly SweepRun[],
   cancelled: boolean,
   readFlags: Record<string, unknown>,
-): { files: ResultFile[]; table: string } {
+): { files: ResultFile[]; table: string; puechmaille?: PuechmailleEstimates } {
   const md = preparedData(data);
   const summary = analyzeSweep(md, runs).summary;
   const files: ResultFile[] = [];
@@ -109,7 +139,8 @@ export function sweepResultFiles(
     });
     files.push({ name: `stratify.K${a.K}.colours`, text: Array.from(summary.colours[idx]!).join(' ') + '\n' });
   });
-  const table = kTable(summary);
+  const puechmaille = sweepPuechmaille(data, runs);
+  const table = kTable(summary, puechmaille);
   files.push({ name: 'fst-by-k.tsv', text: table });
   const cv = cvTable(runs);
   if (cv) files.push({ name: 'cv-by-k.tsv', text: cv });
@@ -117,6 +148,7 @@ export function sweepResultFiles(
     ...sweepJson(data, options, runs, cancelled),
     readFlags,
     summary: summary.perK.map((k) => ({ ...k })),
+    ...(puechmaille ? { puechmaille } : {}),
     alignment: summary.alignment.map((a, idx) => ({
       K: a.K,
       reference: a.reference,
@@ -127,5 +159,5 @@ export function sweepResultFiles(
     })),
   };
   files.push({ name: 'stratify.json', text: JSON.stringify(json) });
-  return { files, table };
+  return { files, table, ...(puechmaille ? { puechmaille } : {}) };
 }
