@@ -3,7 +3,7 @@ import type { FilterOptions, FilterStep, Removed } from '../data/filters.ts';
 import type { Location } from '../data/genotype-data.ts';
 import type { DatasetSummary } from '../data/summary.ts';
 import type { AlgorithmChoice, FitOptions, SweepOptions } from '../service/cluster-sweep.ts';
-import type { KAnalysis } from '../service/analyze-sweep.ts';
+import type { KAnalysis, SweepAnalysis as AnalyzedSweep } from '../service/analyze-sweep.ts';
 import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
@@ -151,6 +151,8 @@ export interface SweepAnalysis {
     readonly smallestP: number;
     readonly replicatesFor05: number;
   };
+  /** Puechmaille's estimators of K for uneven sampling, where the individuals have populations. */
+  readonly puechmaille?: AnalyzedSweep['puechmaille'];
 }
 
 export type MarkerSelectionInfo = MarkerSelection;

@@ -296,7 +296,14 @@ export class EngineServer {
           smallestP: smallestMannWhitneyP(fewest, fewest),
           replicatesFor05: replicatesForMannWhitney(0.05),
         };
-        return { sweepId, perK, recommendedK: analysis.recommendedK, mannWhitneyPower };
+        const puechmaille = analysis.puechmaille;
+        return {
+          sweepId,
+          perK,
+          recommendedK: analysis.recommendedK,
+          mannWhitneyPower,
+          ...(puechmaille ? { puechmaille } : {}),
+        };
       },
       selectMarkers: async (sweepId: number, K: number, pRel: number, pRed: number) => {
         const { data, runs } = this.sweep(sweepId);

@@ -1,4 +1,5 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
+import { populationsOf, type GenotypeData } from '../data/genotype-data.ts';
+import { puechmailleEstimates, type PuechmailleEstimates } from '../analysis/puechmaille.ts';
 import { runFst } from '../analysis/fst.ts';
 import type { Model } from '../util/choices.ts';
 import { summarizeSweep, type KSummary, type SweepSummary } from '../analysis/k-choice.ts';
@@ -56,6 +57,14 @@ export interface SweepAnalysis {
    * admixture sweep with cross-validation, the K with the lowest CV error.
    */
   readonly recommendedK: number;
+  /** Puechmaille's estimators of K for uneven sampling: where the data (not prepared data) give the individuals' populations. */
+  readonly puechmaille?: PuechmailleEstimates;
+}
+
+/** Each individual's population as an index (−1 without one), for the estimators that read the sampling design. */
+export function populationIndex(data: GenotypeData): Int32Array {
+  const index = new Map(populationsOf(data).map((p, j) => [p, j]));
+  return Int32Array.from(data.individuals, (ind) => (ind.population === undefined ? -1 : index.get(ind.population)!));
 }
 
 /** The K with the highest mean F_ST over its replicates (ties: the smaller K). */
@@ -94,7 +103,14 @@ export function analyzeSweep(data: GenotypeData | PreparedData, runs: readonly S
     withCv.length === summary.perK.length && withCv.length > 0
       ? lowestCvError(withCv)
       : highestMeanFst(summary.perK.flatMap((k) => k.fst.map((fst) => ({ K: k.K, fst }))));
-  return { summary, perK, recommendedK };
+  const puechmaille =
+    'individuals' in data
+      ? puechmailleEstimates(
+          runs.map((r) => ({ K: r.K, Q: r.clustering.Q })),
+          populationIndex(data),
+        )
+      : undefined;
+  return { summary, perK, recommendedK, ...(puechmaille ? { puechmaille } : {}) };
 }
 
 /** The model chosen for a K, with its F_ST. */

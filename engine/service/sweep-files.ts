@@ -1,5 +1,5 @@
-import { populationsOf, type GenotypeData } from '../data/genotype-data.ts';
-import { puechmailleEstimates, type PuechmailleEstimates } from '../analysis/puechmaille.ts';
+import type { GenotypeData } from '../data/genotype-data.ts';
+import type { PuechmailleEstimates } from '../analysis/puechmaille.ts';
 import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
@@ -70,20 +70,6 @@ function puechmailleCells(p: PuechmailleEstimates | undefined, K: number): (numb
   return atK ? [atK.medMea, atK.maxMea, atK.medMed, atK.maxMed] : ['', '', '', ''];
 }
 
-/** Each individual's population as an index (−1 without one), for the estimators that read the sampling design. */
-export function populationIndex(data: GenotypeData): Int32Array {
-  const index = new Map(populationsOf(data).map((p, j) => [p, j]));
-  return Int32Array.from(data.individuals, (ind) => (ind.population === undefined ? -1 : index.get(ind.population)!));
-}
-
-/** Puechmaille's estimators of a sweep (analysis/puechmaille.ts), or undefined when no individual has a population. */
-export function sweepPuechmaille(data: GenotypeData, runs: readonly SweepRun[]): PuechmailleEstimates | undefined {
-  return puechmailleEstimates(
-    runs.map((r) => ({ K: r.K, Q: r.clustering.Q })),
-    populationIndex(data),
-  );
-}
-
 /** The terminal's line of Puechmaille's estimators. */
 export function puechmailleLine(p: PuechmailleEstimates): string {
   return `K for uneven sampling (Puechmaille 2016; clusters with a population's mean or median membership above ${p.threshold}): MedMeaK = ${p.medMeaK}, MaxMeaK = ${p.maxMeaK}, MedMedK = ${p.medMedK}, MaxMedK = ${p.maxMedK}\n`;
@@ -128,7 +114,8 @@ export function sweepResultFiles(
   readFlags: Record<string, unknown>,
 ): { files: ResultFile[]; table: string; puechmaille?: PuechmailleEstimates } {
   const md = preparedData(data);
-  const summary = analyzeSweep(md, runs).summary;
+  const analysis = analyzeSweep(data, runs);
+  const summary = analysis.summary;
   const files: ResultFile[] = [];
   summary.alignment.forEach((a, idx) => {
     const ofK = runs.filter((r) => r.K === a.K).sort((x, y) => x.replicate - y.replicate);
@@ -139,7 +126,7 @@ export function sweepResultFiles(
     });
     files.push({ name: `stratify.K${a.K}.colours`, text: Array.from(summary.colours[idx]!).join(' ') + '\n' });
   });
-  const puechmaille = sweepPuechmaille(data, runs);
+  const puechmaille = analysis.puechmaille;
   const table = kTable(summary, puechmaille);
   files.push({ name: 'fst-by-k.tsv', text: table });
   const cv = cvTable(runs);

@@ -245,6 +245,13 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
     assert.match(shown, /^EMA?: held-out ln L -[\d,]+ against -[\d,]+ for EMA? \(5-fold/);
     assert.equal(shown, likeliest.algorithmChoice?.reason, `K = ${K}`);
   }
+  // Puechmaille's estimators (the colonies are the populations): the app shows what the CLI prints.
+  const kEstimates = /MedMeaK = ([\d.]+), MaxMeaK = ([\d.]+), MedMedK = ([\d.]+), MaxMedK = ([\d.]+)/.exec(cli.stdout);
+  assert.ok(kEstimates, cli.stdout);
+  assert.ok(
+    ((await page.getByTestId('puechmaille-advice').textContent()) ?? '').replace(/\s+/g, ' ').includes(kEstimates[0]!),
+    kEstimates[0],
+  );
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-csv').click()]);
   const csvPath = join(ROOT, 'test-results', 'fst-by-k.csv');
   await csv.saveAs(csvPath);
