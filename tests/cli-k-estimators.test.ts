@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ROOT } from './helpers.ts';
+import { dataPath } from '../data/datasets.ts';
 import { multiAllelicPopulations } from './model/synthetic.ts';
 import { toText, writeStructure } from '../engine/formats/writers.ts';
 
@@ -59,4 +60,42 @@ test("uneven sampling: Evanno's ΔK misses the four populations, Puechmaille's e
   const line = /MedMeaK = (\d+), MaxMeaK = (\d+), MedMedK = (\d+), MaxMedK = (\d+)/.exec(r.stdout);
   assert.ok(line, r.stdout);
   assert.deepEqual(line.slice(1).map(Number), [4, 4, 4, 4]);
+});
+
+test("--membership-threshold sets the estimators' threshold; a value outside 0..1 is refused before the file is read", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-threshold-'));
+  const sweep = (...extra: string[]) =>
+    spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'bin', 'stratify.mjs'),
+        'sweep',
+        dataPath('nancycats.str'),
+        '--k',
+        '2..3',
+        '--replicates',
+        '2',
+        '--starts',
+        '3',
+        '--threads',
+        '1',
+        '--out',
+        join(dir, 'out'),
+        ...extra,
+      ],
+      { encoding: 'utf8' },
+    );
+  const strict = sweep('--membership-threshold', '1');
+  assert.equal(strict.status, 0, strict.stderr);
+  // No membership is above 1: no cluster counts at any K.
+  assert.match(strict.stdout, /above 1\): MedMeaK = 0, MaxMeaK = 0, MedMedK = 0, MaxMedK = 0/);
+  const usual = sweep();
+  assert.match(usual.stdout, /above 0\.5\): MedMeaK = [1-9]/);
+  const bad = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'stratify.mjs'), 'sweep', join(dir, 'no-such-file.str'), '--membership-threshold', '2'],
+    { encoding: 'utf8' },
+  );
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /--membership-threshold takes a number from 0 to 1, got "2"/);
 });

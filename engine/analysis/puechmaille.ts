@@ -1,3 +1,5 @@
+import { PUECHMAILLE_THRESHOLD } from '../util/choices.ts';
+
 /**
  * Puechmaille's (2016, Mol Ecol Resour 16:608–627) estimators of K for uneven sampling, read from
  * the sampling populations instead of the likelihood: in one run at K, a cluster counts when the
@@ -27,9 +29,6 @@ export interface PuechmailleEstimates {
   readonly medMedK: number;
   readonly maxMedK: number;
 }
-
-/** The published membership threshold. */
-export const PUECHMAILLE_THRESHOLD = 0.5;
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { puechmailleLine, sweepResultFiles } from '../service/sweep-files.ts';
-import { threadsOption } from './parse-args.ts';
-import { SWEEP_COMMAND_MIXTURE_REPLICATES } from '../util/choices.ts';
+import { numberIn, threadsOption } from './parse-args.ts';
+import { PUECHMAILLE_THRESHOLD, SWEEP_COMMAND_MIXTURE_REPLICATES } from '../util/choices.ts';
 import { addReadOptions, pickReadFlags, readForCommand } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
@@ -21,14 +21,21 @@ export function registerSweep(program: Command): void {
         ),
     ),
     { replicates: String(SWEEP_COMMAND_MIXTURE_REPLICATES) },
-  ).action(async (file: string, o: Record<string, unknown>) => {
-    const { data } = await readForCommand(file, o, 'structure');
-    const out = String(o['out']);
-    ensureWritableDir(out);
-    const sweep = await withSupervision(data, sweepOptionsFrom(o, String(SWEEP_COMMAND_MIXTURE_REPLICATES)), o);
-    const result = await runSweepCli(data, sweep, threadsOption(o['threads']));
-    writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o));
-  });
+  )
+    .option(
+      '--membership-threshold <t>',
+      "K for uneven sampling (Puechmaille's estimators): a cluster counts where a population's mean or median membership in it is above this",
+      String(PUECHMAILLE_THRESHOLD),
+    )
+    .action(async (file: string, o: Record<string, unknown>) => {
+      const threshold = numberIn(o['membershipThreshold'], '--membership-threshold', 0, 1);
+      const { data } = await readForCommand(file, o, 'structure');
+      const out = String(o['out']);
+      ensureWritableDir(out);
+      const sweep = await withSupervision(data, sweepOptionsFrom(o, String(SWEEP_COMMAND_MIXTURE_REPLICATES)), o);
+      const result = await runSweepCli(data, sweep, threadsOption(o['threads']));
+      writeSweepResult(out, data, sweep, result.runs, result.cancelled, pickReadFlags(o), threshold);
+    });
 }
 
 /**
@@ -43,8 +50,9 @@ export function writeSweepResult(
   runs: readonly SweepRun[],
   cancelled: boolean,
   readFlags: Record<string, unknown>,
+  membershipThreshold?: number,
 ): void {
-  const { files, table, puechmaille } = sweepResultFiles(data, sweep, runs, cancelled, readFlags);
+  const { files, table, puechmaille } = sweepResultFiles(data, sweep, runs, cancelled, readFlags, membershipThreshold);
   for (const f of files) writeFileSync(join(out, f.name), f.text);
   process.stdout.write(table);
   if (puechmaille) process.stdout.write(puechmailleLine(puechmaille));

@@ -1,5 +1,6 @@
 import { populationsOf, type GenotypeData } from '../data/genotype-data.ts';
 import { puechmailleEstimates, type PuechmailleEstimates } from '../analysis/puechmaille.ts';
+import { PUECHMAILLE_THRESHOLD } from '../util/choices.ts';
 import { runFst } from '../analysis/fst.ts';
 import type { Model } from '../util/choices.ts';
 import { summarizeSweep, type KSummary, type SweepSummary } from '../analysis/k-choice.ts';
@@ -80,8 +81,15 @@ function lowestCvError(perK: readonly KSummary[]): number {
   return perK.reduce((best, k) => (k.cvError! < best.cvError! ? k : best)).K;
 }
 
-/** Use case "analyse a sweep": F_ST per K with its tests, replicate alignment and colours across K. */
-export function analyzeSweep(data: GenotypeData | PreparedData, runs: readonly SweepRun[]): SweepAnalysis {
+/**
+ * Use case "analyse a sweep": F_ST per K with its tests, replicate alignment and colours across K,
+ * and (data with populations) Puechmaille's estimators at `membershipThreshold`.
+ */
+export function analyzeSweep(
+  data: GenotypeData | PreparedData,
+  runs: readonly SweepRun[],
+  membershipThreshold = PUECHMAILLE_THRESHOLD,
+): SweepAnalysis {
   const md = 'individuals' in data ? preparedData(data) : data;
   const summary = summarizeSweep(md, runs);
   const perK = summary.perK.map((k, idx) => {
@@ -108,6 +116,7 @@ export function analyzeSweep(data: GenotypeData | PreparedData, runs: readonly S
       ? puechmailleEstimates(
           runs.map((r) => ({ K: r.K, Q: r.clustering.Q })),
           populationIndex(data),
+          membershipThreshold,
         )
       : undefined;
   return { summary, perK, recommendedK, ...(puechmaille ? { puechmaille } : {}) };

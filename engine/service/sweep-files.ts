@@ -104,7 +104,8 @@ export function cvTable(runs: readonly SweepRun[]): string | undefined {
  * A sweep's result as files: per run its Q file (aligned within its K) and .P file, per K the
  * colours (consistent across K), fst-by-k.tsv (the table above) and stratify.json (everything,
  * with the summary and the alignment). `options`: the sweep's, when known (a result imported
- * from a file has none). Returns the files and the table.
+ * from a file has none); `membershipThreshold`: Puechmaille's estimators' (analyzeSweep). Returns
+ * the files, the table and the estimators.
  */
 export function sweepResultFiles(
   data: GenotypeData,
@@ -112,9 +113,10 @@ export function sweepResultFiles(
   runs: readonly SweepRun[],
   cancelled: boolean,
   readFlags: Record<string, unknown>,
+  membershipThreshold?: number,
 ): { files: ResultFile[]; table: string; puechmaille?: PuechmailleEstimates } {
   const md = preparedData(data);
-  const analysis = analyzeSweep(data, runs);
+  const analysis = analyzeSweep(data, runs, membershipThreshold);
   const summary = analysis.summary;
   const files: ResultFile[] = [];
   summary.alignment.forEach((a, idx) => {

@@ -413,3 +413,6 @@ export function iterationStage(loci: number | undefined, total: number): string 
   if (loci === undefined || loci >= total) return 'all loci';
   return `subset 1/${Math.round(total / loci)} of loci`;
 }
+
+/** Puechmaille's (2016) K estimators: the published membership threshold (`--membership-threshold`). */
+export const PUECHMAILLE_THRESHOLD = 0.5;
