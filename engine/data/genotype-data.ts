@@ -125,6 +125,12 @@ export function populationsOf(data: GenotypeData): string[] {
   return [...seen];
 }
 
+/** Each individual's population as an index into {@link populationsOf} (−1 for an individual without one). */
+export function populationIndex(data: GenotypeData): Int32Array {
+  const index = new Map(populationsOf(data).map((p, j) => [p, j]));
+  return Int32Array.from(data.individuals, (ind) => (ind.population === undefined ? -1 : index.get(ind.population)!));
+}
+
 /** A new dataset holding the given loci and individuals (indices, in the order given). */
 export function subsetData(data: GenotypeData, lociIdx: readonly number[], indIdx: readonly number[]): GenotypeData {
   const P = data.ploidy;

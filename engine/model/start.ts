@@ -5,7 +5,7 @@ import { admixtureFitOptions, admixtureStart, resolvedAdmixtureInit } from './ad
 import { subsetStage } from './admixture/subset-stage.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { logEvidence } from './mixture/evidence.ts';
-import { fitSteps, modelFromMemberships, runToEnd, type FitResult, type StepInfo } from './mixture/fit.ts';
+import { fitSteps, modelFromMemberships, offsetSteps, runToEnd, type FitResult, type StepInfo } from './mixture/fit.ts';
 import { type FitOptions } from './fit-options.ts';
 import { preparedData, type PreparedData } from './prepared/prepared-data.ts';
 import { randomModel, type MixtureModel } from './mixture/mixture-model.ts';
@@ -258,15 +258,6 @@ function* emaAfterEm(
 /** EMA continued from an EM start (auto's EMA candidate); its index and seed are the EM start's. */
 export function emaFromEmStart(md: PreparedData, em: StartResult, opts: FitOptions): StartResult {
   return runToEnd(emaAfterEm(md, em, em.iterations, opts, em.index, em.seed));
-}
-
-/** Re-yields a fit's iterations numbered after `offset` earlier ones (the second phase of a start). */
-function* offsetSteps<R>(steps: Generator<StepInfo, R>, offset: number): Generator<StepInfo, R> {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    yield { ...r.value, iteration: r.value.iteration + offset };
-  }
 }
 
 /**

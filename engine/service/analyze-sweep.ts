@@ -1,4 +1,4 @@
-import { populationsOf, type GenotypeData } from '../data/genotype-data.ts';
+import { populationIndex, type GenotypeData } from '../data/genotype-data.ts';
 import { puechmailleEstimates, type PuechmailleEstimates } from '../analysis/puechmaille.ts';
 import { PUECHMAILLE_THRESHOLD } from '../util/choices.ts';
 import { runFst } from '../analysis/fst.ts';
@@ -60,12 +60,6 @@ export interface SweepAnalysis {
   readonly recommendedK: number;
   /** Puechmaille's estimators of K for uneven sampling: where the data (not prepared data) give the individuals' populations. */
   readonly puechmaille?: PuechmailleEstimates;
-}
-
-/** Each individual's population as an index (−1 without one), for the estimators that read the sampling design. */
-export function populationIndex(data: GenotypeData): Int32Array {
-  const index = new Map(populationsOf(data).map((p, j) => [p, j]));
-  return Int32Array.from(data.individuals, (ind) => (ind.population === undefined ? -1 : index.get(ind.population)!));
 }
 
 /** The K with the highest mean F_ST over its replicates (ties: the smaller K). */

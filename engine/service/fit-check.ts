@@ -1,4 +1,4 @@
-import { populationsOf, type GenotypeData } from '../data/genotype-data.ts';
+import { populationIndex, populationsOf, type GenotypeData } from '../data/genotype-data.ts';
 import {
   populationMeanCorrelations,
   residualCorrelations,
@@ -52,11 +52,10 @@ export function checkFit(data: GenotypeData, run: SweepRun, options: FitCheckOpt
   const N = data.individuals.length;
   const r = residualCorrelations(data, run.clustering.Q, run.clustering.model.theta, K, options);
   const populations = populationsOf(data);
-  const index = new Map(populations.map((p, g) => [p, g]));
-  if (data.individuals.some((ind) => ind.population === undefined)) populations.push(NO_POPULATION);
-  const groups = Int32Array.from(data.individuals, (ind) =>
-    ind.population === undefined ? populations.length - 1 : index.get(ind.population)!,
-  );
+  const index = populationIndex(data);
+  // Individuals without a population form one group of their own, after the named ones.
+  if (index.includes(-1)) populations.push(NO_POPULATION);
+  const groups = index.map((g) => (g < 0 ? populations.length - 1 : g));
   const { means, pairs } = populationMeanCorrelations(r.matrix, N, groups, populations.length);
   return {
     ...r,

@@ -14,6 +14,7 @@ import {
 } from './admixture.ts';
 export type { AdmixtureFitOptions, AdmixtureFitResult, AdmixtureStepInfo } from './admixture.ts';
 import { andersonFitSteps } from './anderson.ts';
+import { offsetSteps } from '../mixture/fit.ts';
 
 import { admixtureStep, resolvedAcceleration, type AdmixtureMap } from './admixture-step.ts';
 /** SQUAREM's step-length factor (the R package's mstep). */
@@ -64,7 +65,7 @@ export function* admixtureFitSteps(
     );
     if (first.converged || first.iterations >= o.maxIterations) ml = first;
     else {
-      const rest = yield* numberedAfter(
+      const rest = yield* offsetSteps(
         squaremFitSteps(
           md,
           work,
@@ -88,16 +89,6 @@ export function* admixtureFitSteps(
  * converged after 500 steps, SQUAREM converged higher in 144 cycles; docs/admixture-acceleration.md).
  */
 export const ANDERSON_STEPS = 50;
-
-/** Re-yields a fit's steps numbered after `before` steps. */
-function* numberedAfter<R>(steps: Generator<AdmixtureStepInfo, R>, before: number): Generator<AdmixtureStepInfo, R> {
-  let r = steps.next();
-  while (!r.done) {
-    yield { ...r.value, iteration: before + r.value.iteration };
-    r = steps.next();
-  }
-  return r.value;
-}
 
 /** Marker-averaging passes from a converged maximum-likelihood fit (ln L is reported, not maximised). */
 function* markerAveragingSteps(

@@ -158,6 +158,18 @@ export function runToEnd<R>(steps: Generator<unknown, R>): R {
   }
 }
 
+/** Re-yields a step generator's steps with their iterations numbered after `offset` earlier ones. */
+export function* offsetSteps<S extends { readonly iteration: number }, R>(
+  steps: Generator<S, R>,
+  offset: number,
+): Generator<S, R> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    yield { ...r.value, iteration: r.value.iteration + offset };
+  }
+}
+
 /** Runs {@link fitSteps} to the end. */
 export function fit(
   data: PreparedData,
