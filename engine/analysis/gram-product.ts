@@ -1,7 +1,7 @@
 import { maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
 import { rowLoops, type RowLoops } from '../model/mixture/row-loops.ts';
 import { extendGroupTable, locusMarginal } from '../model/prepared/locus-groups.ts';
-import type { Columns } from './pca-columns.ts';
+import { groupHasColumns, type Columns } from './pca-columns.ts';
 import { wasmGramProduct, type GramProducts } from './pca-kernel.ts';
 
 /** The products as WebAssembly where it runs and the codes are bytes (pca-kernel.ts), else JavaScript: the same bits. */
@@ -40,7 +40,7 @@ export class GramProduct implements GramProducts {
     for (let q = 0; q + 1 < groups.first.length; q++) {
       const i0 = groups.first[q]!;
       const i1 = groups.first[q + 1]!;
-      if (this.cols.colStart[i1] === this.cols.colStart[i0]) continue;
+      if (!groupHasColumns(this.cols, groups.first, q)) continue;
       const size = groups.size[q]!;
       table.fill(0, 0, size * l);
       if (groups.row[q]! < 0) loops.gather(locusCodes, i0 * N);
@@ -94,7 +94,7 @@ export class GramProduct implements GramProducts {
     for (let q = 0; q + 1 < groups.first.length; q++) {
       const i0 = groups.first[q]!;
       const i1 = groups.first[q + 1]!;
-      if (colStart[i1] === colStart[i0]) continue;
+      if (!groupHasColumns(this.cols, groups.first, q)) continue;
       let size = locusTable(i0, table);
       for (let i = i0 + 1; i < i1; i++) {
         const G = locusTable(i, acc);

@@ -12,6 +12,11 @@ export interface Columns {
   readonly loci: number;
 }
 
+/** Whether the loci from first[q] to first[q + 1] (a locus group) have any column (a group none of whose loci varies adds nothing). */
+export function groupHasColumns(cols: Columns, first: Int32Array, q: number): boolean {
+  return cols.colStart[first[q + 1]!] !== cols.colStart[first[q]!];
+}
+
 /** Each allele column's standardised value per genotype (pca.ts describes the columns). */
 export function standardisedColumns(md: PreparedData): Columns {
   const { L, P, alleles, genotypeOffsets, genotypeAlleles } = md;

@@ -1,7 +1,7 @@
 import { PCA_PASSES_WASM } from './generated/pca-passes-wasm.ts';
 import { maxGenotypes, type PreparedData } from '../model/prepared/prepared-data.ts';
 import { bytesOf, compileBase64, regionMemory } from '../util/wasm-module.ts';
-import type { Columns } from './pca-columns.ts';
+import { groupHasColumns, type Columns } from './pca-columns.ts';
 
 /** Y = X Xᵀ Q for blocks Q of l columns (N × l, row-major), X the standardised columns. */
 export interface GramProducts {
@@ -27,10 +27,8 @@ export function wasmGramProduct(md: PreparedData, cols: Columns, l: number): Gra
   const M = cols.valueStart.length;
   const G = Math.max(1, maxGenotypes(md));
   const tableBytes = Math.max(1, groups.maxCombined, G) * rowBytes;
-  // The groups with columns (a group of loci none of which varies adds nothing).
   const active: number[] = [];
-  for (let q = 0; q + 1 < groups.first.length; q++)
-    if (cols.colStart[groups.first[q + 1]!] !== cols.colStart[groups.first[q]!]) active.push(q);
+  for (let q = 0; q + 1 < groups.first.length; q++) if (groupHasColumns(cols, groups.first, q)) active.push(q);
   const B = Math.min(BLOCK_GROUPS, Math.max(1, active.length));
   const made = regionMemory({
     rows: N * rowBytes,
