@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp, screenshotPath } from './browser.ts';
+import { launch, openApp, screenshotPath, waitForAutosave } from './browser.ts';
 import { dataPath } from '../../data/datasets.ts';
 import { ROOT } from '../helpers.ts';
 
@@ -71,7 +71,7 @@ test('Assign view: individuals without a label are assigned, with exclusion prob
   // Reloading offers the autosaved session; restoring it brings the Assign result and settings back.
   const summary = await page.getByTestId('assign-accuracy').textContent();
   const unknowns = await page.locator('[data-testid=unknowns] tbody').textContent();
-  await page.waitForTimeout(1200);
+  await waitForAutosave(page);
   await page.reload();
   await page.getByTestId('restore').click();
   await page.getByTestId('assign-accuracy').waitFor({ timeout: 30_000 });

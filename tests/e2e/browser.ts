@@ -40,6 +40,11 @@ export async function openApp(
   return { page, errors };
 }
 
+/** Waits until the app has autosaved every change so far (its autosave status says so). */
+export async function waitForAutosave(page: Page): Promise<void> {
+  await page.locator('[data-testid=autosave][data-pending=false]:not([data-saves="0"])').waitFor({ timeout: 30_000 });
+}
+
 /** Starts a clustering sweep from the Run view with the given K range, starts and replicates. */
 export async function runClustering(
   page: Page,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
-import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
+import { launch, openApp, runClustering, screenshotPath, waitForAutosave } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 
 let browser: Browser;
@@ -49,7 +49,11 @@ test('a sweep interrupted by a reload is restored with its finished K and contin
     STARTS,
     { timeout: 120_000 },
   );
-  await page.waitForTimeout(1500);
+  // Its run is combined (the row's "Runs done" reads 1), and then autosaved.
+  await page.waitForFunction(
+    () => document.querySelector('progress[aria-label="K = 4"]')?.closest('tr')?.cells[3]?.textContent?.trim() === '1',
+  );
+  await waitForAutosave(page);
   assert.notEqual(await page.locator('progress[aria-label="K = 2"]').getAttribute('value'), String(STARTS));
   page.on('dialog', (d) => void d.accept());
   await page.reload();

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launch, openApp, runClustering, screenshotPath } from './browser.ts';
+import { launch, openApp, runClustering, screenshotPath, waitForAutosave } from './browser.ts';
 import { dataPath } from '../../data/datasets.ts';
 
 let browser: Browser;
@@ -136,7 +136,7 @@ test('Map view: planar colony coordinates (nancycats) draw without a basemap; a 
   await bare.page.locator('[data-testid=map-plot] g.site').first().waitFor({ timeout: 30_000 });
   assert.equal(await piesApart(bare.page), colonies.size);
   // The sites file is part of the session: restored after a reload.
-  await bare.page.waitForTimeout(1200);
+  await waitForAutosave(bare.page);
   await bare.page.reload();
   await bare.page.getByTestId('restore').click();
   await bare.page.getByRole('button', { name: 'Map' }).click();

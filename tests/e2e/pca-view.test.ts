@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp, screenshotPath } from './browser.ts';
+import { launch, openApp, screenshotPath, waitForAutosave } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 import { dataPath } from '../../data/datasets.ts';
 
@@ -97,7 +97,7 @@ test("PCA view: eHGDP's points are the CLI's .eigenvec, coloured by region, expo
 
   // Saved with the session: after a reload, restoring shows the same points on PC3 × PC2.
   await page.getByTestId('pca-x').selectOption('3');
-  await page.waitForTimeout(1200);
+  await waitForAutosave(page);
   const before = await page.locator('[data-testid=pca-points] circle').first().getAttribute('data-x');
   await page.reload();
   await page.getByTestId('restore').click();

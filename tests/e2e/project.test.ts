@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launch, openApp } from './browser.ts';
+import { launch, openApp, waitForAutosave } from './browser.ts';
 import { ROOT } from '../helpers.ts';
 
 let browser: Browser;
@@ -86,7 +86,7 @@ test('save a project, reopen it in a fresh browser and find every view restored;
   }
 
   // The first page autosaved: reloading it offers to restore.
-  await page.waitForTimeout(1200);
+  await waitForAutosave(page);
   await page.reload();
   await page.getByTestId('restore').click();
   await page.getByTestId('k-table').waitFor({ timeout: 30_000 });

@@ -19,7 +19,7 @@ after(async () => {
 async function tryRun(page: Page): Promise<string> {
   await page.getByTestId('run').click();
   // A refused setting shows its message at once; a valid run shows its progress table.
-  await Promise.race([page.getByTestId('progress').waitFor(), page.waitForTimeout(500)]);
+  await page.locator('[data-testid=progress], [role=alert]').first().waitFor();
   if ((await page.getByTestId('progress').count()) > 0) return '';
   return (await page.getByRole('alert').first().textContent()) ?? '';
 }

@@ -26,8 +26,9 @@ test('opening another example after a sweep asks first; declining keeps the data
     asked.push(d.message());
     void d.dismiss();
   });
+  const shown = page.waitForEvent('dialog');
   await page.getByRole('button', { name: /3 simulated populations/ }).click();
-  await page.waitForTimeout(300);
+  await shown;
   assert.equal(asked.length, 1);
   assert.match(
     asked[0]!,
@@ -77,8 +78,9 @@ test('running a new sweep over results asks first; declining keeps them, accepti
     void d.dismiss();
   });
   await page.getByTestId('k-to').fill('3');
+  const shown = page.waitForEvent('dialog');
   await page.getByTestId('run').click();
-  await page.waitForTimeout(300);
+  await shown;
   assert.deepEqual(asked, [
     'Running a new sweep starts a new analysis: the clustering results (1 run) will be cleared. Continue?',
   ]);

@@ -17,7 +17,7 @@ import { EVENT_CHANNELS, ENGINE_PORT_MESSAGE } from '../../shared/ipc-contract.t
 import { desktopEnginePort } from '../../renderer/src/engine/desktop-port.ts';
 import { messagePortPort } from '../../renderer/src/engine/ports.ts';
 import { ROOT } from '../helpers.ts';
-import { acrossBridge, closeAllPorts } from './fake-electron.ts';
+import { acrossBridge, closeAllPorts, deliveriesDone } from './fake-electron.ts';
 import { desktop as desktopWith } from './desktop-fixture.ts';
 
 const EXAMPLE = join(ROOT, 'resources', 'examples', 'nancycats.str');
@@ -127,7 +127,7 @@ test('only the app page may connect; the page takes the port only from its own w
   const app = desktop(() => null);
   app.ipc.setFrameUrl('https://example.org/');
   app.api.requestEnginePort();
-  await new Promise((r) => setTimeout(r, 30));
+  await deliveriesDone();
   assert.equal(app.utility.forked.length, 0, 'an untrusted page gets no engine');
   assert.equal(app.win.delivered.length, 0);
   app.ipc.setFrameUrl('app://stratify/index.html');
@@ -140,7 +140,7 @@ test('only the app page may connect; the page takes the port only from its own w
     return p;
   });
   app.win.dispatch({ type: ENGINE_PORT_MESSAGE }, '*', [fakePort], { frame: true });
-  await new Promise((r) => setTimeout(r, 30));
+  await deliveriesDone();
   assert.equal(settled, false, 'a message from another source is not taken');
   app.api.requestEnginePort();
   const port = await got;

@@ -98,7 +98,23 @@ export function fakeContextBridge() {
 }
 
 /** A later task (as postMessage and IPC deliver). */
-const later = (f: () => void) => setImmediate(f);
+/** Deliveries queued by the fakes and not yet run. */
+let queued = 0;
+/** Electron delivers IPC and window messages asynchronously; the fakes queue each as a macrotask. */
+const later = (f: () => void) => {
+  queued++;
+  setImmediate(() => {
+    queued--;
+    f();
+  });
+};
+
+/** Resolves once every delivery the fakes queued (and any it queued in turn) has run, with the
+ * promise callbacks it started: the condition a test waits for before asserting that nothing came. */
+export async function deliveriesDone(): Promise<void> {
+  do await new Promise((r) => setImmediate(r));
+  while (queued > 0);
+}
 
 /** Clones a message with its transfer list, as postMessage does: the receiver gets new ports. */
 function transferred(message: unknown, transfer: readonly unknown[]): { data: unknown; ports: MessagePort[] } {

@@ -2,7 +2,6 @@
 // the same bits as on one thread, whether or not the helper runs; and the shared variant of a module.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { admixtureWork, type AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
@@ -10,7 +9,13 @@ import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts
 import { runToEnd } from '../../engine/model/mixture/fit.ts';
 import { passArguments, passData } from '../../engine/model/admixture/pass-data.ts';
 import { wasmPassesOf } from '../../engine/model/admixture/wasm-passes.ts';
-import { helperRuns, setHelperSpawner, setKernelHelpers } from '../../engine/util/kernel-team.ts';
+import {
+  helperReady,
+  helperRuns,
+  helperSpawner,
+  setHelperSpawner,
+  setKernelHelpers,
+} from '../../engine/util/kernel-team.ts';
 import { registerKernelHelpers } from '../../engine/node/kernel-helper.ts';
 import { compileBase64, sharedVariant } from '../../engine/util/wasm-module.ts';
 import { TWO_ALLELE_PASSES_WASM } from '../../engine/model/admixture/generated/two-allele-passes-wasm.ts';
@@ -114,11 +119,17 @@ test('two-allele passes with a helper thread taking half give the bits of one th
     // the first passes' helper may have run halves too).
     const work = admixtureWork(md);
     const passes = wasmPassesOf(work, passData(md, work, K, p.Q, p.F))!;
+    const spawn = helperSpawner()!;
+    let started: Promise<void> | undefined;
+    setHelperSpawner((start) => {
+      started = helperReady(start);
+      return spawn(start);
+    });
+    passes.logLik(p.Q, p.F);
+    assert.ok(started, 'the first pass starts a helper');
+    await started;
     const before = helperRuns();
-    for (let wait = 0; helperRuns() === before && wait < 200; wait++) {
-      await sleep(25);
-      passes.logLik(p.Q, p.F);
-    }
+    passes.logLik(p.Q, p.F);
     const ready = helperRuns();
     assert.ok(ready > before, 'the helper ran halves of passes');
     const shared = everyPass(work);

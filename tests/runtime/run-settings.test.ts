@@ -3,16 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RUN_SETTINGS, runSettingProblem } from '../engine/util/choices.ts';
-import { validateSweep } from '../engine/model/sweep.ts';
-import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { inProcessPair } from '../engine/runtime/port.ts';
-import { EngineServer } from '../engine/runtime/engine-server.ts';
-import { EngineClient } from '../engine/runtime/engine-client.ts';
-import { StartPool } from '../engine/runtime/pool.ts';
-import { spawnInProcess } from '../engine/runtime/in-process.ts';
-import { setting } from '../engine/cli/parse-args.ts';
-import { dataPath } from '../data/datasets.ts';
+import { RUN_SETTINGS, runSettingProblem } from '../../engine/util/choices.ts';
+import { validateSweep } from '../../engine/model/sweep.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
+import { inProcessPair } from '../../engine/runtime/port.ts';
+import { EngineServer } from '../../engine/runtime/engine-server.ts';
+import { EngineClient } from '../../engine/runtime/engine-client.ts';
+import { StartPool } from '../../engine/runtime/pool.ts';
+import { spawnInProcess } from '../../engine/runtime/in-process.ts';
+import { setting } from '../../engine/cli/parse-args.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 test('runSettingProblem: inside the range null; outside, the setting, the range and the value', () => {
   for (const [name, r] of Object.entries(RUN_SETTINGS) as [

@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './helpers.ts';
-import { dataPath } from '../data/datasets.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 // @ts-expect-error: a JavaScript build script without type declarations
-import { buildCli } from '../scripts/build-cli.mjs';
+import { buildCli } from '../../scripts/build-cli.mjs';
 
 test('the CLI bundle runs a two-thread sweep like the sources, bit for bit', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-cli-bundle-'));

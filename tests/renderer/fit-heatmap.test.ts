@@ -2,7 +2,7 @@
 // of the two populations, in the bar plot's order; positive red, negative blue, zero white.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colourLimit, heatmapPixels, residualColour } from '../renderer/src/charts/residual-heatmap.ts';
+import { colourLimit, heatmapPixels, residualColour } from '../../renderer/src/charts/residual-heatmap.ts';
 
 test('heat map pixels: pairs below the diagonal, population means above, in plot order', () => {
   // 3 individuals, dataset order 0, 1, 2; plot order 2, 0, 1; populations 0, 1, 0.

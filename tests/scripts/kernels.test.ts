@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT } from './helpers.ts';
+import { ROOT } from '../helpers.ts';
 
 test('the generated kernels are the output of scripts/kernels/gen-kernels.mjs', async () => {
-  const generator = (await import(new URL('../scripts/kernels/gen-kernels.mjs', import.meta.url).href)) as {
+  const generator = (await import(new URL('../../scripts/kernels/gen-kernels.mjs', import.meta.url).href)) as {
     kernelSources(): Promise<Record<string, string>>;
   };
   const sources = await generator.kernelSources();
@@ -32,7 +32,7 @@ test('the generated kernels are the output of scripts/kernels/gen-kernels.mjs', 
   ]);
   for (const [path, text] of Object.entries(sources))
     assert.equal(
-      readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'),
+      readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'),
       text,
       `${path}: run node scripts/kernels/gen-kernels.mjs`,
     );

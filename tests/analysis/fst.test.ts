@@ -1,21 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reynoldsFst, fstFromAssignments, fstFromMemberships, fstFromModel } from '../engine/analysis/fst.ts';
-import { summarizeSweep } from '../engine/analysis/k-choice.ts';
-import { adjustedRandIndex } from '../engine/analysis/partition-scores.ts';
-import { runSweep } from '../engine/service/cluster-sweep.ts';
-import { StartPool } from '../engine/runtime/pool.ts';
-import { spawnInProcess } from '../engine/runtime/in-process.ts';
-import { mannWhitney } from '../engine/util/rank-tests.ts';
-import { applyFilters, readDataset } from '../engine/index.ts';
-import { datasetFiles } from '../engine/node/file-source.ts';
-import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
-import { modelFromMemberships } from '../engine/model/mixture/fit.ts';
-import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { encodeLabels } from '../engine/analysis/partition-scores.ts';
-import { createRng } from '../engine/util/rng.ts';
-import { makeData, multiAllelicPopulations, shuffle } from './model/synthetic.ts';
-import { dataPath } from '../data/datasets.ts';
+import { reynoldsFst, fstFromAssignments, fstFromMemberships, fstFromModel } from '../../engine/analysis/fst.ts';
+import { summarizeSweep } from '../../engine/analysis/k-choice.ts';
+import { adjustedRandIndex } from '../../engine/analysis/partition-scores.ts';
+import { runSweep } from '../../engine/service/cluster-sweep.ts';
+import { StartPool } from '../../engine/runtime/pool.ts';
+import { spawnInProcess } from '../../engine/runtime/in-process.ts';
+import { mannWhitney } from '../../engine/util/rank-tests.ts';
+import { applyFilters, readDataset } from '../../engine/index.ts';
+import { datasetFiles } from '../../engine/node/file-source.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { modelFromMemberships } from '../../engine/model/mixture/fit.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
+import { encodeLabels } from '../../engine/analysis/partition-scores.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { makeData, multiAllelicPopulations, shuffle } from '../model/synthetic.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 test('reynoldsFst: a hand-computed example', () => {
   // Two clusters of 10, one biallelic locus with frequencies (0.8, 0.2) and (0.3, 0.7).

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import { detExp, detLog, detLog1p, detLogGamma, detPow } from '../engine/util/det-math.ts';
-import { createRng } from '../engine/util/rng.ts';
+import { detExp, detLog, detLog1p, detLogGamma, detPow } from '../../engine/util/det-math.ts';
+import { createRng } from '../../engine/util/rng.ts';
 
 const ulps = (a: number, b: number) => Math.abs(a - b) / (Math.abs(b) * 2 ** -52);
 

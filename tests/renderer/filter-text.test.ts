@@ -1,7 +1,7 @@
 // The filters written into the app's README files, as the flags that make the same data again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { filterFlags, filterReadme } from '../renderer/src/state/filter-text.ts';
+import { filterFlags, filterReadme } from '../../renderer/src/state/filter-text.ts';
 
 test('filters as PLINK-style flags, and README lines with what each step removed', () => {
   assert.equal(

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
-import { withDpi } from '../renderer/src/export/png.ts';
-import { ROOT } from './helpers.ts';
+import { withDpi } from '../../renderer/src/export/png.ts';
+import { ROOT } from '../helpers.ts';
 
 /** The chunks of a PNG: type, data, and whether the stored CRC matches zlib's. */
 function chunks(png: Uint8Array) {

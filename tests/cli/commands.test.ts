@@ -4,10 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ROOT } from './helpers.ts';
-import { dataPath } from '../data/datasets.ts';
-import { admixedData } from './model/synthetic.ts';
-import { toText, writeStructure } from '../engine/formats/writers.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
+import { admixedData } from '../model/synthetic.ts';
+import { toText, writeStructure } from '../../engine/formats/writers.ts';
 
 const stratify = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });

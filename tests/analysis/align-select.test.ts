@@ -1,22 +1,22 @@
 import { test } from 'node:test';
 import chisquareQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import assert from 'node:assert/strict';
-import { alignReplicates, coloursAcrossK, similarityH } from '../engine/analysis/replicates.ts';
-import { permuteColumns } from '../engine/model/align.ts';
-import { createRng } from '../engine/util/rng.ts';
-import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
-import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { combineStarts } from '../engine/model/combine-starts.ts';
-import { runStart, startSeed } from '../engine/model/start.ts';
-import { selectMarkers } from '../engine/analysis/marker-selection.ts';
+import { alignReplicates, coloursAcrossK, similarityH } from '../../engine/analysis/replicates.ts';
+import { permuteColumns } from '../../engine/model/align.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
+import { combineStarts } from '../../engine/model/combine-starts.ts';
+import { runStart, startSeed } from '../../engine/model/start.ts';
+import { selectMarkers } from '../../engine/analysis/marker-selection.ts';
 import {
   conditionalMutualInformation,
   mutualInformationWithCluster,
   pairwiseMutualInformation,
-} from '../engine/analysis/mutual-information.ts';
-import { hardAssignments, matchingAccuracy, adjustedRandIndex } from '../engine/analysis/partition-scores.ts';
-import { range, subsetData } from '../engine/data/genotype-data.ts';
-import { selectiveNaiveBayesData, shuffle, toyExample } from './model/synthetic.ts';
+} from '../../engine/analysis/mutual-information.ts';
+import { hardAssignments, matchingAccuracy, adjustedRandIndex } from '../../engine/analysis/partition-scores.ts';
+import { range, subsetData } from '../../engine/data/genotype-data.ts';
+import { selectiveNaiveBayesData, shuffle, toyExample } from '../model/synthetic.ts';
 
 function randomQ(N: number, K: number, seed: number): Float64Array {
   const rng = createRng(seed);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withEvannoDeltaK } from '../engine/analysis/k-choice.ts';
-import { mannWhitney, replicatesForMannWhitney, smallestMannWhitneyP } from '../engine/util/rank-tests.ts';
+import { withEvannoDeltaK } from '../../engine/analysis/k-choice.ts';
+import { mannWhitney, replicatesForMannWhitney, smallestMannWhitneyP } from '../../engine/util/rank-tests.ts';
 
 test("Evanno's ΔK: |L(K+1) − 2L(K) + L(K−1)| / sd L(K), absent at the ends, for one replicate and for sd 0", () => {
   const perK = [

@@ -9,7 +9,7 @@ import {
   etaSeconds,
   formatDuration,
   sweepEtaSeconds,
-} from '../renderer/src/state/eta.ts';
+} from '../../renderer/src/state/eta.ts';
 
 test('time left: rate × starts left; none before the clock passes the first finished start', () => {
   // 4 of 10 starts in 8 s: 2 s a start, 6 left → 12 s.

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { choleskyInPlace, choleskyInverse, choleskySolve, invertPositiveDefinite } from '../engine/util/cholesky.ts';
-import { createRng } from '../engine/util/rng.ts';
+import { choleskyInPlace, choleskyInverse, choleskySolve, invertPositiveDefinite } from '../../engine/util/cholesky.ts';
+import { createRng } from '../../engine/util/rng.ts';
 
 /** A random symmetric positive-definite n × n matrix: BBᵀ + n·I. */
 function spd(n: number, seed: number): Float64Array {

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './helpers.ts';
-import { dataPath } from '../data/datasets.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 const stratify = (cwd: string, ...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { cwd, encoding: 'utf8' });

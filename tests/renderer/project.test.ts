@@ -15,8 +15,8 @@ import {
   encodeAssign,
   encodeFile,
   encodeRuns,
-} from '../renderer/src/state/project.ts';
-import type { AssignInfo, BootstrapInfo, FitCheckInfo, ProjectionInfo } from '../engine/runtime/engine-protocol.ts';
+} from '../../renderer/src/state/project.ts';
+import type { AssignInfo, BootstrapInfo, FitCheckInfo, ProjectionInfo } from '../../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
   classes: ['A', 'B'],

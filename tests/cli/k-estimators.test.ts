@@ -9,10 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { ROOT } from './helpers.ts';
-import { dataPath } from '../data/datasets.ts';
-import { multiAllelicPopulations } from './model/synthetic.ts';
-import { toText, writeStructure } from '../engine/formats/writers.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
+import { multiAllelicPopulations } from '../model/synthetic.ts';
+import { toText, writeStructure } from '../../engine/formats/writers.ts';
 
 test("uneven sampling: Evanno's ΔK misses the four populations, Puechmaille's estimators find them", () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-uneven-'));

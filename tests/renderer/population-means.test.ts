@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colourColumns, populationMeans } from '../renderer/src/charts/population-means.ts';
+import { colourColumns, populationMeans } from '../../renderer/src/charts/population-means.ts';
 
 test('mean memberships per population, in the plot order and the colour order (hand-computed)', () => {
   const individuals = [

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonPieces, writeJson, writeLines } from '../engine/node/write-text.ts';
-import { createRng } from '../engine/util/rng.ts';
+import { jsonPieces, writeJson, writeLines } from '../../engine/node/write-text.ts';
+import { createRng } from '../../engine/util/rng.ts';
 
 /** A random JSON-like value: nested arrays and objects, long arrays, and what JSON.stringify drops or turns to null. */
 function randomValue(rng: () => number, depth: number): unknown {

@@ -6,7 +6,7 @@ import {
   structureSvg,
   withRowOrders,
   type PlotRow,
-} from '../renderer/src/charts/structure-plot.ts';
+} from '../../renderer/src/charts/structure-plot.ts';
 
 test('each row sorted by its own clusters: populations keep their places, individuals follow that row', () => {
   const individuals = ['a', 'a', 'a', 'b', 'b', 'b'].map((p, i) => ({ id: `i${i}`, population: p }));

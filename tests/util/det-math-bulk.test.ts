@@ -2,9 +2,9 @@
 // every class of argument fdlibm's log branches on, and on random values over many magnitudes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detLog, detLogGamma } from '../engine/util/det-math.ts';
-import { detLogInto, detLogGammaInto } from '../engine/util/det-math-bulk.ts';
-import { createRng } from '../engine/util/rng.ts';
+import { detLog, detLogGamma } from '../../engine/util/det-math.ts';
+import { detLogInto, detLogGammaInto } from '../../engine/util/det-math-bulk.ts';
+import { createRng } from '../../engine/util/rng.ts';
 
 function values(): Float64Array {
   const rng = createRng(3);

@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './helpers.ts';
-import { readDataset } from '../engine/formats/read-dataset.ts';
-import { datasetFiles } from '../engine/node/file-source.ts';
-import { locusCalls } from '../engine/data/packed-calls.ts';
+import { ROOT } from '../helpers.ts';
+import { readDataset } from '../../engine/formats/read-dataset.ts';
+import { datasetFiles } from '../../engine/node/file-source.ts';
+import { locusCalls } from '../../engine/data/packed-calls.ts';
 
 const stratify = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });

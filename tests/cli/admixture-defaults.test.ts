@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './helpers.ts';
-import { dataPath } from '../data/datasets.ts';
-import { agreedStop } from '../engine/model/start-rule.ts';
-import { cvFoldsOption } from '../engine/cli/parse-args.ts';
-import { ADMIXTURE_START_RULE, SWEEP_DEFAULTS } from '../engine/util/choices.ts';
+import { ROOT } from '../helpers.ts';
+import { dataPath } from '../../data/datasets.ts';
+import { agreedStop } from '../../engine/model/start-rule.ts';
+import { cvFoldsOption } from '../../engine/cli/parse-args.ts';
+import { ADMIXTURE_START_RULE, SWEEP_DEFAULTS } from '../../engine/util/choices.ts';
 
 const stratify = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'bin', 'stratify.mjs'), ...args], { encoding: 'utf8' });

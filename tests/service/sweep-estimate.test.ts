@@ -1,12 +1,12 @@
 // The time a sweep's starts will take, estimated before any start finishes (service/sweep-estimate.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { iterationsLeft, secondsLeft, SweepEstimate, type Observation } from '../engine/service/sweep-estimate.ts';
-import { runSweep, DEFAULT_FIT, type SweepProgress } from '../engine/service/cluster-sweep.ts';
-import { nodeStartPool } from '../engine/node/worker-pool.ts';
-import { readDataset } from '../engine/index.ts';
-import { datasetFiles } from '../engine/node/file-source.ts';
-import { dataPath } from '../data/datasets.ts';
+import { iterationsLeft, secondsLeft, SweepEstimate, type Observation } from '../../engine/service/sweep-estimate.ts';
+import { runSweep, DEFAULT_FIT, type SweepProgress } from '../../engine/service/cluster-sweep.ts';
+import { nodeStartPool } from '../../engine/node/worker-pool.ts';
+import { readDataset } from '../../engine/index.ts';
+import { datasetFiles } from '../../engine/node/file-source.ts';
+import { dataPath } from '../../data/datasets.ts';
 
 /** A measure halving every iteration from 1, one iteration a second. */
 const halving = (iteration: number): Observation => ({ iteration, change: 0.5 ** iteration, at: 1000 * iteration });

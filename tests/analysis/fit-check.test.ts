@@ -4,16 +4,16 @@
 // populations at the right K, clearly positive in the merged populations at K = 2.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GenotypeData } from '../engine/data/genotype-data.ts';
-import { populationMeanCorrelations, residualCorrelations } from '../engine/analysis/fit-check.ts';
-import { admixtureWork } from '../engine/model/admixture/admixture.ts';
-import { admixtureFitSteps } from '../engine/model/admixture/admixture-fit.ts';
-import { admixtureFitOptions } from '../engine/model/admixture/admixture-start.ts';
-import { DEFAULT_FIT } from '../engine/model/fit-options.ts';
-import { runToEnd } from '../engine/model/mixture/fit.ts';
-import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
-import { createRng } from '../engine/util/rng.ts';
-import { admixedData } from './model/synthetic.ts';
+import type { GenotypeData } from '../../engine/data/genotype-data.ts';
+import { populationMeanCorrelations, residualCorrelations } from '../../engine/analysis/fit-check.ts';
+import { admixtureWork } from '../../engine/model/admixture/admixture.ts';
+import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
+import { admixtureFitOptions } from '../../engine/model/admixture/admixture-start.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
+import { runToEnd } from '../../engine/model/mixture/fit.ts';
+import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { createRng } from '../../engine/util/rng.ts';
+import { admixedData } from '../model/synthetic.ts';
 
 /**
  * evalAdmix as published, written out plainly: for each i, F re-estimated without i by `its` EM
