@@ -47,6 +47,32 @@ export function setHelperSpawner(spawn: HelperSpawner | undefined): void {
   spawner = spawn;
 }
 
+/** The spawner registered now (a caller may wrap it, e.g. to learn when a helper is ready). */
+export function helperSpawner(): HelperSpawner | undefined {
+  return spawner;
+}
+
+/** Atomics.waitAsync (ES2024; Node 16+, Chromium), typed here for the engine's older library. */
+type WaitAsync = (a: Int32Array, index: number, value: number) => { async: boolean; value: unknown };
+
+/** Resolves once the helper given `start` says it is ready (at once if it already has). */
+export async function helperReady(start: HelperStart): Promise<void> {
+  const ctl = new Int32Array(start.memory.buffer, start.control, 8);
+  const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+  // A pending waitAsync does not keep an event loop alive (nor does the unreferenced helper): an idle
+  // timer does, until the helper is ready.
+  const alive = setInterval(() => undefined, 1 << 30);
+  try {
+    while (Atomics.load(ctl, READY) !== 1) {
+      const wait = waitAsync?.(ctl, READY, 0);
+      // Without waitAsync, look again after the event loop's next turn.
+      await (wait?.async ? wait.value : new Promise((r) => setTimeout(r, 0)));
+    }
+  } finally {
+    clearInterval(alive);
+  }
+}
+
 /**
  * How many helper threads a pass of this thread may use from now on (0: none): the start pool
  * gives each start the cores no other start of the run is using.

@@ -39,6 +39,8 @@ export class AppState {
   /** The dataset as read, before filters (filters always start from it). */
   unfiltered = $state.raw<DatasetInfo | null>(null);
   filters = $state.raw<FilterOptions>({});
+  /** A filter is being applied (the engine is making the filtered dataset). */
+  filtering = $state(false);
   removed = $state.raw<{
     individuals: readonly Removed[];
     loci: readonly Removed[];
@@ -147,6 +149,7 @@ export async function applyFilters(app: AppState, filters: FilterOptions): Promi
       closePrevious();
       return;
     }
+    app.filtering = true;
     const r = await app.client.call('filterDataset', [app.unfiltered.datasetId, filters]).result;
     app.dataset = r;
     app.filters = filters;
@@ -154,6 +157,8 @@ export async function applyFilters(app: AppState, filters: FilterOptions): Promi
     closePrevious();
   } catch (e) {
     app.error = toShownError('Could not apply the filters', e);
+  } finally {
+    app.filtering = false;
   }
 }
 

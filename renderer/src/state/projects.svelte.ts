@@ -36,6 +36,10 @@ function withoutPopulationFile(o: OpenOptions): Omit<OpenOptions, 'populationFil
 /** Saving, opening and autosaving projects; restoring a project restores every view. */
 export class ProjectState {
   lastSaved = $state<string | null>(null);
+  /** Autosaves completed, and whether a change waits for one (shown beside Save project). */
+  autosaves = $state(0);
+  autosavePending = $state(false);
+  private autosaveTurn = 0;
   restorable = $state.raw<RestorableProject | null>(null);
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -189,9 +193,21 @@ export class ProjectState {
   /** Schedules an autosave (debounced), so a crash loses nothing. */
   touch(): void {
     clearTimeout(this.timer);
+    const turn = ++this.autosaveTurn;
+    this.autosavePending = true;
     this.timer = setTimeout(() => {
       const doc = this.build();
-      if (doc) void autosave(doc).then(() => (this.lastSaved = doc.savedAt));
+      const done = () => {
+        // Only the latest change's save clears "pending"; an earlier one may finish after it.
+        if (turn === this.autosaveTurn) this.autosavePending = false;
+      };
+      if (!doc) return done();
+      void autosave(doc)
+        .then(() => {
+          this.lastSaved = doc.savedAt;
+          this.autosaves++;
+        })
+        .finally(done);
     }, 800);
   }
 
