@@ -221,6 +221,6 @@ log(
 );
 log(
   '- The estimator: `engine/analysis/fit-check.ts` (algorithms.md §18) — evalAdmix’s formula, with the frequencies without ' +
-    'individual i linearised; tests/analysis-fit-check.test.ts compares it with a brute-force evalAdmix.',
+    'individual i linearised; tests/analysis/fit-check.test.ts compares it with a brute-force evalAdmix.',
 );
 process.stdout.write(out.join('\n') + '\n');

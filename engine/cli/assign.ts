@@ -15,10 +15,9 @@ import {
   type Assignment,
 } from '../service/assign.ts';
 import { withCancellablePool } from './pool-run.ts';
-import { availableParallelism } from 'node:os';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
 import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
-import { choice, choiceHelp, numberIn, positiveInt, threadsOption } from './parse-args.ts';
+import { choice, choiceHelp, numberIn, positiveInt, threadsFlag, threadsOption } from './parse-args.ts';
 import { addReadOptions, readForCommand, readOptionsFrom } from './read-options.ts';
 
 function panelLoci(data: GenotypeData, path: string): number[] {
@@ -84,11 +83,7 @@ export function registerAssign(program: Command): void {
       'the most local scores one structure search (BCkG, kDB by score) may evaluate before it is refused',
       String(SEARCH_LIMIT),
     )
-    .option(
-      '--threads <t>',
-      'worker threads: genotype classifiers cross-validate their folds on them at once',
-      String(availableParallelism()),
-    )
+    .addOption(threadsFlag('worker threads: genotype classifiers cross-validate their folds on them at once'))
     .option('--out <dir>', 'output directory', 'stratify-assign')
     .action(async (file: string, o: Record<string, unknown>) => {
       // --labels gives the populations as --pops would; the filters apply to the training data, whose

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { Option } from 'commander';
 import { SWEEP_DEFAULTS, runSettingProblem, type Model, type RunSetting } from '../util/choices.ts';
 
 /** Parses a K range: "2..8", "2-8", "3" or "2,4,6". */
@@ -59,6 +60,11 @@ export function setting(v: unknown, flag: string, name: RunSetting, max?: number
   const problem = runSettingProblem(name, n, max, why, `"${String(v)}"`);
   if (problem) throw new Error(`${flag}: ${problem}`);
   return n;
+}
+
+/** The `--threads` option, every core by default (shown as such in the help, on any machine). */
+export function threadsFlag(description: string): Option {
+  return new Option('--threads <t>', description).default(String(availableParallelism()), 'every core');
 }
 
 /** `--threads`: at most this machine's cores, as the app's Threads field (more only share the cores, each with its own copy of the data). */

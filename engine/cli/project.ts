@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { writeQ } from '../formats/q-files.ts';
@@ -7,7 +6,7 @@ import { toText } from '../formats/writers.ts';
 import { projectOntoWith, readReference, type MarkerMatchCounts } from '../service/project.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { numberIn, positiveInt, threadsOption } from './parse-args.ts';
+import { numberIn, positiveInt, threadsFlag, threadsOption } from './parse-args.ts';
 import { withCancellablePool } from './pool-run.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { FREQUENCY_PRIOR } from '../util/choices.ts';
@@ -53,11 +52,7 @@ export function registerProject(program: Command): void {
         "admixture reference: score each individual with frequencies from the reference's copies and its own under a Dirichlet prior of this weight per allele, as if it alone had joined the fit (0: the fitted frequencies, as ADMIXTURE's -P)",
         String(FREQUENCY_PRIOR),
       )
-      .option(
-        '--threads <t>',
-        'worker threads: each projects a share of the individuals',
-        String(availableParallelism()),
-      )
+      .addOption(threadsFlag('worker threads: each projects a share of the individuals'))
       .option('--out <dir>', 'output directory', 'stratify-projection'),
   ).action(async (file: string, o: Record<string, unknown>) => {
     const K = o['k'] === undefined ? undefined : positiveInt(o['k'], '--k');

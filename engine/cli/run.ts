@@ -44,12 +44,12 @@ import {
   parseKRange,
   positiveInt,
   setting,
-  wholeNumber,
+  threadsFlag,
   threadsOption,
+  wholeNumber,
 } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, pickReadFlags, readForCommand } from './read-options.ts';
-import { availableParallelism } from 'node:os';
 
 /** Adds the clustering options shared by `run` and `sweep`. */
 export function addClusterOptions(cmd: Command, defaults: { replicates: string } = { replicates: '1' }): Command {
@@ -125,7 +125,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     .option('--policy <name>', choiceHelp('how starts are combined', POLICY), D.policy)
     .option('--rank-by <name>', choiceHelp('what best choice ranks starts by', RANK_BY), D.rankBy)
     .option('--seed <s>', 'run seed (same seed ⇒ same result)', String(D.seed))
-    .option('--threads <t>', 'worker threads', String(availableParallelism()))
+    .addOption(threadsFlag('worker threads'))
     .option('--epsilon <e>', 'convergence: L∞ change of the parameters', String(D.epsilon))
     .option('--max-iterations <n>', 'iteration cap per start', String(D.maxIterations))
     .option('--missing-copies <mode>', choiceHelp('missing allele copies', MISSING_COPIES), D.missing)

@@ -3,7 +3,6 @@
 // --piece a..b` computes some of the refits (a workflow's piece) and `--pieces` combines them
 // into what one `bootstrap` (or `run --bootstrap`) writes, bit for bit.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { nodeStartPool } from '../node/worker-pool.ts';
@@ -12,7 +11,7 @@ import { importResultFile } from '../service/import-result.ts';
 import { bootstrapTasks, resampledBlocks, summarizeBootstrap } from '../service/bootstrap.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { positiveInt, threadsOption } from './parse-args.ts';
+import { positiveInt, threadsFlag, threadsOption } from './parse-args.ts';
 import { ProgressBar } from './progress-bar.ts';
 import { addReadOptions, readForCommand } from './read-options.ts';
 import { bootstrapRuns, writeBootstrapFiles, writeFitChecks } from './trust-files.ts';
@@ -125,7 +124,7 @@ export function registerTrust(program: Command): void {
     .option('--refits <B>', 'refits on resampled markers', '100')
     .option('--piece <a..b>', 'compute only refits a to b and write them as a piece (a workflow job)')
     .option('--pieces <files...>', 'combine pieces (from --piece) into the intervals, instead of refitting')
-    .option('--threads <t>', 'worker threads for the refits', String(availableParallelism()))
+    .addOption(threadsFlag('worker threads for the refits'))
     .option('--out <dir>', 'output directory', 'stratify-bootstrap')
     .action(async (file: string, o: Record<string, unknown>) => {
       const out = String(o['out']);

@@ -21,7 +21,7 @@
 // Each but the two-allele passes does the same operations in the same order as its JavaScript form
 // (genotype-rows.ts, det-math.ts, em-pass.ts and newton-passes.ts, cholesky.ts), so both give the
 // same bits; the JavaScript forms run where WebAssembly is missing (the two-allele passes compute
-// the same sums in another order: two-allele-passes.ts). tests/kernels.test.ts checks that the
+// the same sums in another order: two-allele-passes.ts). tests/scripts/kernels.test.ts checks that the
 // generated files are this script's output. .gitattributes marks generated/ folders.
 // Usage: node scripts/kernels/gen-kernels.mjs
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
