@@ -136,7 +136,7 @@ export const DEFAULT_ALLELE_GRADIENT: AlleleGradientOptions = {
   memory: 7,
   // The default anchor: measured (5-fold CV) on nancycats (accuracy 67.1 / 68.4 / 68.8 / 68.4 % for
   // 0.01 / 0.1 / 1 / 10), eHGDP regions (97.6 % for each) and linked loci (tests: 0.93 up to 1);
-  // the inner-CV choice ('auto') refits 12 times per fold, 40 s each on eHGDP populations.
+  // the inner-CV choice ('auto') refits 12 times per fold, too slow for a default on large panels.
   l2: 1,
 };
 

@@ -197,9 +197,8 @@ export function sweepTasks(o: SweepOptions): StartTask[] {
 
 /**
  * The order a sweep hands its starts to the workers: the largest K first (a start's time grows with
- * K: on eHGDP under the admixture model about 1.5 s at K = 2 against 8–17 s at K = 8), so that the
- * last starts handed out are short and no thread idles long at the end (ascending K left one idle
- * for about 9 s of a 250 s sweep). Within a K, task order. Results do not depend on it (each start's
+ * K, several-fold from K = 2 to K = 8), so that the last starts handed out are short and no thread
+ * idles long at the end, as one did with ascending K. Within a K, task order. Results do not depend on it (each start's
  * seed is its own).
  */
 export function dispatchOrder(tasks: readonly StartTask[]): StartTask[] {
