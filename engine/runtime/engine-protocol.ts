@@ -287,6 +287,10 @@ export interface EngineApi {
   analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
   /** The sweep's result as the files `stratify sweep` writes (Q, P, colours, fst-by-k.tsv, stratify.json). */
   sweepFiles(sweepId: number): Promise<readonly ResultFile[]>;
+  /** Every run's Q file, clusters as the run left them (`K{K}.r{replicate}.Q`): CLUMPAK's and pong's input. */
+  replicateQFiles(sweepId: number): Promise<readonly ResultFile[]>;
+  /** The sweep's fst-by-k.tsv alone, the file `stratify sweep` writes (the Choose K view's table). */
+  sweepTable(sweepId: number): Promise<ResultFile>;
   /** Restores the runs of a saved project as a sweep on an open dataset. */
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   /** Opens a result file (stratify.json of run, sweep or merge) as a sweep on the open dataset. */
@@ -364,6 +368,8 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   'runSweep',
   'analyzeSweep',
   'sweepFiles',
+  'sweepTable',
+  'replicateQFiles',
   'importSweep',
   'importResult',
   'selectMarkers',

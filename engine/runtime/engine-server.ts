@@ -9,7 +9,7 @@ import { toText } from '../formats/writers.ts';
 import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividualsOn } from '../service/assign.ts';
 import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
-import { sweepResultFiles } from '../service/sweep-files.ts';
+import { replicateQFiles, sweepResultFiles, sweepTableFile } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
 import { importResult } from '../service/import-result.ts';
 import {
@@ -282,6 +282,14 @@ export class EngineServer {
       sweepFiles: async (sweepId: number) => {
         const { data, runs, options, cancelled } = this.sweep(sweepId);
         return sweepResultFiles(data, options, runs, cancelled ?? false, {}).files;
+      },
+      replicateQFiles: async (sweepId: number) => {
+        const { data, runs } = this.sweep(sweepId);
+        return replicateQFiles(runs, data.individuals.length);
+      },
+      sweepTable: async (sweepId: number) => {
+        const { data, runs } = this.sweep(sweepId);
+        return sweepTableFile(data, runs);
       },
       analyzeSweep: async (sweepId: number) => {
         const { data, runs } = this.sweep(sweepId);

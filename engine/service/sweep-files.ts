@@ -101,6 +101,28 @@ export function cvTable(runs: readonly SweepRun[]): string | undefined {
 }
 
 /**
+ * Every run's Q file with its clusters as the run left them (not aligned across replicates): what
+ * CLUMPAK and pong take to align replicates themselves. Named `K{K}.r{replicate}.Q` (1-based
+ * replicate), for a caller to put its stem before.
+ */
+export function replicateQFiles(runs: readonly SweepRun[], N: number): ResultFile[] {
+  return runs.map((run) => ({
+    name: `K${run.K}.r${run.replicate + 1}.Q`,
+    text: toText(writeQ(run.clustering.Q, N, run.K)),
+  }));
+}
+
+/** A sweep's fst-by-k.tsv alone, as sweepResultFiles writes it (the app's Choose K table). */
+export function sweepTableFile(
+  data: GenotypeData,
+  runs: readonly SweepRun[],
+  membershipThreshold?: number,
+): ResultFile {
+  const analysis = analyzeSweep(data, runs, membershipThreshold);
+  return { name: 'fst-by-k.tsv', text: kTable(analysis.summary, analysis.puechmaille) };
+}
+
+/**
  * A sweep's result as files: per run its Q file (aligned within its K) and .P file, per K the
  * colours (consistent across K), fst-by-k.tsv (the table above) and stratify.json (everything,
  * with the summary and the alignment). `options`: the sweep's, when known (a result imported

@@ -260,10 +260,12 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
     ((await page.getByTestId('puechmaille-advice').textContent()) ?? '').replace(/\s+/g, ' ').includes(kEstimates[0]!),
     kEstimates[0],
   );
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-csv').click()]);
-  const csvPath = join(ROOT, 'test-results', 'fst-by-k.csv');
-  await csv.saveAs(csvPath);
-  assert.equal(readFileSync(csvPath, 'utf8').trim().split('\n').length, 4);
+  // The Choose K table the app saves is the CLI's fst-by-k.tsv for the same sweep, byte for byte.
+  const [table] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-table').click()]);
+  assert.equal(table.suggestedFilename(), 'fst-by-k.tsv');
+  const tablePath = join(ROOT, 'test-results', 'fst-by-k.tsv');
+  await table.saveAs(tablePath);
+  assert.equal(readFileSync(tablePath, 'utf8'), readFileSync(join(cliDir, 'fst-by-k.tsv'), 'utf8'));
   await page.screenshot({ path: screenshotPath('choose-k-nancycats.png'), fullPage: true });
   // "Download all": the files `stratify sweep` writes — for the same sweep, byte for byte the CLI's
   // Q, P, colours and fst-by-k.tsv — with the plotted files and the figure.
