@@ -3,8 +3,10 @@
 // violation fails it.
 //
 //   util → io, data → formats, model → analysis → classify → service → runtime → node, cli
-//   The front ends' layers (runtime, node, cli) reach the models, analyses and classifiers only
-//   through service/, the use cases, so that what lies below can change without them.
+//   The front ends' layers (runtime, node, cli) call the models, analyses and classifiers only
+//   through service/, the use cases, so that what lies below can change without them. They may
+//   name the types those layers define (`import type`: a sweep's options and runs, a fit's options,
+//   the tasks workers take), the vocabulary of the protocol, which the service does not re-export.
 //   electron: its own files, the engine runtime and Node adapters (the utility process)
 //   shared: the IPC contract of main, preload and page (imports the engine protocol's types only)
 //   renderer: the engine protocol, its client and the shared value lists only; its engine/
@@ -25,12 +27,21 @@ const LAYERS = {
   cli: ['util', 'io', 'data', 'formats', 'service', 'runtime', 'node'],
 };
 
+/** Layers that may import types (only) from every layer below service/. */
+const FRONT_ENDS = ['runtime', 'node', 'cli'];
+
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({
   name: `layer-${layer}`,
-  comment: `engine/${layer} may import only engine/{${[layer, ...allowed].join(', ')}}`,
+  comment: `engine/${layer} may import only engine/{${[layer, ...allowed].join(', ')}}${
+    FRONT_ENDS.includes(layer) ? ' (and types from the layers below service/)' : ''
+  }`,
   severity: 'error',
   from: { path: `^engine/${layer}/` },
-  to: { path: '^engine/', pathNot: `^engine/(${[layer, ...allowed].join('|')})/` },
+  to: {
+    path: '^engine/',
+    pathNot: `^engine/(${[layer, ...allowed].join('|')})/`,
+    ...(FRONT_ENDS.includes(layer) ? { dependencyTypesNot: ['type-only'] } : {}),
+  },
 }));
 
 module.exports = {

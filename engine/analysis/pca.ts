@@ -4,6 +4,7 @@ import { standardisedColumns } from './pca-columns.ts';
 import { gramProduct } from './gram-product.ts';
 import { createRng, type Rng } from '../util/rng.ts';
 import { symmetricEigenvalues } from '../util/symmetric-eigenvalues.ts';
+import { PCA_DEFAULTS, type PcaOptions } from '../util/choices.ts';
 
 /**
  * Principal components of the genotypes (Patterson, Price & Reich 2006; PLINK 2's `--pca`).
@@ -29,24 +30,6 @@ import { symmetricEigenvalues } from '../util/symmetric-eigenvalues.ts';
  * inside the bulk of noise eigenvalues (tiny gaps) take longer and are reported as they stand when
  * the iterations run out (`converged` false); the exact method has no such limit.
  */
-export interface PcaOptions {
-  readonly pcs: number;
-  readonly seed: number;
-  readonly oversampling: number;
-  readonly exactUpTo: number;
-  readonly tolerance: number;
-  readonly maxIterations: number;
-}
-
-export const PCA_DEFAULTS: PcaOptions = {
-  pcs: 10,
-  seed: 1,
-  oversampling: 10,
-  exactUpTo: 50,
-  tolerance: 1e-4,
-  maxIterations: 50,
-};
-
 export interface PcaResult {
   /** Components returned (at most N and M). */
   readonly pcs: number;

@@ -16,7 +16,8 @@ import {
 } from '../service/assign.ts';
 import { withCancellablePool } from './pool-run.ts';
 import { ASSIGN_BY, CLASSIFIER, EXCLUSION_LEVEL, LEARNING, SCORE, VARIABLES } from '../util/choices.ts';
-import type { AllelePrior, ClassifierOptions } from '../service/assign.ts';
+import type { ClassifierOptions } from '../classify/evaluate.ts';
+import type { AllelePrior } from '../classify/allele-nb.ts';
 import { choice, choiceHelp, numberIn, positiveInt, threadsFlag, threadsOption } from './parse-args.ts';
 import { addReadOptions, readForCommand, readOptionsFrom } from './read-options.ts';
 

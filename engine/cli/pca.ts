@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { PCA_DEFAULTS } from '../service/principal-components.ts';
+import { PCA_DEFAULTS } from '../util/choices.ts';
 import { eigenvalText, eigenvecText, principalComponents } from '../service/principal-components.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';

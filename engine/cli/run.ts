@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { parseQ, writeP, writeQ } from '../formats/q-files.ts';
-import { DEFAULT_FIT, type FitOptions, type ParentWeights } from '../service/cluster-sweep.ts';
+import { fitOptions } from '../service/cluster-sweep.ts';
+import type { FitOptions } from '../model/fit-options.ts';
+import type { ParentWeights } from '../model/tan/tan-fit.ts';
 import { fileSource } from '../node/file-source.ts';
 import { writeJson, writeLines } from '../node/write-text.ts';
 import { readPopulationFile } from '../formats/population-file.ts';
 import { supervisedLabels, supervisedSweep } from '../service/supervised.ts';
 import { nodeStartPool } from '../node/worker-pool.ts';
 import { withCancellablePool } from './pool-run.ts';
-import { continueFromMemberships, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
+import { continueFromMemberships, runSweep } from '../service/cluster-sweep.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
 import { sweepJson } from '../service/result-json.ts';
 import { cvErrors, cvTable, lowestCvK } from '../service/sweep-files.ts';
 import { iterationStage } from '../util/choices.ts';
@@ -142,8 +145,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
 export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
   const pi =
     o['priorInformative'] === 'auto' ? 'auto' : numberIn(o['priorInformative'], '--prior-informative', 1e-9, 1 - 1e-9);
-  return {
-    ...DEFAULT_FIT,
+  return fitOptions({
     model: choice(o['model'] ?? D.model, '--model', MODEL.values),
     algorithm: choice(o['algorithm'], '--algorithm', ALGORITHM.values),
     emaStarts: choice(o['emaStarts'] ?? D.emaStarts, '--ema-starts', EMA_STARTS.values),
@@ -163,7 +165,7 @@ export function fitOptionsFrom(o: Record<string, unknown>): FitOptions {
     missing: choice(o['missingCopies'], '--missing-copies', MISSING_COPIES.values),
     init: choice(o['init'], '--init', INIT_METHOD.values),
     priors: { alpha: numberIn(o['alpha'], '--alpha', 1e-6, 1e6), alphaCluster: D.alphaCluster, priorInformative: pi },
-  };
+  });
 }
 
 /**

@@ -3,11 +3,10 @@ import { ensureWritableDir } from './output-dir.ts';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { toText } from '../formats/writers.ts';
-import { preparedData } from '../service/dataset.ts';
-import { chooseModel, type FittedRun } from '../service/analyze-sweep.ts';
+import type { FittedRun } from '../service/analyze-sweep.ts';
 import type { Model } from '../util/choices.ts';
 import { exportDataset, panelFormat } from '../service/dataset.ts';
-import { panelSizes, selectMarkers } from '../service/select-markers.ts';
+import { markerPanel } from '../service/select-markers.ts';
 import { numberIn, positiveInt } from './parse-args.ts';
 import { readForCommand } from './read-options.ts';
 
@@ -57,15 +56,20 @@ export function registerSelect(program: Command): void {
       if (!result.runs?.length || !result.dataset?.file)
         throw new Error(`${resultPath}: not a Stratify result (no runs or dataset)`);
       const { data } = await readForCommand(result.dataset.file, result.readFlags ?? {}, 'structure');
-      const md = preparedData(data);
-      const chosen = chooseModel(
-        md,
-        result.runs.map((r) => fittedRun(r, resultPath)),
-        o['k'] === undefined ? undefined : positiveInt(o['k'], '--k'),
-      );
       const pRel = numberIn(o['pRel'], '--p-rel', 0, 1);
       const pRed = numberIn(o['pRed'], '--p-red', 0, 1);
-      const sel = selectMarkers(data, md, chosen.run, pRel, pRed);
+      const {
+        chosen,
+        selection: sel,
+        grid,
+      } = markerPanel(
+        data,
+        result.runs.map((r) => fittedRun(r, resultPath)),
+        o['k'] === undefined ? undefined : positiveInt(o['k'], '--k'),
+        pRel,
+        pRed,
+        true,
+      );
       const out = String(o['out']);
       ensureWritableDir(out);
       const ranking = [
@@ -103,10 +107,9 @@ export function registerSelect(program: Command): void {
         join(out, `panel.${pf.extension}`),
         toText(exportDataset(data, pf.format, sel.panel, 'Stratify marker panel')),
       );
-      const grid = panelSizes(md, chosen.run);
       writeFileSync(
         join(out, 'panel-sizes.tsv'),
-        ['p_rel\tp_red\tpanel_size', ...grid.map((g) => `${g.pRel}\t${g.pRed}\t${g.size}`)].join('\n') + '\n',
+        ['p_rel\tp_red\tpanel_size', ...(grid ?? []).map((g) => `${g.pRel}\t${g.pRed}\t${g.size}`)].join('\n') + '\n',
       );
       const K = chosen.K;
       process.stdout.write(

@@ -6,7 +6,7 @@ import { numberIn, threadsOption } from './parse-args.ts';
 import { PUECHMAILLE_THRESHOLD, SWEEP_COMMAND_MIXTURE_REPLICATES } from '../util/choices.ts';
 import { addReadOptions, pickReadFlags, readForCommand } from './read-options.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
-import type { SweepOptions, SweepRun } from '../service/cluster-sweep.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { addClusterOptions, runSweepCli, sweepOptionsFrom, withSupervision } from './run.ts';
 

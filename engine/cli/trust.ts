@@ -6,9 +6,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { nodeStartPool } from '../node/worker-pool.ts';
-import { likeliestRunAtK, type SweepRun } from '../service/cluster-sweep.ts';
+import { likeliestRunIn } from '../service/cluster-sweep.ts';
+import type { SweepRun } from '../model/sweep.ts';
 import { importResultFile } from '../service/import-result.ts';
-import { bootstrapTasks, resampledBlocks, summarizeBootstrap } from '../service/bootstrap.ts';
+import { bootstrapTasks, summarizeBootstrap } from '../service/bootstrap.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
 import { positiveInt, threadsFlag, threadsOption } from './parse-args.ts';
@@ -21,13 +22,9 @@ function readResult(data: Parameters<typeof importResultFile>[0], file: string) 
   return importResultFile(data, file, readFileSync(file, 'utf8'));
 }
 
-/** The run a command works on: the likeliest at K (K may be left out when the result holds one K). */
+/** The run a command works on: the likeliest at --k (which may be left out when the result holds one K). */
 function runAtK(runs: readonly SweepRun[], k: unknown, file: string): SweepRun {
-  const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
-  if (k === undefined && ks.length > 1) throw new Error(`${file}: holds K = ${ks.join(', ')}; choose one (--k)`);
-  const K = k === undefined ? ks[0]! : positiveInt(k, '--k');
-  if (!ks.includes(K)) throw new Error(`${file}: no run at K = ${K} (it holds K = ${ks.join(', ')})`);
-  return likeliestRunAtK(runs, K);
+  return likeliestRunIn(runs, k === undefined ? undefined : positiveInt(k, '--k'), file);
 }
 
 /** A piece of a bootstrap: some refits' Q, in full precision, and what they belong to. */
@@ -142,13 +139,7 @@ export function registerTrust(program: Command): void {
       const entry: Record<string, unknown> = { K: run.K, replicate: run.replicate, result: basename(resultFile) };
       if (Array.isArray(o['pieces'])) {
         const reps = combinePieces(o['pieces'] as string[], run, seed, N, B);
-        entry['bootstrap'] = writeBootstrapFiles(
-          out,
-          stem,
-          data,
-          run,
-          summarizeBootstrap(reps, N, run.K, resampledBlocks(data)),
-        );
+        entry['bootstrap'] = writeBootstrapFiles(out, stem, data, run, summarizeBootstrap(reps, data, run.K));
       } else if (typeof o['piece'] === 'string') {
         const { from, to } = pieceRange(o['piece'], B);
         const tasks = bootstrapTasks(run, B, seed).slice(from, to);

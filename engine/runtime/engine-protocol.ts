@@ -2,14 +2,16 @@ import type { Model } from '../util/choices.ts';
 import type { FilterOptions, FilterStep, Removed } from '../data/filters.ts';
 import type { Location } from '../data/genotype-data.ts';
 import type { DatasetSummary } from '../data/summary.ts';
-import type { AlgorithmChoice, FitOptions, SweepOptions } from '../service/cluster-sweep.ts';
+import type { AlgorithmChoice } from '../model/algorithm-choice.ts';
+import type { FitOptions } from '../model/fit-options.ts';
+import type { SweepOptions } from '../model/sweep.ts';
 import type { KAnalysis, SweepAnalysis as AnalyzedSweep } from '../service/analyze-sweep.ts';
 import type { PanelCurvePoint } from '../service/assign.ts';
 import type { SweepProgress } from '../service/cluster-sweep.ts';
 import type { OpenOptions as ReadChoices } from '../service/dataset.ts';
 import type { MarkerSelection } from '../service/select-markers.ts';
 import type { ResultFile } from '../service/sweep-files.ts';
-import type { MarkerMatchCounts } from '../service/project.ts';
+import type { MarkerMatchCounts } from '../data/marker-match.ts';
 import type { AssignBy, ExportFormat, Learning, Score, StructureKind, Variables } from '../util/choices.ts';
 
 export type { FilterOptions, FilterStep, Removed } from '../data/filters.ts';

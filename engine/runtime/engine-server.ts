@@ -6,21 +6,15 @@ import { isGzip } from '../io/gzip.ts';
 import type { DatasetFiles } from '../formats/read-dataset.ts';
 import { isFormatError, type FormatError } from '../io/format-error.ts';
 import { toText } from '../formats/writers.ts';
-import { analyzeSweep, chooseModel, fittedRuns } from '../service/analyze-sweep.ts';
+import { analyzeSweep, fittedRuns } from '../service/analyze-sweep.ts';
 import { assignIndividualsOn } from '../service/assign.ts';
-import { DEFAULT_FIT, restoreRuns, runSweep, type SweepOptions, type SweepRun } from '../service/cluster-sweep.ts';
+import { fitOptions, restoreRuns, runSweep } from '../service/cluster-sweep.ts';
+import type { SweepOptions, SweepRun } from '../model/sweep.ts';
 import { replicateQFiles, sweepResultFiles, sweepTableFile } from '../service/sweep-files.ts';
 import { supervisedFromPopulations, supervisedSweep } from '../service/supervised.ts';
 import { importResult } from '../service/import-result.ts';
-import {
-  exportDataset,
-  filterDataset,
-  filterListFiles,
-  openDataset,
-  placeDataset,
-  preparedData,
-} from '../service/dataset.ts';
-import { selectMarkers } from '../service/select-markers.ts';
+import { exportDataset, filterDataset, filterListFiles, openDataset, placeDataset } from '../service/dataset.ts';
+import { markerPanel } from '../service/select-markers.ts';
 import { principalComponents } from '../service/principal-components.ts';
 import { checkFitAtK, FIT_CHECK_VIEW_MAX } from '../service/fit-check.ts';
 import { bootstrapSweepRun } from '../service/bootstrap.ts';
@@ -247,7 +241,7 @@ export class EngineServer {
           if (problem) throw new RangeError(problem);
         }
         const { references, datasetId: _datasetId, threads: _threads, ...request } = req;
-        const asked = { ...request, fit: { ...DEFAULT_FIT, ...req.fit } };
+        const asked = { ...request, fit: fitOptions(req.fit) };
         const options = references ? supervisedSweep(asked, supervisedFromPopulations(data, references)) : asked;
         const res = await runSweep(
           data,
@@ -315,8 +309,7 @@ export class EngineServer {
       },
       selectMarkers: async (sweepId: number, K: number, pRel: number, pRed: number) => {
         const { data, runs } = this.sweep(sweepId);
-        const md = preparedData(data);
-        return selectMarkers(data, md, chooseModel(md, fittedRuns(runs), K).run, pRel, pRed);
+        return markerPanel(data, fittedRuns(runs), K, pRel, pRed).selection;
       },
       principalComponents: async (datasetId: number, pcs: number) => {
         if (!Number.isInteger(pcs) || pcs < 1 || pcs > 50)
@@ -401,7 +394,7 @@ export class EngineServer {
           K,
           B,
           options?.seed ?? CLUSTER_DEFAULTS.seed,
-          options?.fit ?? { ...DEFAULT_FIT, model: 'admixture' },
+          options?.fit ?? fitOptions({ model: 'admixture' }),
           shown,
           signal,
           (completed) => progress({ kind: 'bootstrap', completed, total: B }),

@@ -1,18 +1,14 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import {
-  preparedForAdmixture,
-  preparedData,
-  postedDataset,
-  tasksNeedData,
-  type CvFold,
-  type CvFoldTask,
-  type FitOptions,
-  type StartResult,
-} from '../service/start-work.ts';
+import { datasetForWorkers, tasksNeedData, type WorkerPreparation } from '../service/start-work.ts';
+import type { AssignFoldTask } from '../service/assign-fold.ts';
+import type { ProjectTask } from '../service/project-share.ts';
+import type { FitOptions } from '../model/fit-options.ts';
+import type { StartResult } from '../model/start.ts';
+import type { StartTask } from '../model/sweep.ts';
+import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
+import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
 import type { Port } from './port.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
-import type { StartTask } from '../service/start-work.ts';
-import type { AssignFoldTask, BootstrapTask, ProjectTask } from '../service/start-work.ts';
 import type { StartHooks, StartRun, StartRunner } from '../service/start-runner.ts';
 
 export type { StartHooks as PoolHooks, StartRun as PoolRun } from '../service/start-runner.ts';
@@ -164,7 +160,7 @@ export class StartPool implements StartRunner {
     data: GenotypeData,
     given: readonly T[],
     message: (taskId: number, datasetId: number, task: T, helpers: number) => ToStartWorker,
-    posting: { readonly prepared: 'mixture' | 'admixture' | 'none'; readonly data: boolean },
+    posting: { readonly prepared: WorkerPreparation; readonly data: boolean },
     hooks: {
       onIteration?(task: T, iteration: number, logLik: number, change: number, loci?: number): void;
       onStart?(task: T, result: R): void;
@@ -175,23 +171,9 @@ export class StartPool implements StartRunner {
     const tasks = [...given];
     this.ensureWorkers(tasks.length);
     const datasetId = this.nextDataset++;
-    // Prepared once here; worker threads get the calls and genotype codes in shared memory (one
-    // copy for all of them) where the platform has it, else a copy each. The admixture model reads
-    // every locus's codes: decoded here once, not in each worker (SNP data at the K the two-allele
-    // passes are written for never need them: those read the codes a locus at a time).
+    // Prepared once here for every worker (datasetForWorkers).
     const largestK = tasks.reduce((most, t) => Math.max(most, t.K), 0);
-    const prepared =
-      posting.prepared === 'none'
-        ? undefined
-        : posting.prepared === 'admixture'
-          ? preparedForAdmixture(preparedData(data), largestK)
-          : preparedData(data);
-    // The genotype data (their loci and individuals, cloned into each worker thread) only where
-    // the tasks read them.
-    const dataset = {
-      ...(posting.data ? { data: postedDataset(data) } : {}),
-      ...(prepared ? { prepared } : {}),
-    };
+    const dataset = datasetForWorkers(data, posting.prepared, posting.data, largestK);
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
     // Fewer tasks than threads: the threads no task uses (no worker was started for them) become

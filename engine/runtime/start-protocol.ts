@@ -1,15 +1,11 @@
-import type { AssignFoldTask, BootstrapTask, ProjectTask } from '../service/start-work.ts';
-import type {
-  CvFold,
-  CvFoldTask,
-  FitOptions,
-  PostedDataset,
-  PreparedData,
-  StartResult,
-  StartTask,
-} from '../service/start-work.ts';
-
-export type { StartTask } from '../service/start-work.ts';
+import type { AssignFoldTask } from '../service/assign-fold.ts';
+import type { ProjectTask } from '../service/project-share.ts';
+import type { BootstrapTask } from '../model/admixture/bootstrap.ts';
+import type { CvFold, CvFoldTask } from '../model/admixture/cross-validation.ts';
+import type { FitOptions } from '../model/fit-options.ts';
+import type { PostedDataset, PreparedData } from '../model/prepared/prepared-data.ts';
+import type { StartResult } from '../model/start.ts';
+import type { StartTask } from '../model/sweep.ts';
 
 /** Messages from the pool to a start worker. */
 export type ToStartWorker =

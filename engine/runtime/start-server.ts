@@ -1,14 +1,8 @@
-import {
-  assignFoldWork,
-  bootstrapWork,
-  projectWork,
-  cvFoldWork,
-  startWork,
-  workerDataset,
-  type CvFold,
-  type StartContext,
-  type StartResult,
-} from '../service/start-work.ts';
+import { bootstrapWork, cvFoldWork, startWork, workerDataset } from '../service/start-work.ts';
+import { assignFoldWork } from '../service/assign-fold.ts';
+import { projectWork } from '../service/project-share.ts';
+import type { StartContext, StartResult } from '../model/start.ts';
+import type { CvFold } from '../model/admixture/cross-validation.ts';
 import { yieldToEventLoop, type Port } from './port.ts';
 import { setKernelHelpers } from '../util/kernel-team.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';

@@ -8,8 +8,6 @@ import { preparedData, type PreparedData } from '../model/prepared/prepared-data
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import type { SweepRun } from '../model/sweep.ts';
 
-export type { SweepSummary } from '../analysis/k-choice.ts';
-
 /** A fitted model of a sweep: enough to choose K and select markers (a SweepRun or a run read back from JSON). */
 export interface FittedRun {
   readonly K: number;

@@ -10,7 +10,6 @@ import {
 } from '../classify/evaluate.ts';
 import type { StartRunner } from './start-runner.ts';
 import { categoricalOf, unpackShares, type AssignFoldTask } from './assign-fold.ts';
-export { assignFoldWork, type AssignFoldTask } from './assign-fold.ts';
 import { genotypePanelEvaluator, panelCurveWith, type PanelEvaluator } from '../classify/panel-curve.ts';
 import { searchesByScore, structureSearchWork } from '../classify/learn-structure.ts';
 import {
@@ -31,9 +30,6 @@ import {
 } from '../classify/allele-discriminative.ts';
 import { LIMITS, PANEL_METHOD, type AssignBy, type PanelMethod, type Variables } from '../util/choices.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
-
-export type { ClassifierOptions } from '../classify/evaluate.ts';
-export type { AllelePrior } from '../classify/allele-nb.ts';
 
 export interface AssignOptions {
   /** Classes: populations or their groups. */

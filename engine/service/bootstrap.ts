@@ -1,6 +1,5 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { bootstrapReplicate, resampledBlocks, type BootstrapTask } from '../model/admixture/bootstrap.ts';
-export { resampledBlocks } from '../model/admixture/bootstrap.ts';
 import type { FitOptions } from '../model/fit-options.ts';
 import { likeliestRunAtK, type SweepRun } from '../model/sweep.ts';
 import { alignToReference, permuteColumns } from '../model/align.ts';
@@ -55,7 +54,7 @@ export function bootstrapAncestry(
     onReplicate?.(b + 1);
     return q;
   });
-  return summarizeBootstrap(reps, data.individuals.length, run.K, resampledBlocks(data));
+  return summarizeBootstrap(reps, data, run.K);
 }
 
 /**
@@ -77,7 +76,7 @@ export async function bootstrapAncestryOn(
   const tasks = bootstrapTasks(run, B, seed);
   const done = await runner.runBootstrap(data, tasks, { ...fit, model: 'admixture' }, signal, onReplicate);
   if (done.cancelled || done.results.some((r) => r === undefined)) return undefined;
-  return summarizeBootstrap(done.results as Float64Array[], data.individuals.length, run.K, resampledBlocks(data));
+  return summarizeBootstrap(done.results as Float64Array[], data, run.K);
 }
 
 /**
@@ -106,13 +105,10 @@ export async function bootstrapSweepRun(
   return { ...b, replicate: run.replicate, se: order(b.se), lower: order(b.lower), upper: order(b.upper) };
 }
 
-/** Per entry of Q over the replicates: standard deviation and the 2.5 % and 97.5 % quantiles. */
-export function summarizeBootstrap(
-  reps: readonly Float64Array[],
-  N: number,
-  K: number,
-  blocks: number | undefined,
-): AncestryBootstrap {
+/** Per entry of Q over the replicates of `data`'s bootstrap: standard deviation and the 2.5 % and 97.5 % quantiles. */
+export function summarizeBootstrap(reps: readonly Float64Array[], data: GenotypeData, K: number): AncestryBootstrap {
+  const N = data.individuals.length;
+  const blocks = resampledBlocks(data);
   const B = reps.length;
   const se = new Float64Array(N * K);
   const lower = new Float64Array(N * K);

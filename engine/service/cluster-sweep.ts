@@ -8,7 +8,9 @@ import { preparedData, type PreparedData } from '../model/prepared/prepared-data
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
 import { combineStarts, type Clustering } from '../model/combine-starts.ts';
 import { continueStart, type StartResult } from '../model/start.ts';
+import { DEFAULT_FIT, type FitOptions } from '../model/fit-options.ts';
 import {
+  likeliestRunAtK,
   runModel,
   startRanking,
   sweepTasks,
@@ -22,16 +24,26 @@ import type { StartRunner } from './start-runner.ts';
 import { runSweepStarts } from './sweep-starts.ts';
 import { screenPlan } from '../model/screening.ts';
 
-export type { SweepOptions, SweepRun } from '../model/sweep.ts';
-export { likeliestRun, likeliestRunAtK } from '../model/sweep.ts';
-
 import type { SweepProgress } from './sweep-progress.ts';
 import { SweepEstimate } from './sweep-estimate.ts';
 import { CLUSTER_DEFAULTS } from '../util/choices.ts';
 
-export { DEFAULT_FIT, type FitOptions } from '../model/fit-options.ts';
-export type { AlgorithmChoice } from '../model/algorithm-choice.ts';
-export type { ParentWeights } from '../model/tan/tan-fit.ts';
+/** A fit's options: the defaults (DEFAULT_FIT) with `overrides` in their place. */
+export function fitOptions(overrides: Partial<FitOptions> = {}): FitOptions {
+  return { ...DEFAULT_FIT, ...overrides };
+}
+
+/**
+ * The run a command works on in a result: the likeliest at K (K may be left out when the result
+ * holds one K); `file` names the result in the messages.
+ */
+export function likeliestRunIn(runs: readonly SweepRun[], K: number | undefined, file: string): SweepRun {
+  const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
+  if (K === undefined && ks.length > 1) throw new Error(`${file}: holds K = ${ks.join(', ')}; choose one (--k)`);
+  const at = K ?? ks[0]!;
+  if (!ks.includes(at)) throw new Error(`${file}: no run at K = ${at} (it holds K = ${ks.join(', ')})`);
+  return likeliestRunAtK(runs, at);
+}
 
 export type { SweepProgress } from './sweep-progress.ts';
 

@@ -9,7 +9,6 @@ import { writeGenepop, writeStructure, writeVcf, type WrittenFile } from '../for
 import type { ExportFormat, FormatName } from '../util/choices.ts';
 
 /** The data as the models read it, prepared once per dataset (cached). */
-export { preparedData } from '../model/prepared/prepared-data.ts';
 
 /** The read options a front end sets (functions and streams stay in the engine). */
 export interface OpenOptions {

@@ -1,8 +1,7 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
-import { pca, type PcaOptions, type PcaResult } from '../analysis/pca.ts';
+import { pca, type PcaResult } from '../analysis/pca.ts';
+import type { PcaOptions } from '../util/choices.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
-
-export { PCA_DEFAULTS } from '../analysis/pca.ts';
 
 /** A PCA of a dataset, with the individuals it describes, as every front end shows and writes it. */
 export interface PrincipalComponents extends PcaResult {

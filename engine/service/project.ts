@@ -9,8 +9,6 @@ import { FREQUENCY_PRIOR, type Model } from '../util/choices.ts';
 import { alignToReference, permuteColumns } from '../model/align.ts';
 import { likeliestRunAtK, type SweepRun } from '../model/sweep.ts';
 
-export type { MarkerMatchCounts } from '../data/marker-match.ts';
-
 /** A fitted model to project onto: its markers and its frequencies per (marker, allele) and cluster. */
 export interface Reference {
   readonly file: string;

@@ -1,8 +1,8 @@
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { runFst } from '../analysis/fst.ts';
 import { PANEL_GRID, panelSweep, selectMarkers as twoStepSelection } from '../analysis/marker-selection.ts';
-import type { PreparedData } from '../model/prepared/prepared-data.ts';
-import type { FittedRun } from './analyze-sweep.ts';
+import { preparedData, type PreparedData } from '../model/prepared/prepared-data.ts';
+import { chooseModel, type ChosenModel, type FittedRun } from './analyze-sweep.ts';
 
 /** One marker of the ranking, as every front end shows it. */
 export interface MarkerRow {
@@ -69,4 +69,31 @@ export function selectMarkers(
 /** Panel size over the p_rel × p_red grid of section 8.5.2. */
 export function panelSizes(md: PreparedData, run: FittedRun): { pRel: number; pRed: number; size: number }[] {
   return panelSweep(md, run.model, PANEL_GRID.pRel, PANEL_GRID.pRed);
+}
+
+/** What the "select markers" use case gives: the model chosen, its ranking and panel, the grid's sizes. */
+export interface MarkerPanel {
+  readonly chosen: ChosenModel;
+  readonly selection: MarkerSelection;
+  /** Panel sizes over the p_rel × p_red grid, when asked for. */
+  readonly grid?: { pRel: number; pRed: number; size: number }[];
+}
+
+/**
+ * Use case "select markers" (the CLI's `select` and the app's Markers view): the model at K (or at
+ * the K of highest mean F_ST) chosen among the runs, its markers ranked by mutual information and
+ * selected by the two-step test at (p_rel, p_red); with `grid`, the panel sizes over the grid too.
+ */
+export function markerPanel(
+  data: GenotypeData,
+  runs: readonly FittedRun[],
+  K: number | undefined,
+  pRel: number,
+  pRed: number,
+  grid = false,
+): MarkerPanel {
+  const md = preparedData(data);
+  const chosen = chooseModel(md, runs, K);
+  const selection = selectMarkers(data, md, chosen.run, pRel, pRed);
+  return { chosen, selection, ...(grid ? { grid: panelSizes(md, chosen.run) } : {}) };
 }

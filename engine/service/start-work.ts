@@ -1,3 +1,4 @@
+import type { GenotypeData } from '../data/genotype-data.ts';
 import type { FitOptions } from '../model/fit-options.ts';
 import {
   everyLocus,
@@ -10,18 +11,34 @@ import {
 import { preparedContext, startContext, startSteps, type StartContext, type StartResult } from '../model/start.ts';
 import { cvEntryOrder, cvFoldSteps, type CvFold, type CvFoldTask } from '../model/admixture/cross-validation.ts';
 import { bootstrapSteps, type BootstrapTask } from '../model/admixture/bootstrap.ts';
-export type { BootstrapTask } from '../model/admixture/bootstrap.ts';
-export { assignFoldWork, type AssignFoldTask } from './assign-fold.ts';
-export { projectWork, type ProjectTask } from './project-share.ts';
 import { admixtureFitOptions } from '../model/admixture/admixture-start.ts';
 import { MAX_K as TWO_ALLELE_MAX_K, twoAlleleData } from '../model/admixture/two-allele-passes.ts';
 import type { StartTask } from '../model/sweep.ts';
 
-// What the runtime's start workers and pools handle, named here so that the runtime reaches the
-// models through the service layer only.
-export type { CvFold, CvFoldTask, FitOptions, PreparedData, StartContext, StartResult, StartTask };
-export { postedDataset, preparedData };
-export type { PostedDataset };
+/** Which preparation a pool's tasks share: the mixture model's, the admixture model's, or none. */
+export type WorkerPreparation = 'mixture' | 'admixture' | 'none';
+
+/**
+ * What a pool posts to its workers for a dataset: the preparation its tasks share, made once here
+ * (worker threads get the calls and genotype codes in shared memory where the platform has it,
+ * else a copy each), and the genotype data themselves only where the tasks read them (`withData`).
+ * The admixture model reads every locus's codes: decoded here once, not in each worker (SNP data at
+ * a K the two-allele passes are written for never need them: those read a locus at a time).
+ */
+export function datasetForWorkers(
+  data: GenotypeData,
+  preparation: WorkerPreparation,
+  withData: boolean,
+  largestK: number,
+): { data?: PostedDataset; prepared?: PreparedData } {
+  const prepared =
+    preparation === 'none'
+      ? undefined
+      : preparation === 'admixture'
+        ? preparedForAdmixture(preparedData(data), largestK)
+        : preparedData(data);
+  return { ...(withData ? { data: postedDataset(data) } : {}), ...(prepared ? { prepared } : {}) };
+}
 
 /**
  * The preparation the admixture model's workers share for fits up to K = largestK: every locus's

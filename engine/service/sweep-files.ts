@@ -4,7 +4,8 @@ import { writeP, writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
 import { preparedData } from '../model/prepared/prepared-data.ts';
 import { likeliestRunAtK, type SweepOptions, type SweepRun } from '../model/sweep.ts';
-import { analyzeSweep, type SweepSummary } from './analyze-sweep.ts';
+import { analyzeSweep } from './analyze-sweep.ts';
+import type { SweepSummary } from '../analysis/k-choice.ts';
 import { sweepJson } from './result-json.ts';
 
 // Use case "a sweep's result as files": what `stratify sweep` and `stratify merge` write into

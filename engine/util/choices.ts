@@ -416,3 +416,26 @@ export function iterationStage(loci: number | undefined, total: number): string 
 
 /** Puechmaille's (2016) K estimators: the published membership threshold (`--membership-threshold`). */
 export const PUECHMAILLE_THRESHOLD = 0.5;
+
+/**
+ * PCA's settings (engine/analysis/pca.ts): components, the randomised method's seed and
+ * oversampling, the number of individuals up to which the exact decomposition runs, and the Krylov
+ * iterations' tolerance and limit. The defaults, used by `stratify pca` and the app's PCA view.
+ */
+export interface PcaOptions {
+  readonly pcs: number;
+  readonly seed: number;
+  readonly oversampling: number;
+  readonly exactUpTo: number;
+  readonly tolerance: number;
+  readonly maxIterations: number;
+}
+
+export const PCA_DEFAULTS: PcaOptions = {
+  pcs: 10,
+  seed: 1,
+  oversampling: 10,
+  exactUpTo: 50,
+  tolerance: 1e-4,
+  maxIterations: 50,
+};

@@ -3,7 +3,8 @@
 // run one by one from their seeds (the independent reference), on 1 and 3 threads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSweep, type SweepOptions, type SweepRun } from '../../engine/service/cluster-sweep.ts';
+import { runSweep } from '../../engine/service/cluster-sweep.ts';
+import { type SweepOptions, type SweepRun } from '../../engine/model/sweep.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import type { StartRunner } from '../../engine/service/start-runner.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSweep, type SweepOptions } from '../../engine/service/cluster-sweep.ts';
+import { runSweep } from '../../engine/service/cluster-sweep.ts';
+import { type SweepOptions } from '../../engine/model/sweep.ts';
 import { runSweepPiece } from '../../engine/service/sweep-pieces.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSweep, type SweepOptions, type SweepProgress } from '../../engine/service/cluster-sweep.ts';
+import { runSweep, type SweepProgress } from '../../engine/service/cluster-sweep.ts';
+import { type SweepOptions } from '../../engine/model/sweep.ts';
 import { StartPool } from '../../engine/runtime/pool.ts';
 import type { StartRunner } from '../../engine/service/start-runner.ts';
 import { spawnInProcess } from '../../engine/runtime/in-process.ts';

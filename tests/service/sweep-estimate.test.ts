@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { iterationsLeft, secondsLeft, SweepEstimate, type Observation } from '../../engine/service/sweep-estimate.ts';
-import { runSweep, DEFAULT_FIT, type SweepProgress } from '../../engine/service/cluster-sweep.ts';
+import { runSweep, type SweepProgress } from '../../engine/service/cluster-sweep.ts';
+import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { readDataset } from '../../engine/index.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
