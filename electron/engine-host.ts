@@ -98,7 +98,7 @@ export class EngineHost {
 
   /**
    * Lets window `contents`'s engine server read one file where it lives; the grant the page hands
-   * the engine. Called only for files the user chose (main's dialogs, a drop, Open Recent, a project).
+   * the engine. Called only for files the user chose (main's dialogs, a drop, Open Recent, a session).
    */
   async grant(path: string, contents: WindowContents): Promise<FileGrant> {
     const r = await this.tryGrant(path, contents);
@@ -144,7 +144,7 @@ export class EngineHost {
     return { grants, refused };
   }
 
-  /** The paths a window was granted (and may therefore list in a project it saves). */
+  /** The paths a window was granted (and may therefore list in a session it saves). */
   grantedPaths(contents: WindowContents): ReadonlySet<string> {
     return new Set(this.grants.get(contents.id)?.values() ?? []);
   }

@@ -1,19 +1,19 @@
 // Main's IPC without Electron's modules: the engine handshake and the invoke contract wired to
 // injected dialogs and files, so tests run main's own wiring over fakes of ipcMain and WebContents.
 // Main alone decides what the engine may read: the files of its own dialogs, of a drop the preload
-// resolved, and those listed by a project the user opened in main's dialog (or main's own
+// resolved, and those listed by a session the user opened in main's dialog (or main's own
 // autosave, which holds only files the window had been granted).
 import { basename } from 'node:path';
 import type { EngineHost, WindowContents } from './engine-host.ts';
 import {
   ENGINE_CHANNELS,
   IpcValidationError,
-  projectPaths,
+  sessionPaths,
   registerInvokeHandlers,
   type FileGrant,
   type InvokeHandlers,
   type MainIpc,
-  type OpenedProject,
+  type OpenedSession,
 } from '../shared/ipc-contract.ts';
 
 /** ipcMain's parts main uses: invoke handlers and the handshake's one-way message. */
@@ -30,12 +30,12 @@ export interface MainIpcDeps<E> {
   contentsOf(event: E): WindowContents;
   /** The system's open dialog: the chosen paths, or null when cancelled. */
   showOpenDialog(): Promise<string[] | null>;
-  /** The system's open dialog for a project file: the chosen path, or null when cancelled. */
-  showOpenProjectDialog(): Promise<string | null>;
+  /** The system's open dialog for a session file: the chosen path, or null when cancelled. */
+  showOpenSessionDialog(): Promise<string | null>;
   /** The system's save dialog for a suggested name: the chosen path, or null when cancelled. */
   showSaveDialog(name: string): Promise<string | null>;
-  /** Reads a project file the user chose (main's own read: the engine is not involved). */
-  readProject(path: string): Promise<string>;
+  /** Reads a session file the user chose (main's own read: the engine is not involved). */
+  readSession(path: string): Promise<string>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   /** Main's autosave file in its user-data folder: read (null when none) and written. */
   readonly autosave: { read(): Promise<string | null>; write(text: string): Promise<void> };
@@ -43,12 +43,12 @@ export interface MainIpcDeps<E> {
   rememberRecent(path: string): Promise<void>;
 }
 
-/** Refuses a project that lists a file the window was not granted (the page cannot widen its grants). */
+/** Refuses a session that lists a file the window was not granted (the page cannot widen its grants). */
 function checkListedGranted(text: string, granted: ReadonlySet<string>): void {
-  const foreign = projectPaths(text).filter((p) => !granted.has(p));
+  const foreign = sessionPaths(text).filter((p) => !granted.has(p));
   if (foreign.length > 0)
     throw new IpcValidationError(
-      `the project lists ${foreign.length === 1 ? 'a file' : 'files'} this window did not open: ${foreign.join(', ')}`,
+      `the session lists ${foreign.length === 1 ? 'a file' : 'files'} this window did not open: ${foreign.join(', ')}`,
     );
 }
 
@@ -58,9 +58,9 @@ export function registerMainIpc<E>(deps: MainIpcDeps<E>): void {
   deps.ipcMain.on(ENGINE_CHANNELS.connect, (e) => {
     if (deps.trusted(e)) engine.connect(deps.contentsOf(e));
   });
-  /** The project's listed files granted to the window that asked; the others reported with the reason. */
-  const opened = async (e: E, name: string, text: string): Promise<OpenedProject> => {
-    const { grants, refused } = await engine.grantExisting(projectPaths(text), deps.contentsOf(e));
+  /** The session's listed files granted to the window that asked; the others reported with the reason. */
+  const opened = async (e: E, name: string, text: string): Promise<OpenedSession> => {
+    const { grants, refused } = await engine.grantExisting(sessionPaths(text), deps.contentsOf(e));
     return { name, text, grants, refused };
   };
   const handlers: InvokeHandlers<E> = {
@@ -72,19 +72,19 @@ export function registerMainIpc<E>(deps: MainIpcDeps<E>): void {
       return grants;
     },
     grantDropped: async (e: E, paths: string[]) => engine.grantFiles(paths, deps.contentsOf(e)),
-    openProject: async (e: E) => {
-      const path = await deps.showOpenProjectDialog();
+    openSession: async (e: E) => {
+      const path = await deps.showOpenSessionDialog();
       if (!path) return null;
-      return opened(e, basename(path), await deps.readProject(path));
+      return opened(e, basename(path), await deps.readSession(path));
     },
-    saveProject: async (e: E, name: string, text: string) => {
+    saveSession: async (e: E, name: string, text: string) => {
       checkListedGranted(text, engine.grantedPaths(deps.contentsOf(e)));
       const path = await deps.showSaveDialog(name);
       if (!path) return null;
       await deps.writeFile(path, text);
       return path;
     },
-    autosaveProject: async (e: E, text: string) => {
+    autosaveSession: async (e: E, text: string) => {
       checkListedGranted(text, engine.grantedPaths(deps.contentsOf(e)));
       await deps.autosave.write(text);
     },

@@ -33,8 +33,8 @@ const WEB_ROOT = join(HERE, '..', 'dist-web');
 const STATE_FILE = () => join(app.getPath('userData'), 'window-state.json');
 const RECENT_FILE = () => join(app.getPath('userData'), 'recent-files.json');
 const AUTOSAVE_FILE = () => join(app.getPath('userData'), 'autosave.stratify.json');
-/** The largest project file main reads (projects embed results, not datasets opened by path). */
-const MAX_PROJECT_BYTES = 512 * 1024 ** 2;
+/** The largest session file main reads (sessions embed results, not datasets opened by path). */
+const MAX_SESSION_BYTES = 512 * 1024 ** 2;
 
 // The smoke test (tests/electron-smoke) runs the app with a user-data folder of its own.
 if (process.env.STRATIFY_USER_DATA) app.setPath('userData', process.env.STRATIFY_USER_DATA);
@@ -143,8 +143,8 @@ async function buildMenu(): Promise<void> {
             : [{ label: 'No recent files', enabled: false }],
         },
         { type: 'separator' },
-        { label: 'Save Project', accelerator: 'CmdOrCtrl+S', click: () => sendMenu('save-project') },
-        { label: 'Open Project…', accelerator: 'CmdOrCtrl+Shift+O', click: () => sendMenu('open-project') },
+        { label: 'Save Session', accelerator: 'CmdOrCtrl+S', click: () => sendMenu('save-session') },
+        { label: 'Open Session…', accelerator: 'CmdOrCtrl+Shift+O', click: () => sendMenu('open-session') },
         { type: 'separator' },
         { label: 'Export Plot…', accelerator: 'CmdOrCtrl+E', click: () => sendMenu('export-plot') },
         { type: 'separator' },
@@ -191,10 +191,10 @@ function registerIpc(): void {
       });
       return r.canceled ? null : r.filePaths;
     },
-    showOpenProjectDialog: async () => {
+    showOpenSessionDialog: async () => {
       const r = await dialog.showOpenDialog({
         properties: ['openFile'],
-        filters: [{ name: 'Stratify projects', extensions: ['json'] }],
+        filters: [{ name: 'Stratify sessions', extensions: ['json'] }],
       });
       return r.canceled ? null : (r.filePaths[0] ?? null);
     },
@@ -202,8 +202,8 @@ function registerIpc(): void {
       const r = await dialog.showSaveDialog({ defaultPath: name });
       return r.canceled || !r.filePath ? null : r.filePath;
     },
-    readProject: async (path) => {
-      if ((await stat(path)).size > MAX_PROJECT_BYTES) throw new Error(`${path}: larger than a project can be`);
+    readSession: async (path) => {
+      if ((await stat(path)).size > MAX_SESSION_BYTES) throw new Error(`${path}: larger than a session can be`);
       return readFile(path, 'utf8');
     },
     writeFile: writeFileAtomic,

@@ -24,15 +24,15 @@ export const ENGINE_CHANNELS = {
 export const ENGINE_PORT_MESSAGE = 'stratify:engine-port';
 
 /**
- * A project file opened by main: its text, the data files it lists that main granted this window,
+ * A session file opened by main: its text, the data files it lists that main granted this window,
  * and those it lists that main could not grant, each with the reason.
  */
-export interface OpenedProject {
-  /** The project file's name (no folder). */
+export interface OpenedSession {
+  /** The session file's name (no folder). */
   readonly name: string;
   readonly text: string;
   readonly grants: readonly FileGrant[];
-  /** Paths the project lists that main did not grant: not there, a folder, unreadable… */
+  /** Paths the session lists that main did not grant: not there, a folder, unreadable… */
   readonly refused: readonly RefusedFile[];
 }
 
@@ -45,7 +45,7 @@ export interface RefusedFile {
 /**
  * Renderer → main calls (ipcRenderer.invoke → ipcMain.handle): arguments and result. No channel
  * the page can reach takes a path: main grants files only from what the user did (its own dialogs,
- * Open Recent, the command line, a drop the preload resolved, a project the user chose).
+ * Open Recent, the command line, a drop the preload resolved, a session the user chose).
  */
 export interface InvokeContract {
   /** The system's open dialog; the chosen files granted to the engine (main file first), or null when cancelled. */
@@ -56,15 +56,15 @@ export interface InvokeContract {
    * webUtils.getPathForFile), never with a path the page wrote.
    */
   grantDropped: { args: [paths: string[]]; result: FileGrant[] };
-  /** The system's open dialog for a project; the project with the files it lists granted, or null. */
-  openProject: { args: []; result: OpenedProject | null };
-  /** The system's save dialog for a project; refused when it lists a file this window was not granted. */
-  saveProject: { args: [name: string, text: string]; result: string | null };
-  /** Keeps the latest project in main's own folder; refused when it lists a file this window was not granted. */
-  autosaveProject: { args: [text: string]; result: void };
-  /** The autosaved project with the files it lists granted again to this window, or null. */
-  restoreAutosave: { args: []; result: OpenedProject | null };
-  /** The system's save dialog for a suggested name; the path written, or null when cancelled. Never a project. */
+  /** The system's open dialog for a session; the session with the files it lists granted, or null. */
+  openSession: { args: []; result: OpenedSession | null };
+  /** The system's save dialog for a session; refused when it lists a file this window was not granted. */
+  saveSession: { args: [name: string, text: string]; result: string | null };
+  /** Keeps the latest session in main's own folder; refused when it lists a file this window was not granted. */
+  autosaveSession: { args: [text: string]; result: void };
+  /** The autosaved session with the files it lists granted again to this window, or null. */
+  restoreAutosave: { args: []; result: OpenedSession | null };
+  /** The system's save dialog for a suggested name; the path written, or null when cancelled. Never a session. */
   saveFile: { args: [name: string, data: string | Uint8Array]; result: string | null };
 }
 
@@ -81,9 +81,9 @@ export interface EventContract {
 export const INVOKE_CHANNELS: { readonly [K in keyof InvokeContract]: string } = {
   openDialog: 'stratify:open-dialog',
   grantDropped: 'stratify:grant-dropped',
-  openProject: 'stratify:open-project',
-  saveProject: 'stratify:save-project',
-  autosaveProject: 'stratify:autosave-project',
+  openSession: 'stratify:open-session',
+  saveSession: 'stratify:save-session',
+  autosaveSession: 'stratify:autosave-session',
   restoreAutosave: 'stratify:restore-autosave',
   saveFile: 'stratify:save-file',
 };
@@ -95,7 +95,7 @@ export const EVENT_CHANNELS: { readonly [K in keyof EventContract]: string } = {
 };
 
 /** What the application menu can ask the page to do. */
-export const MENU_COMMANDS = ['open', 'save-project', 'open-project', 'export-plot', 'run', 'cancel'] as const;
+export const MENU_COMMANDS = ['open', 'save-session', 'open-session', 'export-plot', 'run', 'cancel'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 export class IpcValidationError extends Error {
@@ -169,16 +169,16 @@ export function validateGrants(v: unknown): FileGrant[] {
 
 const MAX_PROJECT = 512 * 1024 ** 2;
 
-/** A project's text from the page: a string of at most 512 MiB that parses as a Stratify project. */
-export function validateProjectText(v: unknown): string {
+/** A session's text from the page: a string of at most 512 MiB that parses as a Stratify session. */
+export function validateSessionText(v: unknown): string {
   if (typeof v !== 'string' || v.length > MAX_PROJECT)
-    throw new IpcValidationError('a project must be JSON text of at most 512 MiB');
-  projectPaths(v);
+    throw new IpcValidationError('a session must be JSON text of at most 512 MiB');
+  sessionPaths(v);
   return v;
 }
 
-/** Whether text parses as a Stratify project (the JSON the app saves: { app: 'stratify', files }). */
-function parsedProject(text: string): Record<string, unknown> | null {
+/** Whether text parses as a Stratify session (the JSON the app saves: { app: 'stratify', files }). */
+function parsedSession(text: string): Record<string, unknown> | null {
   if (!/^\s*\{/.test(text)) return null;
   try {
     const doc = JSON.parse(text) as unknown;
@@ -190,26 +190,26 @@ function parsedProject(text: string): Record<string, unknown> | null {
   return null;
 }
 
-/** Whether content written by saveFile would open as a project (so it must go through saveProject). */
-export function isProjectContent(data: string | Uint8Array): boolean {
-  if (typeof data === 'string') return parsedProject(data) !== null;
+/** Whether content written by saveFile would open as a session (so it must go through saveSession). */
+export function isSessionContent(data: string | Uint8Array): boolean {
+  if (typeof data === 'string') return parsedSession(data) !== null;
   // Bytes: only what begins like a JSON object is decoded (a PNG or a zip is not).
   let k = 0;
   while (k < data.length && (data[k] === 0x20 || data[k] === 0x0a || data[k] === 0x0d || data[k] === 0x09)) k++;
   if (data[k] === 0xef) k += 3; // a UTF-8 byte-order mark
   if (data[k] !== 0x7b) return false;
-  return parsedProject(new TextDecoder().decode(data)) !== null;
+  return parsedSession(new TextDecoder().decode(data)) !== null;
 }
 
 /**
- * The files on disk a project lists (its data files, population file and sites file by path), in
- * order; throws IpcValidationError when the text is not a Stratify project or a path is malformed.
+ * The files on disk a session lists (its data files, population file and sites file by path), in
+ * order; throws IpcValidationError when the text is not a Stratify session or a path is malformed.
  */
-export function projectPaths(text: string): string[] {
-  const doc = parsedProject(text);
-  if (!doc) throw new IpcValidationError('not a Stratify project (JSON with "app": "stratify")');
+export function sessionPaths(text: string): string[] {
+  const doc = parsedSession(text);
+  if (!doc) throw new IpcValidationError('not a Stratify session (JSON with "app": "stratify")');
   const files = doc.files;
-  if (!Array.isArray(files)) throw new IpcValidationError('the project has no list of files');
+  if (!Array.isArray(files)) throw new IpcValidationError('the session has no list of files');
   const listed = [...files, doc.populationFile, doc.sitesFile].filter((f) => f !== undefined);
   const paths: string[] = [];
   for (const f of listed) {
@@ -230,17 +230,17 @@ export const VALIDATE_ARGS: { readonly [K in keyof InvokeContract]: (args: unkno
     if (args.length !== 1) throw new IpcValidationError('grantDropped takes a list of paths');
     return [validatePaths(args[0])];
   },
-  openProject: (args) => {
-    if (args.length !== 0) throw new IpcValidationError('openProject takes no arguments');
+  openSession: (args) => {
+    if (args.length !== 0) throw new IpcValidationError('openSession takes no arguments');
     return [];
   },
-  saveProject: (args) => {
-    if (args.length !== 2) throw new IpcValidationError('saveProject takes a file name and the project');
-    return [validateFileName(args[0]), validateProjectText(args[1])];
+  saveSession: (args) => {
+    if (args.length !== 2) throw new IpcValidationError('saveSession takes a file name and the session');
+    return [validateFileName(args[0]), validateSessionText(args[1])];
   },
-  autosaveProject: (args) => {
-    if (args.length !== 1) throw new IpcValidationError('autosaveProject takes the project');
-    return [validateProjectText(args[0])];
+  autosaveSession: (args) => {
+    if (args.length !== 1) throw new IpcValidationError('autosaveSession takes the session');
+    return [validateSessionText(args[0])];
   },
   restoreAutosave: (args) => {
     if (args.length !== 0) throw new IpcValidationError('restoreAutosave takes no arguments');
@@ -249,8 +249,8 @@ export const VALIDATE_ARGS: { readonly [K in keyof InvokeContract]: (args: unkno
   saveFile: (args) => {
     if (args.length !== 2) throw new IpcValidationError('saveFile takes a file name and its content');
     const data = validateFileData(args[1]);
-    if (isProjectContent(data))
-      throw new IpcValidationError('a project is saved with saveProject, which checks the files it lists');
+    if (isSessionContent(data))
+      throw new IpcValidationError('a session is saved with saveSession, which checks the files it lists');
     return [validateFileName(args[0]), data];
   },
 };
@@ -316,9 +316,9 @@ export interface DesktopApi {
    * are left out, so the result may be shorter than `files`, or empty.
    */
   grantFiles(files: readonly File[]): Promise<FileGrant[]>;
-  openProject(): Promise<InvokeContract['openProject']['result']>;
-  saveProject(...args: InvokeContract['saveProject']['args']): Promise<InvokeContract['saveProject']['result']>;
-  autosaveProject(...args: InvokeContract['autosaveProject']['args']): Promise<void>;
+  openSession(): Promise<InvokeContract['openSession']['result']>;
+  saveSession(...args: InvokeContract['saveSession']['args']): Promise<InvokeContract['saveSession']['result']>;
+  autosaveSession(...args: InvokeContract['autosaveSession']['args']): Promise<void>;
   restoreAutosave(): Promise<InvokeContract['restoreAutosave']['result']>;
   saveFile(...args: InvokeContract['saveFile']['args']): Promise<InvokeContract['saveFile']['result']>;
   onEngineCrashed(handler: (reason: EventContract['engineCrashed']) => void): void;
@@ -364,10 +364,10 @@ export function desktopApi(ipc: RendererIpc, files: FilePaths): DesktopApi {
       const paths = pathsOfFiles(list, files);
       return paths.length === 0 ? [] : ((await ipc.invoke(INVOKE_CHANNELS.grantDropped, paths)) as FileGrant[]);
     },
-    openProject: () => ipc.invoke(INVOKE_CHANNELS.openProject) as Promise<OpenedProject | null>,
-    saveProject: (name, text) => ipc.invoke(INVOKE_CHANNELS.saveProject, name, text) as Promise<string | null>,
-    autosaveProject: async (text) => void (await ipc.invoke(INVOKE_CHANNELS.autosaveProject, text)),
-    restoreAutosave: () => ipc.invoke(INVOKE_CHANNELS.restoreAutosave) as Promise<OpenedProject | null>,
+    openSession: () => ipc.invoke(INVOKE_CHANNELS.openSession) as Promise<OpenedSession | null>,
+    saveSession: (name, text) => ipc.invoke(INVOKE_CHANNELS.saveSession, name, text) as Promise<string | null>,
+    autosaveSession: async (text) => void (await ipc.invoke(INVOKE_CHANNELS.autosaveSession, text)),
+    restoreAutosave: () => ipc.invoke(INVOKE_CHANNELS.restoreAutosave) as Promise<OpenedSession | null>,
     saveFile: (name, data) => ipc.invoke(INVOKE_CHANNELS.saveFile, name, data) as Promise<string | null>,
     onEngineCrashed: on(EVENT_CHANNELS.engineCrashed, (v) => String(v)),
     onMenuCommand: on(EVENT_CHANNELS.menuCommand, validateMenuCommand),

@@ -92,11 +92,11 @@ test('Structure view: samples projected onto an admixture fit at K = 3 get their
   await page.getByRole('button', { name: 'Structure' }).click();
   await page.getByTestId('projection').locator('summary').click();
   assert.equal(await summary.textContent(), said);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-project').click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-session').click()]);
   const path = join(mkdtempSync(join(tmpdir(), 'stratify-projection-project-')), 'p.stratify.json');
   await download.saveAs(path);
   const fresh = await openApp(browser);
-  await fresh.page.getByTestId('project-input').setInputFiles(path);
+  await fresh.page.getByTestId('session-input').setInputFiles(path);
   await fresh.page.getByTestId('projection').waitFor({ timeout: 30_000 });
   await fresh.page.getByTestId('projection').locator('summary').click();
   assert.equal(await fresh.page.getByTestId('projection-summary').textContent(), said);

@@ -140,7 +140,7 @@ test('Structure view → Bootstrap: whiskers on the bars, the CLI’s intervals'
   assert.deepEqual(errors, []);
 });
 
-test('Structure view: a saved project keeps the fit check and the bootstrap whiskers', async () => {
+test('Structure view: a saved session keeps the fit check and the bootstrap whiskers', async () => {
   const { page, errors } = await appWithRun();
   const darkOf = (p: typeof page) =>
     p.getByTestId('structure-canvas').evaluate((c: HTMLCanvasElement) => {
@@ -163,8 +163,8 @@ test('Structure view: a saved project keeps the fit check and the bootstrap whis
   await page.getByTestId('bootstrap-summary').waitFor({ timeout: 120_000 });
   const whiskers = await darkOf(page);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-project').click()]);
-  const path = join(mkdtempSync(join(tmpdir(), 'stratify-trust-project-')), 'trust.stratify.json');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-session').click()]);
+  const path = join(mkdtempSync(join(tmpdir(), 'stratify-trust-session-')), 'trust.stratify.json');
   await download.saveAs(path);
   const doc = JSON.parse(readFileSync(path, 'utf8')) as {
     trust?: { bootstrap?: { B: number; shown?: number[] }; fitCheck?: { N: number; matrix?: string } };
@@ -175,8 +175,8 @@ test('Structure view: a saved project keeps the fit check and the bootstrap whis
   assert.ok((doc.trust?.fitCheck?.matrix?.length ?? 0) > 237 * 237 * 4, 'every pair, as float32');
 
   const fresh = await openApp(browser);
-  // The project reopens on the view it was saved on: Structure.
-  await fresh.page.getByTestId('project-input').setInputFiles(path);
+  // The session reopens on the view it was saved on: Structure.
+  await fresh.page.getByTestId('session-input').setInputFiles(path);
   await fresh.page.getByTestId('structure-canvas').waitFor({ timeout: 30_000 });
   assert.equal(await darkOf(fresh.page), whiskers, 'the same whiskers on the same bars');
   await fresh.page.getByText('Model fit: residual correlations').click();

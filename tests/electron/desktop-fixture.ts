@@ -43,7 +43,7 @@ export function countingDisk(): HostFiles & { touched: string[] } {
 /** What main's dialogs answer next (null: cancelled). */
 export interface Dialogs {
   open: string[] | null;
-  openProject: string | null;
+  openSession: string | null;
   save: string | null;
 }
 
@@ -65,7 +65,7 @@ export function desktopWindow(host: ReturnType<typeof engineHost>, dialogs: Part
   const bridge = fakeContextBridge();
   const win = new FakeWindow();
   const files = fakeWebUtils();
-  const answer: Dialogs = { open: null, openProject: null, save: null, ...dialogs };
+  const answer: Dialogs = { open: null, openSession: null, save: null, ...dialogs };
   const recent: string[] = [];
   const written = new Map<string, string | Uint8Array>();
   let autosaved: string | null = null;
@@ -75,9 +75,9 @@ export function desktopWindow(host: ReturnType<typeof engineHost>, dialogs: Part
     trusted: (e) => isTrustedSender(e.senderFrame.url, true),
     contentsOf: (e) => e.sender,
     showOpenDialog: async () => answer.open,
-    showOpenProjectDialog: async () => answer.openProject,
+    showOpenSessionDialog: async () => answer.openSession,
     showSaveDialog: async () => answer.save,
-    readProject: (path) => readFile(path, 'utf8'),
+    readSession: (path) => readFile(path, 'utf8'),
     writeFile: async (path, data) => void written.set(path, data),
     autosave: { read: async () => autosaved, write: async (text) => void (autosaved = text) },
     rememberRecent: async (p) => void recent.push(p),

@@ -35,9 +35,9 @@ function fakeMain() {
         calls.push({ key: 'grantDropped', args: [paths] });
         return paths.map((p) => ({ name: p, path: p, size: 0, grant: 'g' }));
       },
-      openProject: async () => null,
-      saveProject: async () => null,
-      autosaveProject: async () => undefined,
+      openSession: async () => null,
+      saveSession: async () => null,
+      autosaveSession: async () => undefined,
       restoreAutosave: async () => null,
       saveFile: async (_e, name, data) => {
         calls.push({ key: 'saveFile', args: [name, data] });
@@ -91,9 +91,9 @@ test('preload: each API call goes to its channel; events are validated before th
   await api.openFileDialog();
   await api.grantFiles([dropped, new File(['x'], 'made-in-the-page.vcf')]);
   assert.deepEqual(await api.grantFiles([new File(['x'], '/etc/passwd')]), [], 'no path: no call to main');
-  await api.openProject();
-  await api.saveProject('p.stratify.json', '{"app":"stratify","files":[]}');
-  await api.autosaveProject('{"app":"stratify","files":[]}');
+  await api.openSession();
+  await api.saveSession('p.stratify.json', '{"app":"stratify","files":[]}');
+  await api.autosaveSession('{"app":"stratify","files":[]}');
   await api.restoreAutosave();
   await api.saveFile('a.svg', 'x');
   assert.deepEqual(
@@ -101,9 +101,9 @@ test('preload: each API call goes to its channel; events are validated before th
     [
       INVOKE_CHANNELS.openDialog,
       INVOKE_CHANNELS.grantDropped,
-      INVOKE_CHANNELS.openProject,
-      INVOKE_CHANNELS.saveProject,
-      INVOKE_CHANNELS.autosaveProject,
+      INVOKE_CHANNELS.openSession,
+      INVOKE_CHANNELS.saveSession,
+      INVOKE_CHANNELS.autosaveSession,
       INVOKE_CHANNELS.restoreAutosave,
       INVOKE_CHANNELS.saveFile,
     ],
@@ -142,9 +142,9 @@ test('renderer: every API method has a caller and every menu command a handler; 
   const methods: (keyof DesktopApi)[] = [
     'openFileDialog',
     'grantFiles',
-    'openProject',
-    'saveProject',
-    'autosaveProject',
+    'openSession',
+    'saveSession',
+    'autosaveSession',
     'restoreAutosave',
     'saveFile',
     'onEngineCrashed',

@@ -24,17 +24,17 @@ test('IPC validation: file names, file data, senders', () => {
 
 test('atomic writes replace the file whole and leave no temporary files; a failed write keeps the old file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'stratify-'));
-  const target = join(dir, 'project.json');
+  const target = join(dir, 'session.json');
   await writeFileAtomic(target, JSON.stringify({ version: 1, n: 1 }));
   await writeFileAtomic(target, JSON.stringify({ version: 1, n: 2 }));
   assert.deepEqual(JSON.parse(readFileSync(target, 'utf8')), { version: 1, n: 2 });
-  assert.deepEqual(readdirSync(dir), ['project.json']);
+  assert.deepEqual(readdirSync(dir), ['session.json']);
   // A target that is a (non-empty) directory cannot be replaced: the write fails, nothing is torn.
   const blocked = join(dir, 'blocked');
   mkdirSync(blocked);
   writeFileSync(join(blocked, 'keep'), 'x');
   await assert.rejects(writeFileAtomic(blocked, 'new content'));
-  assert.deepEqual(readdirSync(dir).sort(), ['blocked', 'project.json']);
+  assert.deepEqual(readdirSync(dir).sort(), ['blocked', 'session.json']);
   assert.equal(readFileSync(join(blocked, 'keep'), 'utf8'), 'x');
   // Nested folders are created.
   await writeFileAtomic(join(dir, 'a', 'b', 'state.json'), '{}');

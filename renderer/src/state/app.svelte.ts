@@ -27,7 +27,7 @@ export class AppState {
   dataset = $state.raw<DatasetInfo | null>(null);
   fileNames = $state.raw<string[]>([]);
   /**
-   * The open files: bytes in the browser build (kept so a project can embed them), grants in the
+   * The open files: bytes in the browser build (kept so a session can embed them), grants in the
    * desktop app, where the engine reads the files where they live and the page never holds them.
    */
   files = $state.raw<FileInput[]>([]);

@@ -8,7 +8,7 @@ import {
   type Variables,
 } from '../../../engine/util/choices.ts';
 
-/** The Assign view's settings and its last result (kept here so projects and autosave restore them). */
+/** The Assign view's settings and its last result (kept here so sessions and autosave restore them). */
 export class AssignState {
   by = $state<AssignBy>('population');
   classifier = $state<StructureKind>('nb');
@@ -31,7 +31,7 @@ export class AssignState {
   }
 }
 
-/** The settings as saved in a project. */
+/** The settings as saved in a session. */
 export type AssignSettings = Pick<
   AssignState,
   'by' | 'classifier' | 'learning' | 'score' | 'folds' | 'variables' | 'curve'

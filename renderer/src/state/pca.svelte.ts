@@ -11,5 +11,5 @@ export class PcaState {
   result = $state.raw<{ datasetId: number; pca: PcaInfo } | null>(null);
 }
 
-/** The settings as saved in a project. */
+/** The settings as saved in a session. */
 export type PcaSettings = Pick<PcaState, 'pcs' | 'xPc' | 'yPc' | 'colourBy'> & { clusterK?: number };

@@ -23,7 +23,7 @@ import type {
   RunInfo,
 } from '../../../engine/runtime/engine-protocol.ts';
 import { isFileGrant } from '../../../engine/runtime/engine-protocol.ts';
-import type { OpenedProject } from '../../../shared/ipc-contract.ts';
+import type { OpenedSession } from '../../../shared/ipc-contract.ts';
 import type { AssignSettings } from './assign.svelte.ts';
 import type { PcaSettings } from './pca.svelte.ts';
 import type { FilterOptions } from '../../../engine/runtime/engine-protocol.ts';
@@ -31,14 +31,14 @@ import type { View } from './app.svelte.ts';
 import type { Algorithm, RankBy, StartsRule } from '../../../engine/util/choices.ts';
 
 /**
- * A file in a project: embedded (opened in the browser build, or a small side file), or, for a
- * file the desktop app read where it lives, its path (projects do not copy large datasets).
+ * A file in a session: embedded (opened in the browser build, or a small side file), or, for a
+ * file the desktop app read where it lives, its path (sessions do not copy large datasets).
  */
 export type SavedFile =
   { readonly name: string; readonly base64: string } | { readonly name: string; readonly path: string };
 
 /** A saved analysis: the data (embedded or by path), every setting and every result, as plain JSON. */
-export interface ProjectDoc {
+export interface SessionDoc {
   readonly version: 1;
   readonly app: 'stratify';
   readonly savedAt: string;
@@ -58,11 +58,11 @@ export interface ProjectDoc {
     epsilon: number;
     seed: number;
     rankBy?: RankBy;
-    /** Absent in projects saved before the admixture model: the mixture model. */
+    /** Absent in sessions saved before the admixture model: the mixture model. */
     model?: Model;
     tolerance?: number;
     cvFolds?: number;
-    /** Absent in projects saved before adaptive starts: every start ran. */
+    /** Absent in sessions saved before adaptive starts: every start ran. */
     startsRule?: StartsRule;
     /** Supervised admixture's reference populations (absent: none). */
     references?: string[];
@@ -77,10 +77,10 @@ export interface ProjectDoc {
     populationOrder: string[];
     shownK: number[];
     groupByRegion: boolean;
-    /** Absent in projects saved before per-row sorting: one order for all rows. */
+    /** Absent in sessions saved before per-row sorting: one order for all rows. */
     sortEachRow?: boolean;
     barHeight: number;
-    /** Absent in projects saved before the Map view. */
+    /** Absent in sessions saved before the Map view. */
     mapK?: number;
   };
   readonly runs: readonly {
@@ -93,27 +93,27 @@ export interface ProjectDoc {
     informative: number[];
     independence: number[];
     theta: number[];
-    /** Absent in projects saved before the admixture model: the mixture model. */
+    /** Absent in sessions saved before the admixture model: the mixture model. */
     model?: Model;
     cvError?: number;
-    /** Sweeps with --algorithm auto (absent in projects saved before it). */
+    /** Sweeps with --algorithm auto (absent in sessions saved before it). */
     algorithmChoice?: RunInfo['algorithmChoice'];
   }[];
-  /** Absent in projects saved before the PCA view. */
+  /** Absent in sessions saved before the PCA view. */
   readonly pca?: {
     settings: PcaSettings;
     result?: PcaInfo;
   };
   /**
    * The Structure view's bootstrap intervals and model-fit check, of the runs saved here (absent
-   * in projects saved before they were saved, or when none was computed).
+   * in sessions saved before they were saved, or when none was computed).
    */
   readonly trust?: {
     readonly bootstrap?: EncodedBootstrap;
     readonly fitCheck?: EncodedFitCheck;
     readonly projection?: EncodedProjection;
   };
-  /** Absent in projects saved before the Assign view was saved. */
+  /** Absent in sessions saved before the Assign view was saved. */
   readonly assign?: {
     settings: AssignSettings;
     result?: EncodedAssign;
@@ -136,11 +136,11 @@ export type EncodedBootstrap = Omit<BootstrapInfo, 'se' | 'lower' | 'upper'> & {
 /**
  * A fit check as plain JSON: the population means (null where a population has no pair), and the
  * matrix of every pair as base64 of its float32 bytes up to FIT_MATRIX_SAVED individuals (beyond,
- * a reopened project shows the population means; a new check draws the pairs again).
+ * a reopened session shows the population means; a new check draws the pairs again).
  */
 export type EncodedFitCheck = Omit<FitCheckInfo, 'matrix' | 'means'> & { means: (number | null)[]; matrix?: string };
 
-/** The most individuals whose fit-check matrix a project keeps (1,000: 4 MB of float32). */
+/** The most individuals whose fit-check matrix a session keeps (1,000: 4 MB of float32). */
 export const FIT_MATRIX_SAVED = 1000;
 
 export function encodeBootstrap(b: BootstrapInfo, shown?: Float64Array): EncodedBootstrap {
@@ -272,13 +272,13 @@ export function encodeFile(f: FileInput): SavedFile {
 
 /**
  * The saved files as the engine takes them: embedded ones decoded, files by path matched to the
- * grants main made when it opened the project (`opened`: its own dialog or its autosave). A file
+ * grants main made when it opened the session (`opened`: its own dialog or its autosave). A file
  * by path without a grant is refused: in a browser (only the desktop app reads from disk), or when
  * main could not grant it (its reason said: "no such file", "not a file"…).
  */
 export function decodeFiles(
   saved: readonly SavedFile[],
-  opened?: Pick<OpenedProject, 'grants' | 'refused'>,
+  opened?: Pick<OpenedSession, 'grants' | 'refused'>,
 ): FileInput[] {
   const byPath = new Map((opened?.grants ?? []).map((g) => [g.path, g]));
   const reasons = new Map((opened?.refused ?? []).map((r) => [r.path, r.reason]));
@@ -286,19 +286,19 @@ export function decodeFiles(
   if (lost.length > 0) {
     if (!opened)
       throw new Error(
-        `the project reads ${lost.join(', ')} from disk, which only the desktop app can do; open it there`,
+        `the session reads ${lost.join(', ')} from disk, which only the desktop app can do; open it there`,
       );
     const said = lost.filter((p) => reasons.has(p));
     throw new Error(
       said.length > 0
-        ? `the project reads ${said.map((p) => `${p} (${reasons.get(p)!})`).join(', ')}, which the app cannot open`
-        : `the project reads ${lost.join(', ')}, which the app did not open for it`,
+        ? `the session reads ${said.map((p) => `${p} (${reasons.get(p)!})`).join(', ')}, which the app cannot open`
+        : `the session reads ${lost.join(', ')}, which the app did not open for it`,
     );
   }
   return saved.map((f) => ('path' in f ? byPath.get(f.path)! : { name: f.name, bytes: fromBase64(f.base64) }));
 }
 
-export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
+export function encodeRuns(runs: readonly RunInfo[]): SessionDoc['runs'] {
   return runs.map((r) => ({
     K: r.K,
     replicate: r.replicate,
@@ -316,11 +316,11 @@ export function encodeRuns(runs: readonly RunInfo[]): ProjectDoc['runs'] {
 }
 
 /** The saved runs as the engine takes them; each must have one row of Q per individual (`individuals`). */
-export function decodeRuns(runs: ProjectDoc['runs'], individuals: number): RunInfo[] {
+export function decodeRuns(runs: SessionDoc['runs'], individuals: number): RunInfo[] {
   runs.forEach((r, k) => {
     if (r.Q.length !== individuals * r.K)
       throw new Error(
-        `the project's runs[${k}] has ${r.Q.length / r.K} individuals, the dataset ${individuals}: the results do not belong to this data`,
+        `the session's runs[${k}] has ${r.Q.length / r.K} individuals, the dataset ${individuals}: the results do not belong to this data`,
       );
   });
   return runs.map((r) => ({
@@ -334,12 +334,12 @@ export function decodeRuns(runs: ProjectDoc['runs'], individuals: number): RunIn
   }));
 }
 
-/** The views a project can reopen on. */
+/** The views a session can reopen on. */
 const VIEWS: readonly View[] = ['data', 'run', 'structure', 'k', 'markers', 'assign', 'pca', 'map'];
 
-/** A readable refusal: what is wrong and where in the project file. */
+/** A readable refusal: what is wrong and where in the session file. */
 function bad(where: string, what: string): never {
-  throw new Error(`the project file is damaged or from another version: ${where} ${what}`);
+  throw new Error(`the session file is damaged or from another version: ${where} ${what}`);
 }
 const isInt = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
 const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
@@ -355,15 +355,15 @@ function checkFile(f: unknown, where: string): void {
 }
 
 /**
- * Checks that a parsed JSON document is a whole Stratify project, field by field (types, allowed
+ * Checks that a parsed JSON document is a whole Stratify session, field by field (types, allowed
  * values, table shapes), so that a tampered or foreign file is refused with a readable error
  * before anything is restored.
  */
-export function checkProject(doc: unknown): ProjectDoc {
-  const d = doc as Partial<ProjectDoc> | null;
+export function checkSession(doc: unknown): SessionDoc {
+  const d = doc as Partial<SessionDoc> | null;
   if (!d || typeof d !== 'object' || d.app !== 'stratify' || d.version !== 1)
-    throw new Error('not a Stratify project (version 1) file');
-  if (!Array.isArray(d.files) || d.files.length === 0) throw new Error('the project holds no dataset');
+    throw new Error('not a Stratify session (version 1) file');
+  if (!Array.isArray(d.files) || d.files.length === 0) throw new Error('the session holds no dataset');
   d.files.forEach((f, k) => checkFile(f, `files[${k}]`));
   if (d.populationFile !== undefined) checkFile(d.populationFile, 'populationFile');
   if (d.sitesFile !== undefined) checkFile(d.sitesFile, 'sitesFile');
@@ -462,7 +462,7 @@ export function checkProject(doc: unknown): ProjectDoc {
       typeof a.curve === 'boolean';
     if (!ok) bad('assign.settings', 'are not valid Assign settings');
   }
-  return d as ProjectDoc;
+  return d as SessionDoc;
 }
 
 function checkTrust(t: unknown): void {
@@ -551,13 +551,13 @@ function db(): Promise<IDBDatabase> {
 }
 
 /**
- * Keeps the latest project: in the desktop app in main's own folder (main checks it lists only
+ * Keeps the latest session: in the desktop app in main's own folder (main checks it lists only
  * files this window opened), in a browser in IndexedDB (one transaction: the old copy stays until
  * the new one commits).
  */
-export async function autosave(doc: ProjectDoc): Promise<void> {
+export async function autosave(doc: SessionDoc): Promise<void> {
   const desktop = window.stratify;
-  if (desktop?.isDesktop) return desktop.autosaveProject(JSON.stringify(doc));
+  if (desktop?.isDesktop) return desktop.autosaveSession(JSON.stringify(doc));
   const d = await db();
   await new Promise<void>((resolve, reject) => {
     const tx = d.transaction(STORE, 'readwrite');
@@ -568,23 +568,23 @@ export async function autosave(doc: ProjectDoc): Promise<void> {
   d.close();
 }
 
-/** A project to restore, with what main granted for it in the desktop app. */
-export interface RestorableProject {
-  readonly doc: ProjectDoc;
-  readonly opened?: Pick<OpenedProject, 'grants' | 'refused'>;
+/** A session to restore, with what main granted for it in the desktop app. */
+export interface RestorableSession {
+  readonly doc: SessionDoc;
+  readonly opened?: Pick<OpenedSession, 'grants' | 'refused'>;
 }
 
-/** A project main opened (its dialog or its autosave), checked; throws with the field at fault. */
-export function openedProject(opened: OpenedProject): RestorableProject {
-  return { doc: checkProject(JSON.parse(opened.text)), opened };
+/** A session main opened (its dialog or its autosave), checked; throws with the field at fault. */
+export function openedSession(opened: OpenedSession): RestorableSession {
+  return { doc: checkSession(JSON.parse(opened.text)), opened };
 }
 
-export async function loadAutosave(): Promise<RestorableProject | null> {
+export async function loadAutosave(): Promise<RestorableSession | null> {
   const desktop = window.stratify;
   try {
     if (desktop?.isDesktop) {
       const opened = await desktop.restoreAutosave();
-      return opened ? openedProject(opened) : null;
+      return opened ? openedSession(opened) : null;
     }
     const d = await db();
     const text = await new Promise<string | undefined>((resolve, reject) => {
@@ -593,7 +593,7 @@ export async function loadAutosave(): Promise<RestorableProject | null> {
       req.onerror = () => reject(req.error);
     });
     d.close();
-    return text ? { doc: checkProject(JSON.parse(text)) } : null;
+    return text ? { doc: checkSession(JSON.parse(text)) } : null;
   } catch {
     return null;
   }

@@ -14,7 +14,7 @@ after(async () => {
   await browser.close();
 });
 
-test('save a project, reopen it in a fresh browser and find every view restored; autosave offers the last session', async () => {
+test('save a session, reopen it in a fresh browser and find every view restored; autosave offers the last session', async () => {
   const { page } = await openApp(browser);
   await page.getByRole('button', { name: /nancycats \(GENEPOP/ }).click();
   await page.getByTestId('n-individuals').waitFor();
@@ -30,8 +30,8 @@ test('save a project, reopen it in a fresh browser and find every view restored;
   await page.getByRole('button', { name: 'Choose K' }).click();
   await page.getByTestId('k-table').waitFor();
   const table = await page.getByTestId('k-table').textContent();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-project').click()]);
-  const path = join(ROOT, 'test-results', 'project.stratify.json');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-session').click()]);
+  const path = join(ROOT, 'test-results', 'session.stratify.json');
   await download.saveAs(path);
   const doc = JSON.parse(readFileSync(path, 'utf8')) as {
     version: number;
@@ -44,7 +44,7 @@ test('save a project, reopen it in a fresh browser and find every view restored;
 
   // A fresh browser context (no autosave there): open the saved file.
   const fresh = await openApp(browser);
-  await fresh.page.getByTestId('project-input').setInputFiles(path);
+  await fresh.page.getByTestId('session-input').setInputFiles(path);
   await fresh.page.getByTestId('k-table').waitFor({ timeout: 30_000 });
   assert.equal(await fresh.page.getByTestId('k-table').textContent(), table);
   await fresh.page.getByRole('button', { name: 'Structure' }).click();
@@ -76,7 +76,7 @@ test('save a project, reopen it in a fresh browser and find every view restored;
     ],
   ];
   for (const [file, why] of cases) {
-    await fresh.page.getByTestId('project-input').setInputFiles(file);
+    await fresh.page.getByTestId('session-input').setInputFiles(file);
     await fresh.page.waitForFunction(
       (source) => new RegExp(source).test(document.querySelector('[data-testid=error]')?.textContent ?? ''),
       why.source,

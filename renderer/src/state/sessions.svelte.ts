@@ -7,7 +7,7 @@ import type { AssignState } from './assign.svelte.ts';
 import type { PcaState } from './pca.svelte.ts';
 import {
   autosave,
-  checkProject,
+  checkSession,
   decodeAssign,
   decodeBootstrap,
   decodeFitCheck,
@@ -21,10 +21,10 @@ import {
   encodeFile,
   encodeRuns,
   loadAutosave,
-  openedProject,
-  type ProjectDoc,
-  type RestorableProject,
-} from './project.ts';
+  openedSession,
+  type SessionDoc,
+  type RestorableSession,
+} from './session.ts';
 import { saveFile } from '../export/save.ts';
 import type { OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
 
@@ -33,14 +33,14 @@ function withoutPopulationFile(o: OpenOptions): Omit<OpenOptions, 'populationFil
   return rest;
 }
 
-/** Saving, opening and autosaving projects; restoring a project restores every view. */
-export class ProjectState {
+/** Saving, opening and autosaving sessions; restoring a session restores every view. */
+export class SessionState {
   lastSaved = $state<string | null>(null);
-  /** Autosaves completed, and whether a change waits for one (shown beside Save project). */
+  /** Autosaves completed, and whether a change waits for one (shown beside Save session). */
   autosaves = $state(0);
   autosavePending = $state(false);
   private autosaveTurn = 0;
-  restorable = $state.raw<RestorableProject | null>(null);
+  restorable = $state.raw<RestorableSession | null>(null);
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -51,7 +51,7 @@ export class ProjectState {
     private readonly pca?: PcaState,
   ) {}
 
-  build(): ProjectDoc | null {
+  build(): SessionDoc | null {
     const { app, run, plot, assign } = this;
     if (!app.dataset || app.files.length === 0) return null;
     return {
@@ -127,7 +127,7 @@ export class ProjectState {
   }
 
   /** The bootstrap intervals, fit check and projection of the runs shown (those of another sweep are not saved). */
-  private trust(): Pick<ProjectDoc, 'trust'> {
+  private trust(): Pick<SessionDoc, 'trust'> {
     const { plot } = this;
     const sweepId = this.run.analysis?.sweepId;
     const b = plot.bootstrap?.sweepId === sweepId ? plot.bootstrap?.info : undefined;
@@ -180,13 +180,13 @@ export class ProjectState {
     const name = `${(this.app.fileNames[0] ?? 'analysis').replace(/\.[^.]+$/, '')}.stratify.json`;
     const desktop = window.stratify;
     try {
-      // The desktop app saves projects through main, which checks the files they list.
+      // The desktop app saves sessions through main, which checks the files they list.
       if (desktop?.isDesktop) {
-        if ((await desktop.saveProject(name, JSON.stringify(doc))) === null) return;
+        if ((await desktop.saveSession(name, JSON.stringify(doc))) === null) return;
       } else await saveFile(name, JSON.stringify(doc), 'application/json');
       this.lastSaved = doc.savedAt;
     } catch (e) {
-      this.app.error = toShownError('Could not save the project', e);
+      this.app.error = toShownError('Could not save the session', e);
     }
   }
 
@@ -215,36 +215,36 @@ export class ProjectState {
     this.restorable = await loadAutosave();
   }
 
-  /** A project file chosen in the page (the browser build: its files must be embedded). */
+  /** A session file chosen in the page (the browser build: its files must be embedded). */
   async openFile(file: File): Promise<void> {
     try {
-      await this.restore({ doc: checkProject(JSON.parse(await file.text())) });
+      await this.restore({ doc: checkSession(JSON.parse(await file.text())) });
     } catch (e) {
-      this.app.error = toShownError(`Could not open the project ${file.name}`, e);
+      this.app.error = toShownError(`Could not open the session ${file.name}`, e);
     }
   }
 
-  /** The desktop app: main's Open dialog reads the project and grants the files it lists. */
+  /** The desktop app: main's Open dialog reads the session and grants the files it lists. */
   async openFromDesktop(): Promise<void> {
     const desktop = window.stratify;
     if (!desktop?.isDesktop) return;
-    let name = 'the project';
+    let name = 'the session';
     try {
-      const opened = await desktop.openProject();
+      const opened = await desktop.openSession();
       if (!opened) return;
       name = opened.name;
-      await this.restore(openedProject(opened));
+      await this.restore(openedSession(opened));
     } catch (e) {
       this.app.error = toShownError(`Could not open ${name}`, e);
     }
   }
 
   /**
-   * Restores a project: everything is read, filtered, checked and analysed in the engine first,
-   * and only then shown, so a project that does not fit its data changes nothing (the datasets
+   * Restores a session: everything is read, filtered, checked and analysed in the engine first,
+   * and only then shown, so a session that does not fit its data changes nothing (the datasets
    * read for it are closed and the error says why).
    */
-  async restore({ doc, opened }: RestorableProject): Promise<void> {
+  async restore({ doc, opened }: RestorableSession): Promise<void> {
     const { app, run, plot, assign } = this;
     const client = app.client;
     if (!client) return;
@@ -329,7 +329,7 @@ export class ProjectState {
       this.restorable = null;
     } catch (e) {
       for (const id of read) void client.call('closeDataset', [id]).result;
-      app.error = toShownError('Could not restore the project', e);
+      app.error = toShownError('Could not restore the session', e);
     } finally {
       app.loading = false;
     }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  checkProject,
+  checkSession,
   decodeAssign,
   decodeBootstrap,
   decodeFitCheck,
@@ -15,7 +15,7 @@ import {
   encodeAssign,
   encodeFile,
   encodeRuns,
-} from '../../renderer/src/state/project.ts';
+} from '../../renderer/src/state/session.ts';
 import type { AssignInfo, BootstrapInfo, FitCheckInfo, ProjectionInfo } from '../../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {
@@ -46,7 +46,7 @@ test('a saved assignment that does not fit the dataset is refused with a message
   assert.throws(() => decodeAssign({ ...enc, exclusion: [0.1] }, 4), /does not fit the dataset/);
 });
 
-const project = () => ({
+const session = () => ({
   version: 1,
   app: 'stratify',
   savedAt: '2026-11-23T00:00:00Z',
@@ -82,20 +82,20 @@ const pcaResult = {
   converged: true,
 };
 
-test('a whole project passes; each damaged field is refused by name before anything is restored', () => {
-  assert.doesNotThrow(() => checkProject(project()));
+test('a whole session passes; each damaged field is refused by name before anything is restored', () => {
+  assert.doesNotThrow(() => checkSession(session()));
   assert.doesNotThrow(() =>
-    checkProject({ ...project(), view: 'pca', pca: { settings: pcaSettings, result: pcaResult } }),
+    checkSession({ ...session(), view: 'pca', pca: { settings: pcaSettings, result: pcaResult } }),
   );
-  assert.doesNotThrow(() => checkProject({ ...project(), sitesFile: { name: 'sites.csv', base64: 'cG9wLHgseQo=' } }));
-  // A project saved while a sweep ran: the runs it had finished and what it was running.
+  assert.doesNotThrow(() => checkSession({ ...session(), sitesFile: { name: 'sites.csv', base64: 'cG9wLHgseQo=' } }));
+  // A session saved while a sweep ran: the runs it had finished and what it was running.
   assert.doesNotThrow(() =>
-    checkProject({
-      ...project(),
-      run: { ...project().run, references: ['a', 'b'], interrupted: { kValues: [2, 3], replicates: 2 } },
+    checkSession({
+      ...session(),
+      run: { ...session().run, references: ['a', 'b'], interrupted: { kValues: [2, 3], replicates: 2 } },
     }),
   );
-  const damage: [(d: ReturnType<typeof project>) => void, RegExp][] = [
+  const damage: [(d: ReturnType<typeof session>) => void, RegExp][] = [
     [(d) => (d.view = 'nowhere'), /view/],
     [(d) => ((d.run as Record<string, unknown>)['algorithm'] = 'magic'), /run\.algorithm/],
     [(d) => (d.run.kFrom = 0), /run\.kFrom/],
@@ -138,23 +138,23 @@ test('a whole project passes; each damaged field is refused by name before anyth
     ],
   ];
   for (const [edit, why] of damage) {
-    const d = project();
+    const d = session();
     edit(d);
-    assert.throws(() => checkProject(d), why, String(why));
+    assert.throws(() => checkSession(d), why, String(why));
   }
-  assert.throws(() => checkProject({ app: 'other' }), /not a Stratify project/);
+  assert.throws(() => checkSession({ app: 'other' }), /not a Stratify session/);
   // Runs must have one row per individual of the dataset they are restored onto.
-  assert.equal(decodeRuns(checkProject(project()).runs, 2).length, 1);
-  assert.throws(() => decodeRuns(checkProject(project()).runs, 3), /do not belong to this data/);
+  assert.equal(decodeRuns(checkSession(session()).runs, 2).length, 1);
+  assert.throws(() => decodeRuns(checkSession(session()).runs, 3), /do not belong to this data/);
   // What auto chose is saved with the run and comes back.
   const choice = {
     algorithm: 'em' as const,
     heldOut: { ema: -12, em: -11 },
     reason: 'EM: held-out ln L -11 against -12 for EMA',
   };
-  const withChoice = project();
+  const withChoice = session();
   Object.assign(withChoice.runs[0]!, { algorithmChoice: choice });
-  const restored = decodeRuns(checkProject(JSON.parse(JSON.stringify(withChoice))).runs, 2);
+  const restored = decodeRuns(checkSession(JSON.parse(JSON.stringify(withChoice))).runs, 2);
   assert.deepEqual(restored[0]!.algorithmChoice, choice);
   assert.deepEqual(encodeRuns(restored)[0]!.algorithmChoice, choice);
 });
@@ -199,14 +199,14 @@ test('saved bootstrap intervals and a fit check survive JSON (NaN, float32 pairs
   // Beyond FIT_MATRIX_SAVED individuals only the population means are kept.
   const big = { ...fit, N: FIT_MATRIX_SAVED + 1, matrix: new Float32Array((FIT_MATRIX_SAVED + 1) ** 2) };
   assert.equal(encodeFitCheck(big).matrix, undefined);
-  // checkProject knows their shapes.
-  const doc = project();
+  // checkSession knows their shapes.
+  const doc = session();
   Object.assign(doc, { trust: { bootstrap: encodeBootstrap(boot, shown), fitCheck: saved } });
-  assert.doesNotThrow(() => checkProject(JSON.parse(JSON.stringify(doc))));
+  assert.doesNotThrow(() => checkSession(JSON.parse(JSON.stringify(doc))));
   Object.assign(doc, { trust: { bootstrap: { ...encodeBootstrap(boot), B: 1 } } });
-  assert.throws(() => checkProject(doc), /trust\.bootstrap/);
+  assert.throws(() => checkSession(doc), /trust\.bootstrap/);
   Object.assign(doc, { trust: { fitCheck: { ...saved, matrix: 'not base64!' } } });
-  assert.throws(() => checkProject(doc), /trust\.fitCheck/);
+  assert.throws(() => checkSession(doc), /trust\.fitCheck/);
 
   // A projection of other samples: its own individuals, Q and copies.
   const projection: ProjectionInfo = {
@@ -234,11 +234,11 @@ test('saved bootstrap intervals and a fit check survive JSON (NaN, float32 pairs
   const encoded = JSON.parse(JSON.stringify(encodeProjection(projection))) as ReturnType<typeof encodeProjection>;
   assert.deepEqual(decodeProjection(encoded), projection);
   Object.assign(doc, { trust: { projection: encoded } });
-  assert.doesNotThrow(() => checkProject(doc));
+  assert.doesNotThrow(() => checkSession(doc));
   Object.assign(doc, { trust: { projection: { ...encoded, Q: [0.5] } } });
-  assert.throws(() => checkProject(doc), /trust\.projection/);
+  assert.throws(() => checkSession(doc), /trust\.projection/);
   Object.assign(doc, { trust: { projection: { ...encoded, copies: [1.5, 0] } } });
-  assert.throws(() => checkProject(doc), /trust\.projection/);
+  assert.throws(() => checkSession(doc), /trust\.projection/);
 });
 
 test('files the desktop app read where they live are saved by path and matched to main’s grants on restore; embedded ones decoded', () => {
@@ -247,8 +247,8 @@ test('files the desktop app read where they live are saved by path and matched t
   const saved = [encodeFile(grant), encodeFile(bytes)];
   assert.deepEqual(saved[0], { name: 'big.vcf.gz', path: '/data/big.vcf.gz' }, 'no bytes for a granted file');
   assert.ok(!('path' in saved[1]!));
-  assert.doesNotThrow(() => checkProject({ ...project(), files: saved }));
-  // What main granted when it opened the project (its dialog or its autosave).
+  assert.doesNotThrow(() => checkSession({ ...session(), files: saved }));
+  // What main granted when it opened the session (its dialog or its autosave).
   const opened = { grants: [{ ...grant, grant: 'g2' }], refused: [] };
   const files = decodeFiles(JSON.parse(JSON.stringify(saved)), opened);
   assert.deepEqual(files[0], { ...grant, grant: 'g2' });
