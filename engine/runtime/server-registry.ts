@@ -1,4 +1,5 @@
-import { EngineServer, type EngineServerOptions } from './engine-server.ts';
+import { EngineServer } from './engine-server.ts';
+import type { EngineServerOptions } from './engine-state.ts';
 import type { StartPool } from './pool.ts';
 import type { Port } from './port.ts';
 
