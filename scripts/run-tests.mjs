@@ -50,8 +50,12 @@ if (tiers.every((t) => byTier[t].length === 0)) {
 function runFile(file) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
+    // Without the parent's test-runner context (set when this script runs inside a test), else
+    // the child's runner would skip its files.
+    const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
       cwd: root,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -59,9 +63,11 @@ function runFile(file) {
     child.stderr.on('data', (chunk) => (out += chunk));
     child.on('close', (code) => {
       const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+      // A file that ran no test is a failure too (a test file that cannot fail is a defect).
+      const ran = count('pass') + count('fail') + count('cancelled') + count('skipped') > 0;
       resolve({
         file,
-        status: code ?? 1,
+        status: code === 0 && !ran ? 1 : (code ?? 1),
         out,
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
         pass: count('pass'),

@@ -1,3 +1,4 @@
+// tier: slow — cross-validated classifiers on real data (run by npm test, not by npm run test:fast).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

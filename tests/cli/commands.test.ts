@@ -1,3 +1,4 @@
+// tier: slow — every command end to end through the CLI (run by npm test, not by npm run test:fast).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,3 +1,4 @@
+// tier: slow — filters and pruning through the CLI against PLINK's lists (run by npm test, not by npm run test:fast).
 // SNP preparation on the command line: `stratify filter` writes what PLINK 2 keeps (its lists in
 // tests/fixtures/ld are the reference) as a PLINK fileset that reads back, with prune.in/out and
 // the reasons; every command that reads genotypes takes the same filters; sex chromosomes leave

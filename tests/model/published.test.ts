@@ -1,3 +1,4 @@
+// tier: slow — the dissertation's published values (run by npm test, not by npm run test:fast).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';

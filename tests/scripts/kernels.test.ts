@@ -1,3 +1,4 @@
+// tier: slow — regenerates every WebAssembly kernel (run by npm test, not by npm run test:fast).
 // The WebAssembly kernels under engine/**/generated/ are generated: the files in the repository
 // must be what scripts/kernels/gen-kernels.mjs writes, so an edit to one of them alone is caught
 // here, and nothing else sits in a generated/ folder.

@@ -1,3 +1,4 @@
+// tier: slow — whole sweeps through Snakemake (run by npm test, not by npm run test:fast).
 // Sweeps in pieces: `stratify run --replicate` pieces merged by `stratify merge`, and the shipped
 // Snakemake workflow, give the files `stratify sweep` writes with the same seed, byte for byte;
 // mismatched pieces are refused with the piece and the difference named.
