@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkSession } from '../../renderer/src/state/session-check.ts';
 import {
-  checkSession,
   decodeAssign,
   decodeBootstrap,
   decodeFitCheck,
@@ -15,7 +15,7 @@ import {
   encodeAssign,
   encodeFile,
   encodeRuns,
-} from '../../renderer/src/state/session.ts';
+} from '../../renderer/src/state/session-codec.ts';
 import type { AssignInfo, BootstrapInfo, FitCheckInfo, ProjectionInfo } from '../../engine/runtime/engine-protocol.ts';
 
 const info: AssignInfo = {

@@ -5,9 +5,9 @@ import type { PlotState } from './plot.svelte.ts';
 import type { RunState } from './run.svelte.ts';
 import type { AssignState } from './assign.svelte.ts';
 import type { PcaState } from './pca.svelte.ts';
+import { autosave, loadAutosave, openedSession, type RestorableSession } from './session-store.ts';
+import { checkSession } from './session-check.ts';
 import {
-  autosave,
-  checkSession,
   decodeAssign,
   decodeBootstrap,
   decodeFitCheck,
@@ -20,11 +20,8 @@ import {
   encodeAssign,
   encodeFile,
   encodeRuns,
-  loadAutosave,
-  openedSession,
-  type SessionDoc,
-  type RestorableSession,
-} from './session.ts';
+} from './session-codec.ts';
+import type { SessionDoc } from './session.ts';
 import { saveFile } from '../export/save.ts';
 import type { OpenOptions } from '../../../engine/runtime/engine-protocol.ts';
 
