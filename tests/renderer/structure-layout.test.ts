@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import {
   layoutIndividuals,
   rowOrder,
-  structureSvg,
   withRowOrders,
   type PlotRow,
-} from '../../renderer/src/charts/structure-plot.ts';
+} from '../../renderer/src/charts/structure-layout.ts';
+import { structureSvg } from '../../renderer/src/charts/structure-svg.ts';
 
 test('each row sorted by its own clusters: populations keep their places, individuals follow that row', () => {
   const individuals = ['a', 'a', 'a', 'b', 'b', 'b'].map((p, i) => ({ id: `i${i}`, population: p }));

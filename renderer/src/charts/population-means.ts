@@ -1,4 +1,4 @@
-import { UNLABELLED, type PlotIndividual, type PlotRow } from './structure-plot.ts';
+import { UNLABELLED, type PlotIndividual, type PlotRow } from './structure-layout.ts';
 
 /** One population's mean memberships at a K, in the plot's colour order. */
 export interface PopulationMean {

@@ -1,5 +1,5 @@
 import { color, interpolateRdBu } from 'd3';
-import type { Segment } from './structure-plot.ts';
+import type { Segment } from './structure-layout.ts';
 
 /**
  * The fit check's heat map, ordered like the bar plot (evalAdmix's plotCorRes reading): below the

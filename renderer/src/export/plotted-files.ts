@@ -1,7 +1,7 @@
 // The app's own files of a result, beside the command line's (which come from the engine): the
 // memberships as the plot shows them, so that a figure redrawn elsewhere matches the app's.
 import { colourColumns } from '../charts/population-means.ts';
-import type { PlotIndividual, PlotRow } from '../charts/structure-plot.ts';
+import type { PlotIndividual, PlotRow } from '../charts/structure-layout.ts';
 
 /** What the plotted files are made from: the individuals in file order, and per K the memberships shown. */
 export interface PlottedInput {
