@@ -35,15 +35,15 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   // While it runs, no time-left estimate is ever negative (it read "-142 s left" at the start of a
   // K). How many estimates appear depends on the machine's speed; none may be negative.
   // Every text they take is recorded in the page as it changes (a MutationObserver), until the end.
+  // (No named function inside: tsx's esbuild would wrap it in a helper the page does not have.)
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { estimates: string[] }).estimates = seen;
-    const record = () => {
-      for (const el of document.querySelectorAll('[data-testid=progress] td.eta, [data-testid=sweep-time]'))
-        seen.push(el.textContent ?? '');
-    };
-    record();
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+    const selector = '[data-testid=progress] td.eta, [data-testid=sweep-time]';
+    for (const el of document.querySelectorAll(selector)) seen.push(el.textContent ?? '');
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll(selector)) seen.push(el.textContent ?? '');
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   await page.getByTestId('run-done').waitFor({ timeout: 300_000 });
   const estimates = await page.evaluate(() => (window as unknown as { estimates: string[] }).estimates);
