@@ -1,4 +1,4 @@
-import { compileBase64, WASM_PAGE } from '../util/wasm-module.ts';
+import { compileBase64, WASM_MAX_PAGES, WASM_PAGE } from '../util/wasm-module.ts';
 import { LD_PAIRS_WASM } from './generated/ld-pairs-wasm.ts';
 import type { PackedCalls } from './genotype-data.ts';
 
@@ -99,7 +99,11 @@ export function pairCounter(N: number, useWasm = true): PairCounter {
   const stageAt = 64;
   const slotsAt = stageAt + 64 * Math.ceil((stageLoci * per + 8) / 64);
   const slotBytes = 4 * slotWords;
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((slotsAt + slotBytes) / WASM_PAGE) });
+  // The module declares a maximum (as every kernel compiled from AssemblyScript does); it may grow to it.
+  const memory = new WebAssembly.Memory({
+    initial: Math.ceil((slotsAt + slotBytes) / WASM_PAGE),
+    maximum: WASM_MAX_PAGES,
+  });
   const kernel = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as {
     counts(a: number, b: number, bytes: number, out: number): void;
     planes(src: number, n: number, dst: number, words: number, out: number): void;

@@ -94,6 +94,9 @@ export const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buff
 /** WebAssembly memory pages are 64 KiB. */
 export const WASM_PAGE = 65536;
 
+/** The most pages a kernel's memory may grow to: the maximum the AssemblyScript kernels declare (scripts/kernels/asc.mjs). */
+export const WASM_MAX_PAGES = 65536;
+
 /**
  * A WebAssembly memory holding consecutive regions of the given byte sizes (each 64-byte aligned,
  * as layout) and each region's byte address by name; undefined where no memory that large can be had.
