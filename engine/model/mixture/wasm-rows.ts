@@ -84,7 +84,9 @@ export function wasmRows(shape: WasmRowsShape): WasmRows | undefined {
     ...kept.map((c) => c.byteLength),
   ]);
   const [stagedAt, rowsAt, tableAt, logThetaAt, countsAt, allelesAt, ...keptAt] = at as [number, ...number[]];
-  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(end / WASM_PAGE)) });
+  // A maximum, as the module declares one (its memory never grows).
+  const pages = Math.max(1, Math.ceil(end / WASM_PAGE));
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
   // The loops with K's columns written out where there are (K ≤ 8), else the loop over columns.
   const loop = <F>(name: string): F => (exports[`${name}k${K}`] ?? exports[name]!) as F;
