@@ -5,7 +5,7 @@ import { PAIR_DOTS_WASM } from './generated/pair-dots-wasm.ts';
  * Two float32 matrices of N rows (the fit check's residuals: d with F, d0 with F⁽⁰⁾) and the dot
  * products d_i · d0_j for every pair i < j — the fit check's one N² × columns loop. Rows are padded
  * to a multiple of 4 floats (zeros) and d to a multiple of 4 rows; where WebAssembly SIMD is
- * available the rows live in the kernel's memory (scripts/kernels/wasm-pair-dots.mjs), else in
+ * available the rows live in the kernel's memory (scripts/kernels/assembly/pair-dots.ts), else in
  * JavaScript arrays with the same blocking in JavaScript.
  */
 export interface ResidualRows {

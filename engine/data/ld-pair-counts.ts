@@ -9,7 +9,7 @@ export const planeWords = (N: number): number => 4 * Math.ceil(N / 128);
  * Diploid loci as bit planes (called, homozygous, homozygous for the major allele; planeWords(N)
  * 32-bit words a plane, individual i at bit i mod 32 of word ⌊i / 32⌋) held in slots, and the popcounts r² needs for a pair of them:
  * |Ca∧Cb|, |Ha∧Cb|, |Hb∧Ca|, |Pa∧Cb|, |Pb∧Ca|, |Ha∧Hb|, |Ha∧Hb∧(Pa⊕Pb)|. In WebAssembly memory
- * where it can be had (scripts/kernels/wasm-ld-pairs.mjs), else in JavaScript: the same integers.
+ * where it can be had (scripts/kernels/assembly/ld-pairs.ts), else in JavaScript: the same integers.
  */
 export interface PairCounter {
   /** Whether put copies the planes (WebAssembly memory) rather than holding the array given. */

@@ -3,7 +3,7 @@ import { DET_MATH_WASM } from './generated/det-math-wasm.ts';
 import { compileBase64, WASM_PAGE } from './wasm-module.ts';
 
 /**
- * det-math.ts's ln and ln Γ over whole arrays, as WebAssembly (scripts/kernels/wasm-det-math.mjs): the same
+ * det-math.ts's ln and ln Γ over whole arrays, as WebAssembly (scripts/kernels/assembly/det-math.ts): the same
  * operations in the same order, so the same bits, about 4× faster than calling the JavaScript
  * functions element by element (they read a double's words through a typed array). The E step takes
  * ln θ for every allele and cluster and the MA step ln Γ of every expected count this way. Where

@@ -3,7 +3,7 @@
 // Newton step (newton-passes.ts), with the same operations in the same order, so the same bits.
 // Products, weights and additions of K columns are done two at a time with f64x2 (each lane one IEEE
 // operation); sums over the columns (d = Σ_k q_k f_k) are added lane by lane, left to right, as the
-// JavaScript does; logarithms are det-math.ts's fdlibm log (wasm-det-math.mjs), taken after each
+// JavaScript does; logarithms are det-math.ts's fdlibm log (wat-det-log.mjs), taken after each
 // locus of the products set aside during it (a call in the loop over individuals would make that
 // loop keep fewer values in registers: about 25 % slower).
 //
@@ -28,7 +28,7 @@
 //   floglik{bits}(…, lociLL, flushes): ln L per locus alone (F: the parameters, or a step check's trial
 //     frequencies placed at the locus's rows).
 import { watBase64 } from './wat.mjs';
-import { hexFloat, logFunction } from './wasm-det-math.mjs';
+import { hexFloat, logFunction } from './wat-det-log.mjs';
 
 const LOAD = { 8: 'i32.load8_u', 16: 'i32.load16_u', 32: 'i32.load' };
 /** Flush the running product into ln L below this (em-pass.ts). */

@@ -3,7 +3,7 @@ import { bytesOf, compileBase64, layout, WASM_PAGE } from '../../util/wasm-modul
 
 /**
  * The mixture model's per-locus loops (genotype-rows.ts, and e-step.ts's genotype logs and the
- * spreading of counts over alleles) run as WebAssembly (scripts/kernels/wasm-row-kernels.mjs): the same
+ * spreading of counts over alleles) run as WebAssembly (scripts/kernels/assembly/row-kernels.ts): the same
  * additions in the same order, two columns at a time (f64x2 lanes are IEEE double additions, so the
  * results are bit for bit those of the JavaScript loops), about 3× faster (bench/clustering.ts).
  * The rows, tables and counts live in the instance's own memory for a whole E step or counts pass;
