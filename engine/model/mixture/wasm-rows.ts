@@ -88,8 +88,8 @@ export function wasmRows(shape: WasmRowsShape): WasmRows | undefined {
   const pages = Math.max(1, Math.ceil(end / WASM_PAGE));
   const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Exports;
-  // The loops with K's columns written out where there are (K ≤ 8), else the loop over columns.
-  const loop = <F>(name: string): F => (exports[`${name}k${K}`] ?? exports[name]!) as F;
+  // Each loop writes K's columns out itself where K ≤ 8 (row-kernels.ts).
+  const loop = <F>(name: string): F => exports[name]! as F;
   const add = [loop<RowLoop>('add8'), loop<RowLoop>('add16'), loop<RowLoop>('add32')] as const;
   const gather = [loop<RowLoop>('gather8'), loop<RowLoop>('gather16'), loop<RowLoop>('gather32')] as const;
   const buffer = memory.buffer;

@@ -5,14 +5,14 @@
 // engine/model/mixture/generated/row-kernels-wasm.ts; engine/model/mixture/wasm-rows.ts calls it.
 // Not TypeScript for tsc: usize, i32, f64, v128, load, store and sizeof are AssemblyScript's.
 //
-// Exports, for codes of 8, 16 or 32 bits and for each K ≤ 8 with the columns written out (suffix kK,
-// e.g. add8k3: the loops below inlined with K a constant, which the optimiser unrolls), else a loop
-// over the columns (no suffix; K is then the argument), with byte addresses in the imported memory:
+// Exports, for codes of 8, 16 or 32 bits, with byte addresses in the imported memory; for K ≤ 8 each
+// runs the loop inlined with K a constant (its columns written out by the optimiser), else the loop
+// over the columns:
 //   add{bits}(codes, n, K, rows, table):     rows[d, :] += table[codes[d], :]            for d < n
 //   gather{bits}(codes, n, K, rows, table):  table[codes[d], :] += rows[d, :]            for d < n
 //   genotypeLogs(alleles, G, P, K, lt, out): out[g, :] = 0, then += lt[a, :] for each observed copy
 //                                            a = alleles[g·P + p] (int16, missing < 0)  for g < G
-//   spread(alleles, G, P, K, acc, cnt):      cnt[a, :] += acc[g, :] for each observed copy a of g
+//   spread(alleles, G, P, K, cnt, acc):      cnt[a, :] += acc[g, :] for each observed copy a of g
 
 /**
  * dst[0 .. K) += src[0 .. K): columns two at a time, the last alone when K is odd. `K` a constant
@@ -100,222 +100,56 @@
   }
 }
 
-// The loop over the columns, for any K.
+/**
+ * rowLoop with K's columns written out for K ≤ 8 (K a constant in each branch once inlined; the
+ * branch is taken once a call), else the loop over the columns.
+ */
+@inline function rowsAnyK<T>(codes: usize, n: i32, K: i32, rows: usize, table: usize, gather: bool): void {
+  if (K == 1) rowLoop<T>(codes, n, 1, K, rows, table, gather);
+  else if (K == 2) rowLoop<T>(codes, n, 2, K, rows, table, gather);
+  else if (K == 3) rowLoop<T>(codes, n, 3, K, rows, table, gather);
+  else if (K == 4) rowLoop<T>(codes, n, 4, K, rows, table, gather);
+  else if (K == 5) rowLoop<T>(codes, n, 5, K, rows, table, gather);
+  else if (K == 6) rowLoop<T>(codes, n, 6, K, rows, table, gather);
+  else if (K == 7) rowLoop<T>(codes, n, 7, K, rows, table, gather);
+  else if (K == 8) rowLoop<T>(codes, n, 8, K, rows, table, gather);
+  else rowLoop<T>(codes, n, 0, K, rows, table, gather);
+}
+
+/** copyLoop with K's columns written out for K ≤ 8, as rowsAnyK. */
+@inline function copiesAnyK(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize, logs: bool): void {
+  if (K == 1) copyLoop(alleles, G, P, 1, K, byAllele, byGenotype, logs);
+  else if (K == 2) copyLoop(alleles, G, P, 2, K, byAllele, byGenotype, logs);
+  else if (K == 3) copyLoop(alleles, G, P, 3, K, byAllele, byGenotype, logs);
+  else if (K == 4) copyLoop(alleles, G, P, 4, K, byAllele, byGenotype, logs);
+  else if (K == 5) copyLoop(alleles, G, P, 5, K, byAllele, byGenotype, logs);
+  else if (K == 6) copyLoop(alleles, G, P, 6, K, byAllele, byGenotype, logs);
+  else if (K == 7) copyLoop(alleles, G, P, 7, K, byAllele, byGenotype, logs);
+  else if (K == 8) copyLoop(alleles, G, P, 8, K, byAllele, byGenotype, logs);
+  else copyLoop(alleles, G, P, 0, K, byAllele, byGenotype, logs);
+}
 
 export function add8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 0, K, rows, table, false);
-}
-export function gather8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 0, K, rows, table, true);
+  rowsAnyK<u8>(codes, n, K, rows, table, false);
 }
 export function add16(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 0, K, rows, table, false);
-}
-export function gather16(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 0, K, rows, table, true);
+  rowsAnyK<u16>(codes, n, K, rows, table, false);
 }
 export function add32(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 0, K, rows, table, false);
+  rowsAnyK<u32>(codes, n, K, rows, table, false);
+}
+export function gather8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
+  rowsAnyK<u8>(codes, n, K, rows, table, true);
+}
+export function gather16(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
+  rowsAnyK<u16>(codes, n, K, rows, table, true);
 }
 export function gather32(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 0, K, rows, table, true);
+  rowsAnyK<u32>(codes, n, K, rows, table, true);
 }
-export function genotypeLogs(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 0, K, byAllele, byGenotype, true);
+export function genotypeLogs(alleles: usize, G: i32, P: i32, K: i32, lt: usize, out: usize): void {
+  copiesAnyK(alleles, G, P, K, lt, out, true);
 }
-export function spread(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 0, K, byAllele, byGenotype, false);
-}
-// The columns written out, K = 1 to 8.
-export function add8k1(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 1, K, rows, table, false);
-}
-export function gather8k1(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 1, K, rows, table, true);
-}
-export function add16k1(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 1, K, rows, table, false);
-}
-export function gather16k1(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 1, K, rows, table, true);
-}
-export function add32k1(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 1, K, rows, table, false);
-}
-export function gather32k1(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 1, K, rows, table, true);
-}
-export function genotypeLogsk1(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 1, K, byAllele, byGenotype, true);
-}
-export function spreadk1(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 1, K, byAllele, byGenotype, false);
-}
-export function add8k2(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 2, K, rows, table, false);
-}
-export function gather8k2(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 2, K, rows, table, true);
-}
-export function add16k2(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 2, K, rows, table, false);
-}
-export function gather16k2(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 2, K, rows, table, true);
-}
-export function add32k2(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 2, K, rows, table, false);
-}
-export function gather32k2(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 2, K, rows, table, true);
-}
-export function genotypeLogsk2(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 2, K, byAllele, byGenotype, true);
-}
-export function spreadk2(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 2, K, byAllele, byGenotype, false);
-}
-export function add8k3(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 3, K, rows, table, false);
-}
-export function gather8k3(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 3, K, rows, table, true);
-}
-export function add16k3(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 3, K, rows, table, false);
-}
-export function gather16k3(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 3, K, rows, table, true);
-}
-export function add32k3(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 3, K, rows, table, false);
-}
-export function gather32k3(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 3, K, rows, table, true);
-}
-export function genotypeLogsk3(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 3, K, byAllele, byGenotype, true);
-}
-export function spreadk3(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 3, K, byAllele, byGenotype, false);
-}
-export function add8k4(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 4, K, rows, table, false);
-}
-export function gather8k4(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 4, K, rows, table, true);
-}
-export function add16k4(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 4, K, rows, table, false);
-}
-export function gather16k4(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 4, K, rows, table, true);
-}
-export function add32k4(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 4, K, rows, table, false);
-}
-export function gather32k4(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 4, K, rows, table, true);
-}
-export function genotypeLogsk4(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 4, K, byAllele, byGenotype, true);
-}
-export function spreadk4(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 4, K, byAllele, byGenotype, false);
-}
-export function add8k5(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 5, K, rows, table, false);
-}
-export function gather8k5(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 5, K, rows, table, true);
-}
-export function add16k5(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 5, K, rows, table, false);
-}
-export function gather16k5(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 5, K, rows, table, true);
-}
-export function add32k5(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 5, K, rows, table, false);
-}
-export function gather32k5(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 5, K, rows, table, true);
-}
-export function genotypeLogsk5(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 5, K, byAllele, byGenotype, true);
-}
-export function spreadk5(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 5, K, byAllele, byGenotype, false);
-}
-export function add8k6(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 6, K, rows, table, false);
-}
-export function gather8k6(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 6, K, rows, table, true);
-}
-export function add16k6(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 6, K, rows, table, false);
-}
-export function gather16k6(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 6, K, rows, table, true);
-}
-export function add32k6(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 6, K, rows, table, false);
-}
-export function gather32k6(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 6, K, rows, table, true);
-}
-export function genotypeLogsk6(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 6, K, byAllele, byGenotype, true);
-}
-export function spreadk6(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 6, K, byAllele, byGenotype, false);
-}
-export function add8k7(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 7, K, rows, table, false);
-}
-export function gather8k7(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 7, K, rows, table, true);
-}
-export function add16k7(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 7, K, rows, table, false);
-}
-export function gather16k7(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 7, K, rows, table, true);
-}
-export function add32k7(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 7, K, rows, table, false);
-}
-export function gather32k7(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 7, K, rows, table, true);
-}
-export function genotypeLogsk7(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 7, K, byAllele, byGenotype, true);
-}
-export function spreadk7(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 7, K, byAllele, byGenotype, false);
-}
-export function add8k8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 8, K, rows, table, false);
-}
-export function gather8k8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u8>(codes, n, 8, K, rows, table, true);
-}
-export function add16k8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 8, K, rows, table, false);
-}
-export function gather16k8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u16>(codes, n, 8, K, rows, table, true);
-}
-export function add32k8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 8, K, rows, table, false);
-}
-export function gather32k8(codes: usize, n: i32, K: i32, rows: usize, table: usize): void {
-  rowLoop<u32>(codes, n, 8, K, rows, table, true);
-}
-export function genotypeLogsk8(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 8, K, byAllele, byGenotype, true);
-}
-export function spreadk8(alleles: usize, G: i32, P: i32, K: i32, byAllele: usize, byGenotype: usize): void {
-  copyLoop(alleles, G, P, 8, K, byAllele, byGenotype, false);
+export function spread(alleles: usize, G: i32, P: i32, K: i32, cnt: usize, acc: usize): void {
+  copiesAnyK(alleles, G, P, K, cnt, acc, false);
 }
