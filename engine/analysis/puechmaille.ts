@@ -47,6 +47,11 @@ export function countedClusters(
   statistic: 'mean' | 'median',
   threshold: number,
 ): number {
+  return countedIn(Q, K, populationRows(population), statistic, threshold);
+}
+
+/** The individuals (rows of Q) of each population, individuals without one (−1) left out. */
+function populationRows(population: ArrayLike<number>): number[][] {
   const members = new Map<number, number[]>();
   for (let i = 0; i < population.length; i++) {
     const p = population[i]!;
@@ -54,9 +59,20 @@ export function countedClusters(
     if (!members.has(p)) members.set(p, []);
     members.get(p)!.push(i);
   }
+  return [...members.values()];
+}
+
+/** countedClusters with the populations' rows grouped once (the same for every run of a sweep). */
+function countedIn(
+  Q: ArrayLike<number>,
+  K: number,
+  groups: readonly (readonly number[])[],
+  statistic: 'mean' | 'median',
+  threshold: number,
+): number {
   let counted = 0;
   for (let k = 0; k < K; k++) {
-    const above = [...members.values()].some((rows) => {
+    const above = groups.some((rows) => {
       const q = rows.map((i) => Q[i * K + k]!);
       const centre = statistic === 'mean' ? q.reduce((a, b) => a + b, 0) / q.length : median(q);
       return centre > threshold;
@@ -76,11 +92,12 @@ export function puechmailleEstimates(
   threshold = PUECHMAILLE_THRESHOLD,
 ): PuechmailleEstimates | undefined {
   if (!Array.from(population).some((p) => p >= 0) || runs.length === 0) return undefined;
+  const groups = populationRows(population);
   const ks = [...new Set(runs.map((r) => r.K))].sort((a, b) => a - b);
   const perK = ks.map((K) => {
     const reps = runs.filter((r) => r.K === K);
-    const mea = reps.map((r) => countedClusters(r.Q, K, population, 'mean', threshold));
-    const med = reps.map((r) => countedClusters(r.Q, K, population, 'median', threshold));
+    const mea = reps.map((r) => countedIn(r.Q, K, groups, 'mean', threshold));
+    const med = reps.map((r) => countedIn(r.Q, K, groups, 'median', threshold));
     return { K, medMea: median(mea), maxMea: Math.max(...mea), medMed: median(med), maxMed: Math.max(...med) };
   });
   const largest = (pick: (k: PuechmailleAtK) => number) => Math.max(...perK.map(pick));

@@ -129,7 +129,7 @@ export interface EngineCall {
   ) => Promise<{ data: GenotypeData; main: ByteSource }>;
 }
 
-/** An EngineCall for call `send`ing progress on behalf of one request. */
+/** The EngineCall of one request: its progress reported through `progress`, cancelled by `signal`. */
 export function engineCall(s: EngineState, progress: (value: EngineProgress) => void, signal: AbortSignal): EngineCall {
   return {
     progress,
