@@ -354,9 +354,11 @@ export function indepPairwise(data: GenotypeData, o: PairwisePruning, useWasm = 
         removedBefore = removedNow;
         for (let f = 0; f < window.length; f++) {
           const first = window[f]!;
-          if (gone[first]) continue;
-          let s = f + 1;
-          while (s < window.length && (gone[window[s]!] || window[s]! < unchecked[first]!)) s++;
+          if (gone[first] || unchecked[first]! >= end) continue;
+          // The first locus still in from the first one not yet paired with `first` (the window
+          // holds its loci in order, each after `first`'s position).
+          let s = firstAtLeast(window, unchecked[first]!);
+          while (s < window.length && gone[window[s]!]) s++;
           if (s === window.length) continue;
           for (;;) {
             const second = window[s]!;
@@ -402,6 +404,18 @@ export function indepPairwise(data: GenotypeData, o: PairwisePruning, useWasm = 
     run.loci.forEach((l, t) => (removed[l] = gone[t]!));
   }
   return pruneResult(removed);
+}
+
+/** The first index of the ascending `sorted` whose value is at least `value` (its length if none). */
+function firstAtLeast(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The loci kept and removed, from a flag per locus (1: removed). */

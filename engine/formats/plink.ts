@@ -5,6 +5,7 @@ import type { GenotypeData, Individual } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readAllLines, readLines, tokenize, type Line } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
+import { readAllText, scanFields } from '../io/fields.ts';
 
 export interface PlinkOptions {
   /**
@@ -27,32 +28,38 @@ interface MapEntry {
 /** Reads a .map (chr, id, [cM,] bp) or .bim (chr, id, cM, bp, a1, a2) file. */
 async function readVariantTable(source: ByteSource, kind: 'map' | 'bim'): Promise<MapEntry[]> {
   const out: MapEntry[] = [];
-  for (const line of await readAllLines(source)) {
-    const tok = tokenize(line.text);
-    if (tok.length === 0) continue;
-    const want = kind === 'bim' ? [6] : [3, 4];
-    if (!want.includes(tok.length)) {
+  // Chromosome names and alleles repeat: one string each rather than one a line.
+  const names = new Map<string, string>();
+  const shared = (s: string) => names.get(s) ?? (names.set(s, s), s);
+  let previousChrom = '';
+  scanFields(await readAllText(source), (line) => {
+    const n = line.count;
+    if (n === 0) return;
+    if (kind === 'bim' ? n !== 6 : n !== 3 && n !== 4) {
       throw new FormatError(
         source.name,
         line.number,
-        tok[tok.length - 1]!.column,
-        `${tok.length} columns`,
+        line.lastColumn,
+        `${n} columns`,
         kind === 'bim' ? '6 columns: chr id cM bp a1 a2' : '4 columns: chr id cM bp (or 3: chr id bp)',
       );
     }
-    const bpTok = tok[tok.length === 3 ? 2 : 3]!;
-    if (!/^-?\d+$/.test(bpTok.text))
+    const bp = n === 3 ? 2 : 3;
+    const pos = line.integer(bp);
+    if (Number.isNaN(pos))
       throw new FormatError(
         source.name,
         line.number,
-        bpTok.column,
-        `position "${bpTok.text}" is not a whole number`,
+        line.column(bp),
+        `position "${line.text(bp)}" is not a whole number`,
         'a base-pair position',
       );
-    const e: MapEntry = { chrom: tok[0]!.text, name: tok[1]!.text, pos: Number(bpTok.text) };
-    if (kind === 'bim') e.alleles = [tok[4]!.text, tok[5]!.text];
+    let chrom = line.text(0);
+    chrom = chrom === previousChrom ? previousChrom : (previousChrom = shared(chrom));
+    const e: MapEntry = { chrom, name: line.text(1), pos };
+    if (kind === 'bim') e.alleles = [shared(line.text(4)), shared(line.text(5))];
     out.push(e);
-  }
+  });
   if (out.length === 0) throw new FormatError(source.name, 1, 1, 'no variants', `a non-empty .${kind} file`);
   return out;
 }

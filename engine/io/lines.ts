@@ -57,8 +57,13 @@ export async function* readLines(source: ByteSource, options: ReadLinesOptions =
     if (pendingCR && text.charCodeAt(0) === 10) text = text.slice(1);
     pendingCR = false;
     let start = 0;
+    // Where the next CR is (−1: none to the end of the text): found once, not once a line, so
+    // files with LF ends are not scanned to the chunk's end on every line.
+    let cr = text.indexOf('\r');
     for (;;) {
-      const nl = nextBreak(text, start);
+      if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
+      const lf = text.indexOf('\n', start);
+      const nl = cr < 0 ? lf : lf < 0 ? cr : Math.min(lf, cr);
       if (nl < 0) break;
       lineNo++;
       yield { text: text.slice(start, nl), number: lineNo };
@@ -83,14 +88,6 @@ export async function* readLines(source: ByteSource, options: ReadLinesOptions =
     yield { text: carry, number: lineNo };
   }
   options.onProgress?.({ file: source.name, bytesRead: counter.bytes, totalBytes: source.size, records: lineNo });
-}
-
-function nextBreak(text: string, from: number): number {
-  const lf = text.indexOf('\n', from);
-  const cr = text.indexOf('\r', from);
-  if (cr < 0) return lf;
-  if (lf < 0) return cr;
-  return Math.min(lf, cr);
 }
 
 /** Reads every line of a (small) source into memory. */

@@ -3,16 +3,21 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { ByteSource } from '../io/byte-source.ts';
 import type { DatasetFiles } from '../formats/read-dataset.ts';
 
+/** Binary files, read in larger chunks: nothing splits their bytes into lines. */
+const BINARY = new Set(['.bed']);
+
 /**
  * A ByteSource over a file on disk, streamed in 64 KiB chunks (gunzip and line splitting run
- * faster on these than on 1 MiB chunks).
+ * faster on these than on 1 MiB chunks), or 1 MiB chunks for binary files (a stream of small
+ * chunks costs more than the copy of a .bed's bytes).
  */
 export function fileSource(path: string): ByteSource {
+  const chunk = BINARY.has(extname(path).toLowerCase()) ? 1 << 20 : 1 << 16;
   return {
     name: path,
     size: statSync(path).size,
     async *chunks() {
-      const stream = createReadStream(path, { highWaterMark: 1 << 16 });
+      const stream = createReadStream(path, { highWaterMark: chunk });
       for await (const chunk of stream) yield chunk as Uint8Array;
     },
   };
