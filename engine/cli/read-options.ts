@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { FormatName, GenotypeData } from '../data/genotype-data.ts';
 import { readDataset, type ReadOptions } from '../formats/read-dataset.ts';
@@ -41,6 +41,11 @@ export function addReadOptions(cmd: Command): Command {
       `the sex and organelle chromosomes, left out of clustering and PCA (default ${DEFAULT_SEX_CHROMOSOMES.join(',')}; e.g. Z,W,MT for birds, 23-26 for PLINK's human numbering)`,
     )
     .option('--keep-sex-chr', 'clustering and PCA: keep the sex and organelle chromosomes')
+    .option(
+      '--keep <file>',
+      'only the individuals listed in this file (an id, or FID IID, per line, as PLINK --keep); a .bed is read for them alone',
+    )
+    .option('--remove <file>', 'leave out the individuals listed in this file (as PLINK --remove)')
     .option('--extract <file>', 'only the loci named in this file (one per line, e.g. a prune.in)')
     .option('--exclude <file>', 'leave out the loci named in this file (e.g. a prune.out)')
     .option('--mind <fraction>', 'drop individuals missing more than this share of genotypes (PLINK --mind)')
@@ -193,6 +198,12 @@ function int(v: unknown, flag: string): number | undefined {
   return n;
 }
 
+/** A list file a flag names, refused before anything is read when it is not there. */
+function listSource(path: string, flag: string) {
+  if (!existsSync(path)) throw new Error(`${flag} ${path}: no such file`);
+  return fileSource(path);
+}
+
 /** Turns parsed command-line flags into {@link ReadOptions}. */
 export function readOptionsFrom(o: Record<string, unknown>): ReadOptions {
   const format = o['format'] as string | undefined;
@@ -202,6 +213,14 @@ export function readOptionsFrom(o: Record<string, unknown>): ReadOptions {
   return {
     format: format as FormatName | undefined,
     populations: typeof o['pops'] === 'string' ? fileSource(o['pops']) : undefined,
+    ...(o['keep'] !== undefined || o['remove'] !== undefined
+      ? {
+          individuals: {
+            ...(o['keep'] !== undefined ? { keep: listSource(String(o['keep']), '--keep') } : {}),
+            ...(o['remove'] !== undefined ? { remove: listSource(String(o['remove']), '--remove') } : {}),
+          },
+        }
+      : {}),
     structure: {
       ploidy,
       oneRowPerIndividual: o['oneRow'] ? true : o['multiRow'] ? false : undefined,
@@ -239,6 +258,8 @@ const READ_FLAGS = [
   'notChr',
   'sexChr',
   'keepSexChr',
+  'keep',
+  'remove',
   'extract',
   'exclude',
   'mind',

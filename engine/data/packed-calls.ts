@@ -96,6 +96,27 @@ export function packedGenotypeData(fields: DatasetFields, packed: PackedCalls): 
 }
 
 /**
+ * Copies one locus's two-bit codes of the given individuals (indices, in the order given) from
+ * the locus at `from` in `source` to `to` in `target` (⌈n / 4⌉ bytes, the padding zero).
+ */
+export function locusRepacker(
+  individuals: readonly number[],
+): (source: Uint8Array, from: number, target: Uint8Array, to: number) => void {
+  const n = individuals.length;
+  const per = Math.ceil(n / 4);
+  // Where each kept individual's code lies: its byte and shift in a locus of the source.
+  const byte = Int32Array.from(individuals, (i) => i >> 2);
+  const shift = Int32Array.from(individuals, (i) => 2 * (i & 3));
+  return (source, from, target, to) => {
+    for (let q = 0, j = 0; q < per; q++) {
+      let v = 0;
+      for (let s = 0; s < 8 && j < n; s += 2, j++) v |= ((source[from + byte[j]!]! >> shift[j]!) & 3) << s;
+      target[to + q] = v;
+    }
+  };
+}
+
+/**
  * The given loci and individuals (indices, in the order given) of a dataset, kept packed when it
  * is (the calls are never unpacked whole: filtering 2,000 × 100,000 SNPs would otherwise take
  * 400 MB), else by subsetData.
@@ -116,18 +137,8 @@ export function subsetDataset(
     // Every individual, in order: each locus's bytes as they are.
     loci.forEach((l, k) => bytes.set(source.subarray(l * per, (l + 1) * per), k * per));
   else {
-    // Where each kept individual's code lies: its byte and shift in a locus of the source.
-    const byte = Int32Array.from(individuals, (i) => i >> 2);
-    const shift = Int32Array.from(individuals, (i) => 2 * (i & 3));
-    for (let k = 0; k < loci.length; k++) {
-      const from = loci[k]! * packed.bytesPerLocus;
-      const to = k * per;
-      for (let q = 0, j = 0; q < per; q++) {
-        let v = 0;
-        for (let s = 0; s < 8 && j < n; s += 2, j++) v |= ((source[from + byte[j]!]! >> shift[j]!) & 3) << s;
-        bytes[to + q] = v;
-      }
-    }
+    const repack = locusRepacker(individuals);
+    for (let k = 0; k < loci.length; k++) repack(source, loci[k]! * packed.bytesPerLocus, bytes, k * per);
   }
   return packedGenotypeData(
     {

@@ -1,11 +1,12 @@
 import { allocate, sharedMemory } from '../util/shared-memory.ts';
 import { IndividualMajorBuilder } from '../data/builder.ts';
-import { packedGenotypeData } from '../data/packed-calls.ts';
+import { locusRepacker, packedGenotypeData } from '../data/packed-calls.ts';
 import type { GenotypeData, Individual } from '../data/genotype-data.ts';
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readAllLines, readLines, tokenize, type Line } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
 import { readAllText, scanFields } from '../io/fields.ts';
+import type { NamedIndividual } from './individual-list.ts';
 
 export interface PlinkOptions {
   /**
@@ -15,6 +16,11 @@ export interface PlinkOptions {
   population?: 'fid' | 'none' | 'auto';
   /** The missing-allele code in .ped files (default '0'). */
   missing?: string;
+  /**
+   * .bed: the individuals to read (indices into the .fam, ascending) from the .fam's individuals;
+   * only their codes are kept as the .bed streams past, so memory follows the individuals kept.
+   */
+  select?: (individuals: readonly NamedIndividual[]) => Promise<number[]>;
   onProgress?: ProgressCallback;
 }
 
@@ -190,18 +196,15 @@ function splitCompound(t: { text: string; column: number }, file: string, line: 
 const BED_MAGIC = [0x6c, 0x1b, 0x01];
 
 /**
- * Reads binary PLINK files (.bed SNP-major with .bim and .fam), streaming the .bed.
- * Codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
+ * The individuals of a .fam (ids unique, populations from the FIDs as `options` say, what was
+ * assumed added to `assumptions`) and how a --keep list may name each.
  */
-export async function readPlinkBed(
-  bed: ByteSource,
-  bim: ByteSource,
+export async function readFam(
   fam: ByteSource,
   options: PlinkOptions = {},
-): Promise<GenotypeData> {
-  const variants = await readVariantTable(bim, 'bim');
+  assumptions: string[] = [],
+): Promise<{ individuals: Individual[]; named: NamedIndividual[] }> {
   const famLines = (await readAllLines(fam)).filter((l) => l.text.trim() !== '');
-  const assumptions = ['SNP-major .bed'];
   const rows = famLines.map((l) => {
     const tok = tokenize(l.text);
     if (tok.length < 6)
@@ -217,12 +220,63 @@ export async function readPlinkBed(
   fidPopulations(rows, options, assumptions);
   if (rows.length === 0) throw new FormatError(fam.name, 1, 1, 'no individuals', 'one line per individual');
   const individuals = uniqueIds(rows, assumptions, fam.name, famLines);
-  const N = individuals.length;
+  return { individuals, named: individuals.map((ind, i) => ({ id: ind.id, fid: rows[i]!.fid, iid: rows[i]!.iid })) };
+}
+
+/**
+ * A sink for a .bed's bytes after its header (loci of `per` bytes, in any chunks) that writes
+ * each locus's codes of the `individuals` kept to `target`, locus after locus.
+ */
+function keptCodes(individuals: readonly number[], per: number, target: Uint8Array): (chunk: Uint8Array) => void {
+  const repack = locusRepacker(individuals);
+  const perKept = Math.ceil(individuals.length / 4);
+  const locus = new Uint8Array(per);
+  let filled = 0;
+  let l = 0;
+  return (chunk) => {
+    let k = 0;
+    // Whole loci straight from the chunk; a locus split between chunks through `locus`.
+    if (filled > 0) {
+      const take = Math.min(per - filled, chunk.length);
+      locus.set(chunk.subarray(0, take), filled);
+      filled += take;
+      k = take;
+      if (filled < per) return;
+      repack(locus, 0, target, l++ * perKept);
+      filled = 0;
+    }
+    for (; k + per <= chunk.length; k += per) repack(chunk, k, target, l++ * perKept);
+    locus.set(chunk.subarray(k), 0);
+    filled = chunk.length - k;
+  };
+}
+
+/**
+ * Reads binary PLINK files (.bed SNP-major with .bim and .fam), streaming the .bed.
+ * Codes per 2 bits, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
+ */
+export async function readPlinkBed(
+  bed: ByteSource,
+  bim: ByteSource,
+  fam: ByteSource,
+  options: PlinkOptions = {},
+): Promise<GenotypeData> {
+  const variants = await readVariantTable(bim, 'bim');
+  const assumptions = ['SNP-major .bed'];
+  const { individuals: all, named } = await readFam(fam, options, assumptions);
+  const N = all.length;
   const L = variants.length;
   const per = Math.ceil(N / 4);
+  const kept = options.select ? await options.select(named) : undefined;
+  const subset = kept && kept.length < N ? kept : undefined;
+  const individuals = subset ? subset.map((i) => all[i]!) : all;
+  if (subset) assumptions.push(`${subset.length} of the ${N} individuals of ${fam.name} read`);
   // The .bed's bytes are kept as they are (packed-calls.ts: the same two-bit codes, allele 0 = A1),
-  // in shared memory where there is some: worker threads then read them without a copy.
-  const bytes = allocate(Uint8Array, L * per, sharedMemory());
+  // in shared memory where there is some: worker threads then read them without a copy. With a
+  // subset, each locus's codes of the individuals kept, as the locus streams past.
+  const perKept = Math.ceil(individuals.length / 4);
+  const bytes = allocate(Uint8Array, L * perKept, sharedMemory());
+  const keep = subset ? keptCodes(subset, per, bytes) : undefined;
   let stored = 0;
   let header = 0;
   let bytesRead = 0;
@@ -242,15 +296,16 @@ export async function readPlinkBed(
       header++;
       k++;
     }
-    if (k < chunk.length && stored + chunk.length - k > bytes.length)
+    if (k < chunk.length && stored + chunk.length - k > L * per)
       throw new FormatError(
         bed.name,
         1,
-        bytesRead + k + bytes.length - stored + 1,
+        bytesRead + k + L * per - stored + 1,
         'more data than the .bim lists variants',
         `${3 + L * per} bytes`,
       );
-    bytes.set(chunk.subarray(k), stored);
+    if (keep) keep(chunk.subarray(k));
+    else bytes.set(chunk.subarray(k), stored);
     stored += chunk.length - k;
     bytesRead += chunk.length;
     if (options.onProgress && bytesRead >= nextReport) {
@@ -260,7 +315,7 @@ export async function readPlinkBed(
   }
   if (header < 3)
     throw new FormatError(bed.name, 1, 1, 'the file is too short for a .bed header', 'magic bytes 6c 1b 01');
-  if (stored !== bytes.length) {
+  if (stored !== L * per) {
     throw new FormatError(
       bed.name,
       1,
@@ -273,6 +328,6 @@ export async function readPlinkBed(
   const loci = variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos, alleles: v.alleles! }));
   return packedGenotypeData(
     { individuals, loci, source: { format: 'plink-bed', file: bed.name, assumptions, warnings: [] } },
-    { bytes, bytesPerLocus: per },
+    { bytes, bytesPerLocus: perKept },
   );
 }

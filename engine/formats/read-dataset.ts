@@ -1,9 +1,12 @@
-import type { FormatName, GenotypeData } from '../data/genotype-data.ts';
+import type { FormatName, GenotypeData, Individual } from '../data/genotype-data.ts';
 import { baseName, type ByteSource, type ProgressCallback } from '../io/byte-source.ts';
 import { readLines } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
 import { isPopLine, readGenepop, type GenepopOptions } from './genepop.ts';
-import { readPlinkBed, readPlinkPed, type PlinkOptions } from './plink.ts';
+import { readFam, readPlinkBed, readPlinkPed, type PlinkOptions } from './plink.ts';
+import { selectIndividuals, type IndividualSelection } from './individual-list.ts';
+import { subsetDataset } from '../data/packed-calls.ts';
+import { range } from '../data/genotype-data.ts';
 import { applyPopulations, readPopulationFile } from './population-file.ts';
 import { readStructure, type StructureOptions } from './structure-file.ts';
 import { readGenotypeTable, type TableOptions } from './table.ts';
@@ -20,6 +23,8 @@ export interface ReadOptions {
   table?: TableOptions;
   /** A side file mapping individual ids to populations (and groups). */
   populations?: ByteSource;
+  /** Only these individuals (--keep / --remove lists); a .bed keeps only their codes as it streams. */
+  individuals?: IndividualSelection;
   onProgress?: ProgressCallback;
 }
 
@@ -145,9 +150,11 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
     }
     case 'plink-bed': {
       const bed = baseName(main.name).endsWith('.bed') ? main : companion(files, 'bed');
+      const selection = options.individuals;
       data = await readPlinkBed(bed, companion(files, 'bim'), companion(files, 'fam'), {
         onProgress: progress,
         ...options.plink,
+        ...(selection ? { select: (named) => selectIndividuals(named, selection) } : {}),
       });
       break;
     }
@@ -156,6 +163,16 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
       break;
     default:
       return assertNever(format);
+  }
+  if (options.individuals && format !== 'plink-bed') {
+    const kept = await selectIndividuals(data.individuals, options.individuals);
+    if (kept.length < data.individuals.length) {
+      const source = data.source && {
+        ...data.source,
+        assumptions: [...data.source.assumptions, `${kept.length} of the ${data.individuals.length} individuals read`],
+      };
+      data = { ...subsetDataset(data, range(data.loci.length), kept), ...(source ? { source } : {}) };
+    }
   }
   if (options.populations) {
     const map = await readPopulationFile(options.populations);
@@ -191,6 +208,25 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
     };
   }
   return data;
+}
+
+/**
+ * The individuals of a dataset (ids, and populations as readDataset gives them) without its
+ * genotypes where the format keeps them apart (a PLINK .bed's .fam); other formats are read whole.
+ */
+export async function readDatasetIndividuals(
+  files: DatasetFiles,
+  options: ReadOptions = {},
+): Promise<readonly Individual[]> {
+  const format = options.format ?? (await detectFormat(files.main));
+  if (format !== 'plink-bed' || options.individuals) return (await readDataset(files, options)).individuals;
+  const { individuals } = await readFam(companion(files, 'fam'), options.plink);
+  if (!options.populations) return individuals;
+  const labelled = applyPopulations(
+    { ploidy: 2, individuals, loci: [], calls: new Int8Array(0), phased: false },
+    await readPopulationFile(options.populations),
+  );
+  return [...labelled.data.individuals];
 }
 
 function assertNever(x: never): never {
