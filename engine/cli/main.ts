@@ -14,6 +14,7 @@ import { registerWorkflow } from './workflow.ts';
 import { registerPca } from './pca.ts';
 import { registerProject } from './project.ts';
 import { registerTrust } from './trust.ts';
+import { registerCohort } from './cohort.ts';
 
 /** Builds the `stratify` command line; `run` parses argv and executes. */
 export function buildProgram(): Command {
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerPca(program);
   registerTrust(program);
   registerProject(program);
+  registerCohort(program);
   return program;
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { writeQ } from '../formats/q-files.ts';
 import { toText } from '../formats/writers.ts';
-import { projectOntoWith, readReference } from '../service/project.ts';
+import { projectOntoWith, readReference, type ReferenceK } from '../service/project.ts';
 import type { MarkerMatchCounts } from '../data/marker-match.ts';
 import { VERSION } from '../util/version.ts';
 import { ensureWritableDir } from './output-dir.ts';
@@ -38,6 +38,12 @@ function frequencyNote(applied: number | undefined, asked: number, sampleKnown: 
     : "frequencies: as fitted (--frequency-prior 0, ADMIXTURE's -P)\n";
 }
 
+/** `--k K` or `--k cv` of a reference (undefined when absent). */
+export function referenceKOption(v: unknown): ReferenceK | undefined {
+  if (v === undefined) return undefined;
+  return v === 'cv' ? 'cv' : positiveInt(v, '--k');
+}
+
 export function registerProject(program: Command): void {
   addReadOptions(
     program
@@ -47,7 +53,7 @@ export function registerProject(program: Command): void {
         "ancestry of new individuals on a fitted reference without refitting it (ADMIXTURE's -P): .Q, projection.tsv and projection.json",
       )
       .requiredOption('--reference <file>', 'stratify.json of run or sweep (or a Stratify .P file)')
-      .option('--k <K>', 'which K of the reference (needed when it holds several)')
+      .option('--k <K>', 'which K of the reference (needed when it holds several; cv: the K of the lowest CV error)')
       .option(
         '--frequency-prior <lambda>',
         "admixture reference: score each individual with frequencies from the reference's copies and its own under a Dirichlet prior of this weight per allele, as if it alone had joined the fit (0: the fitted frequencies, as ADMIXTURE's -P)",
@@ -56,7 +62,7 @@ export function registerProject(program: Command): void {
       .addOption(threadsFlag('worker threads: each projects a share of the individuals'))
       .option('--out <dir>', 'output directory', 'stratify-projection'),
   ).action(async (file: string, o: Record<string, unknown>) => {
-    const K = o['k'] === undefined ? undefined : positiveInt(o['k'], '--k');
+    const K = referenceKOption(o['k']);
     const prior = numberIn(o['frequencyPrior'], '--frequency-prior', 0, 1e6);
     const referenceFile = String(o['reference']);
     const reference = readReference(referenceFile, readFileSync(referenceFile, 'utf8'), K);

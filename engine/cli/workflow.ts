@@ -6,12 +6,13 @@ import {
   ALGORITHM,
   CLUSTER_DEFAULTS as D,
   MODEL,
+  REFERENCE_DRAW,
   STARTS_RULE,
   SWEEP_COMMAND_MIXTURE_REPLICATES,
   SWEEP_DEFAULTS,
 } from '../util/choices.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { choice, cvFoldsOption, parseKRange, positiveInt } from './parse-args.ts';
+import { choice, choiceHelp, cvFoldsOption, parseKRange, positiveInt } from './parse-args.ts';
 
 /** The workflow shipped with Stratify (workflow/ beside engine/). */
 const SHIPPED = fileURLToPath(new URL('../../workflow/', import.meta.url));
@@ -27,6 +28,28 @@ function bootstrapRefits(value: unknown, model: string): number {
   if (!Number.isInteger(B) || B < 2 || model !== 'admixture')
     throw new Error(`--bootstrap: 0, or 2 or more refits with --model admixture, got "${String(value)}"`);
   return B;
+}
+
+/** The cohort keys of config.yaml (none when the workflow fits every individual). */
+function cohortConfig(o: Record<string, unknown>, model: string, cv: number): [string, string | number][] {
+  const size = Number(o['referenceSize']);
+  const list = o['referenceList'] === undefined ? '' : resolve(String(o['referenceList']));
+  if (!Number.isInteger(size) || size < 0)
+    throw new Error(`--reference-size takes a whole number (0: no reference), got "${String(o['referenceSize'])}"`);
+  if (size === 0 && list === '') return [];
+  if (size > 0 && list !== '') throw new Error('give --reference-size or --reference-list, not both');
+  const projectK = String(o['projectK']);
+  if (projectK !== 'cv') positiveInt(projectK, '--project-k');
+  else if (model !== 'admixture' || cv === 0)
+    throw new Error('--project-k cv needs the admixture model with CV (--cv); give --project-k K');
+  return [
+    ['reference_size', size],
+    ['reference_draw', choice(o['referenceDraw'], '--reference-draw', REFERENCE_DRAW.values)],
+    ['reference_list', list],
+    ['reference_filters', String(o['referenceFilters'] ?? '')],
+    ['shards', positiveInt(o['shards'], '--shards')],
+    ['project_k', projectK],
+  ];
 }
 
 export function registerWorkflow(program: Command): void {
@@ -53,6 +76,20 @@ export function registerWorkflow(program: Command): void {
     .option('--extra <flags>', 'further `stratify run` flags for every sweep job, e.g. "--rank-by evidence"', '')
     .option('--bootstrap <B>', "admixture model: bootstrap each K's likeliest run with B refits, in pieces", '0')
     .option('--bootstrap-pieces <n>', 'jobs the refits of one K are split into', '4')
+    .option(
+      '--reference-size <n>',
+      'a cohort larger than one fit: fit this many individuals (drawn by --reference-draw), project the others in --shards jobs',
+      '0',
+    )
+    .option('--reference-draw <how>', choiceHelp('how the reference is drawn', REFERENCE_DRAW), 'by-population')
+    .option('--reference-list <file>', 'or the reference given: a file listing its individuals (as for --keep)')
+    .option(
+      '--reference-filters <flags>',
+      'read flags for the reference fit only, e.g. "--maf 0.01 --indep-pairwise 50 10 0.1"',
+      '',
+    )
+    .option('--shards <S>', 'cohort: jobs the individuals outside the reference are projected in', '1')
+    .option('--project-k <K>', 'cohort: the K projected onto (cv: the lowest CV error of the reference sweep)', 'cv')
     .option('--results <dir>', 'where the merged result lands (relative to the workflow folder)', 'results')
     .option('--out <dir>', 'the workflow folder to write', 'stratify-workflow')
     .action((file: string, o: Record<string, unknown>) => {
@@ -85,6 +122,7 @@ export function registerWorkflow(program: Command): void {
         ['bootstrap', bootstrapRefits(o['bootstrap'], String(o['model']))],
         ['bootstrap_pieces', positiveInt(o['bootstrapPieces'], '--bootstrap-pieces')],
         ['stratify', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`],
+        ...cohortConfig(o, model, cv),
       ];
       copyFileSync(join(SHIPPED, 'Snakefile'), join(out, 'Snakefile'));
       writeFileSync(

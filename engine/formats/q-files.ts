@@ -1,4 +1,3 @@
-import type { GenotypeData } from '../data/genotype-data.ts';
 import type { WrittenFile } from './writers.ts';
 import { FormatError } from '../io/format-error.ts';
 
@@ -54,7 +53,11 @@ export interface ClusterFrequencies {
  * frequencies. (ADMIXTURE's .P holds one frequency per biallelic SNP; microsatellites need
  * every allele, so Stratify names them.)
  */
-export function writeP(data: GenotypeData, model: ClusterFrequencies, digits = 6): WrittenFile {
+export function writeP(
+  data: { readonly loci: readonly { readonly name: string; readonly alleles: readonly string[] }[] },
+  model: ClusterFrequencies,
+  digits = 6,
+): WrittenFile {
   const K = model.K;
   function* lines(): Generator<string> {
     yield ['locus', 'allele', ...Array.from({ length: K }, (_, c) => `cluster${c + 1}`)].join('\t');

@@ -27,11 +27,22 @@ export interface Reference {
   readonly clusterCopies?: Float64Array;
   /** Which run of the result file, in words. */
   readonly run: string;
+  /** A result file's run: the individuals it was fitted to (ids), their Q (shape (N, K)), its ln L and the data's ploidy. */
+  readonly fitted?: {
+    readonly ids: readonly string[];
+    readonly Q: Float64Array;
+    readonly logLik: number;
+    readonly ploidy: number;
+  };
 }
+
+/** Which K of a result to project onto: a number, or 'cv', the K of the lowest CV error. */
+export type ReferenceK = number | 'cv';
 
 interface ResultJson {
   program?: string;
   dataset?: {
+    individuals?: { id: string }[];
     loci?: { name: string; alleles: string[]; chrom?: string | null; pos?: number | null }[];
     ploidy?: number;
   };
@@ -43,6 +54,7 @@ interface ResultJson {
     weights: number[];
     frequencies: number[][];
     Q?: number[][];
+    cvError?: number;
   }[];
 }
 
@@ -55,14 +67,17 @@ export function clusterCopies(Q: Float64Array, K: number, ploidy: number): Float
 
 /**
  * Reads a reference: a `stratify.json` of run or sweep (the run at K with the highest ln L over
- * replicates; K may be left out when the file holds one K) or a Stratify `.P` file (columns locus,
+ * replicates; K may be left out when the file holds one K, or be 'cv': the K whose likeliest run
+ * has the lowest CV error) or a Stratify `.P` file (columns locus,
  * allele, cluster1..K; read as ancestral frequencies).
  */
-export function readReference(file: string, text: string, K?: number): Reference {
-  return text.trimStart().startsWith('{') ? resultReference(file, text, K) : pFileReference(file, text, K);
+export function readReference(file: string, text: string, K?: ReferenceK): Reference {
+  if (text.trimStart().startsWith('{')) return resultReference(file, text, K);
+  if (K === 'cv') throw new RangeError(`${file}: a .P file has no CV errors to choose K by (give --k)`);
+  return pFileReference(file, text, K);
 }
 
-function resultReference(file: string, text: string, K?: number): Reference {
+function resultReference(file: string, text: string, K?: ReferenceK): Reference {
   let json: ResultJson;
   try {
     json = JSON.parse(text) as ResultJson;
@@ -74,10 +89,17 @@ function resultReference(file: string, text: string, K?: number): Reference {
     throw new RangeError(`${file}: not a Stratify result with runs (stratify.json of run, sweep or merge)`);
   const ks = [...new Set(json.runs.map((r) => r.K))].sort((a, b) => a - b);
   if (K === undefined && ks.length > 1) throw new RangeError(`${file}: holds K = ${ks.join(', ')}; choose one (--k)`);
-  const k = K ?? ks[0]!;
+  const likeliest = (k: number) => json.runs!.filter((r) => r.K === k).reduce((a, b) => (b.logLik > a.logLik ? b : a));
+  let k: number;
+  if (K === 'cv') {
+    const scored = ks.map((x) => ({ K: x, cv: likeliest(x).cvError })).filter((x) => typeof x.cv === 'number');
+    if (scored.length === 0)
+      throw new RangeError(`${file}: no CV errors to choose K by (run the sweep with --cv, or give --k)`);
+    k = scored.reduce((a, b) => (b.cv! < a.cv! ? b : a)).K;
+  } else k = K ?? ks[0]!;
   const runs = json.runs.filter((r) => r.K === k);
   if (runs.length === 0) throw new RangeError(`${file}: no run at K = ${k} (it holds K = ${ks.join(', ')})`);
-  const best = runs.reduce((a, b) => (b.logLik > a.logLik ? b : a));
+  const best = likeliest(k);
   const rows = loci.reduce((s, l) => s + Math.max(1, l.alleles.length), 0);
   if (best.frequencies.length !== rows || best.frequencies.some((r) => r.length !== k))
     throw new RangeError(`${file}: the frequencies of K = ${k} do not fit its ${loci.length} loci`);
@@ -100,7 +122,20 @@ function resultReference(file: string, text: string, K?: number): Reference {
     ...(model === 'mixture' ? { weights: Float64Array.from(best.weights) } : {}),
     ...sample,
     run: `K = ${k}, replicate ${best.replicate + 1} of ${runs.length} (highest ln L, ${best.logLik.toFixed(2)})`,
+    ...fittedIndividuals(json, best.Q, k, best.logLik),
   };
+}
+
+/** The individuals a result's run was fitted to and their Q, where the file has both in shape. */
+function fittedIndividuals(
+  json: ResultJson,
+  Q: number[][] | undefined,
+  K: number,
+  logLik: number,
+): { fitted?: Reference['fitted'] } {
+  const ids = json.dataset?.individuals?.map((i) => i.id);
+  if (!ids || !Q || Q.length !== ids.length || Q.some((row) => !Array.isArray(row) || row.length !== K)) return {};
+  return { fitted: { ids, Q: Float64Array.from(Q.flat()), logLik, ploidy: json.dataset?.ploidy ?? 2 } };
 }
 
 function pFileReference(file: string, text: string, K?: number): Reference {

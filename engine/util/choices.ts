@@ -23,6 +23,13 @@ export const FORMAT = choices({
 });
 export type FormatName = (typeof FORMAT.values)[number];
 
+/** How a cohort's reference individuals are drawn (engine/data/reference-draw.ts). */
+export const REFERENCE_DRAW = choices({
+  random: 'at random',
+  'by-population': 'at random within each population, in proportion to its size',
+});
+export type ReferenceDraw = (typeof REFERENCE_DRAW.values)[number];
+
 /** Formats a dataset or panel can be written in. */
 export const EXPORT_FORMAT = choices({ structure: 'STRUCTURE', genepop: 'GENEPOP', vcf: 'VCF' });
 export type ExportFormat = (typeof EXPORT_FORMAT.values)[number];
