@@ -12,8 +12,18 @@ export async function writePlinkFileset(
   L: number,
   POPS: number,
   fsts: readonly number[] = Array.from({ length: POPS }, () => 0.05),
+  admixed?: Admixed,
 ): Promise<void> {
   const rng = createRng(1);
+  // Admixed individuals: ancestry Q_d from a Dirichlet, genotypes from Σ_k Q_dk f_lk.
+  const Q = admixed ? drawAncestry(N, POPS, admixed, rng) : undefined;
+  if (Q)
+    writeFileSync(
+      `${stem}.Q.truth`,
+      Array.from({ length: N }, (_, d) =>
+        Array.from(Q.subarray(d * POPS, (d + 1) * POPS), (x) => x.toFixed(6)).join(' '),
+      ).join('\n') + '\n',
+    );
   const cs = fsts.map((fst) => (1 - fst) / fst);
   const per = Math.ceil(N / 4);
   const batch = 1000;
@@ -34,7 +44,9 @@ export async function writePlinkFileset(
         f[k] = x / (x + gammaDraw((1 - p) * cs[k]!, rng));
       }
       for (let d = 0; d < N; d++) {
-        const q = f[d % POPS]!;
+        let q = 0;
+        if (Q) for (let k = 0; k < POPS; k++) q += Q[d * POPS + k]! * f[k]!;
+        else q = f[d % POPS]!;
         // PLINK's 2-bit codes, low bits first: 00 hom A1, 01 missing, 10 het, 11 hom A2.
         let bits = 1;
         if (rng.uniform() >= 0.01) {
@@ -51,4 +63,23 @@ export async function writePlinkFileset(
   await Promise.all([new Promise((r) => bed.end(r)), new Promise((r) => bim.end(r))]);
   writeFileSync(`${stem}.fam`, Array.from({ length: N }, (_, d) => `p${d % POPS} i${d} 0 0 0 -9`).join('\n') + '\n');
   renameSync(`${stem}.bed.part`, `${stem}.bed`);
+}
+
+/**
+ * Ancestry of admixed individuals: individual d's home population is d mod POPS; its Q is drawn
+ * from a Dirichlet with weight `home` on that population and `other` on each of the rest.
+ */
+export interface Admixed {
+  readonly home: number;
+  readonly other: number;
+}
+
+function drawAncestry(N: number, POPS: number, a: Admixed, rng: ReturnType<typeof createRng>): Float64Array {
+  const Q = new Float64Array(N * POPS);
+  for (let d = 0; d < N; d++) {
+    let sum = 0;
+    for (let k = 0; k < POPS; k++) sum += Q[d * POPS + k] = gammaDraw(k === d % POPS ? a.home : a.other, rng);
+    for (let k = 0; k < POPS; k++) Q[d * POPS + k]! /= sum;
+  }
+  return Q;
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { checkPieces, mergePieces, type NamedPiece, type PieceJson } from '../service/sweep-pieces.ts';
 import { ensureWritableDir } from './output-dir.ts';
-import { parseKRange } from './parse-args.ts';
+import { parseKRange, threadsFlag, threadsOption } from './parse-args.ts';
+import { withCancellablePool } from './pool-run.ts';
 import { readForCommand } from './read-options.ts';
 import { writeSweepResult } from './sweep.ts';
 
@@ -36,6 +37,7 @@ export function registerMerge(program: Command): void {
     .description('gather the pieces of a sweep (e.g. cluster jobs) into the result `stratify sweep` writes')
     .option('--k <range>', 'the K the sweep must cover (refuses a missing K)')
     .option('--data <file>', 'the genotype file (default: the one named in the pieces)')
+    .addOption(threadsFlag("worker threads: the admixture model's CV folds, the likeliest run per K, run on them"))
     .option('--out <dir>', 'output directory', 'stratify-out')
     .action(async (paths: string[], o: Record<string, unknown>) => {
       const out = String(o['out']);
@@ -47,7 +49,10 @@ export function registerMerge(program: Command): void {
       if (!file) throw new Error(`${pieces[0]!.name}: names no dataset file; give it with --data`);
       const { data } = await readForCommand(file, first.readFlags, 'structure');
       const expectK = typeof o['k'] === 'string' ? parseKRange(o['k']) : undefined;
-      const { options, runs } = mergePieces(data, pieces, expectK);
+      const threads = threadsOption(o['threads']);
+      const { options, runs } = await withCancellablePool(threads, (pool, signal) =>
+        mergePieces(data, pieces, expectK, pool, signal),
+      );
       writeSweepResult(out, data, options, runs, false, first.readFlags);
     });
 }

@@ -1,4 +1,4 @@
-import { withCvErrors } from './cross-validate.ts';
+import { withCvErrors, withCvErrorsOn } from './cross-validate.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { datasetFingerprint } from '../data/fingerprint.ts';
 import type { MixtureModel } from '../model/mixture/mixture-model.ts';
@@ -261,11 +261,13 @@ export function checkPieces(pieces: readonly NamedPiece[], data?: GenotypeData):
  * overlapping or missing starts and missing replicates (and missing K when `expectK` is given),
  * naming the pieces concerned.
  */
-export function mergePieces(
+export async function mergePieces(
   data: GenotypeData,
   pieces: readonly NamedPiece[],
   expectK?: readonly number[],
-): { options: SweepOptions; runs: SweepRun[] } {
+  runner?: StartRunner,
+  signal?: AbortSignal,
+): Promise<{ options: SweepOptions; runs: SweepRun[] }> {
   checkPieces(pieces, data);
   const plan = pieces[0]!.piece.options;
   const groups = new Map<string, NamedPiece[]>();
@@ -326,5 +328,10 @@ export function mergePieces(
     }
   }
   const options = { ...plan, kValues: ks };
-  return { options, runs: withCvErrors(md, runs, options) };
+  // The CV errors of the likeliest run per K, known only now: on the runner's workers where there are some.
+  const withCv = runner
+    ? await withCvErrorsOn(runner, data, md, runs, options, signal)
+    : withCvErrors(md, runs, options);
+  if (!withCv) throw new Error('cancelled');
+  return { options, runs: withCv };
 }
