@@ -104,9 +104,10 @@ function predictiveRows(x: OwnCopiesRows): Float64Array {
 }
 
 /**
- * The individual's (q, f) by blocks: q maximises Σ_r w_r ln(q · f_r) with f fixed (`solveQ`, from
- * the previous q: concave, a few Newton steps), then f takes EM's update at (q, f) — each block
- * raises Φ, and at their common fixed point (q, f) is a stationary point of Φ. One individual's
+ * The individual's (q, f) by blocks: q maximises Σ_r w_r ln(q · f_r) with f fixed (`solveQ`, a
+ * Newton solve: concave) at the start and the end, and in between takes one Newton step a round
+ * (`stepQ`) after f takes EM's update at (q, f) — each block raises Φ, and at their common fixed
+ * point (q, f) is a stationary point of Φ. One individual's
  * copies move the frequencies little (its ≤ ploidy copies a locus against the reference's n_k), so
  * f's update is nearly its maximum given q and the blocks converge in a few rounds. Starts at the
  * reference's predictive frequencies b / D (Φ's maximum in f with the own copies left out).
@@ -116,6 +117,7 @@ export function fitOwnCopies(
   tol: number,
   maxIt: number,
   solveQ: (f: Float64Array, start?: Float64Array) => Float64Array,
+  stepQ: (f: Float64Array, q: Float64Array) => number,
 ): OwnCopiesFit {
   const { K, R, total } = x;
   // θ = (q, f): K + R·K values.
@@ -126,16 +128,23 @@ export function fitOwnCopies(
     theta.fill(1 / K, 0, K);
     return { q: theta.slice(0, K), logLik: 0, iterations: 0, converged: true };
   }
+  // q solved at the reference's predictive frequencies; then rounds of f's update and one Newton
+  // step of q, until neither moves by more than tol (f moves by about own copies / reference copies
+  // a round, so q's maximum moves little between rounds and one step follows it).
   theta.set(solveQ(theta.subarray(K)), 0);
   const scratch = new Float64Array(x.J * K);
+  const q = theta.subarray(0, K);
   for (let it = 1; it <= maxIt; it++) {
     frequencyUpdate(x, theta, next, scratch);
-    theta.set(next, K);
-    const q = solveQ(theta.subarray(K), theta.subarray(0, K));
     let change = 0;
-    for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(q[k]! - theta[k]!));
-    theta.set(q, 0);
-    if (change < tol) return { q: theta.slice(0, K), logLik: logLikAt(x, theta), iterations: it, converged: true };
+    for (let t = 0; t < R * K; t++) change = Math.max(change, Math.abs(next[t]! - theta[K + t]!));
+    theta.set(next, K);
+    change = Math.max(change, stepQ(theta.subarray(K), q));
+    if (change < tol) {
+      // The last q exactly at its maximum for these f (a solve from where the steps left it).
+      theta.set(solveQ(theta.subarray(K), q), 0);
+      return { q: theta.slice(0, K), logLik: logLikAt(x, theta), iterations: it, converged: true };
+    }
   }
   return { q: theta.slice(0, K), logLik: logLikAt(x, theta), iterations: maxIt, converged: false };
 }

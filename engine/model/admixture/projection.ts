@@ -149,7 +149,13 @@ export function* projectionSteps(
     let fit: IndividualFit;
     if (sample) {
       const own = ownCopiesRows(F, K, offsets, sample, rows, rowLocus, R, w, total);
-      fit = fitOwnCopies(own, tol, maxIt, (f, start) => fitOneNewton({ ...own, f }, tol, maxIt, start).q);
+      fit = fitOwnCopies(
+        own,
+        tol,
+        maxIt,
+        (f, start) => fitOneNewton({ ...own, f }, tol, maxIt, start).q,
+        ownCopiesStepper(own),
+      );
     } else {
       const f = new Float64Array(R * K);
       for (let r = 0; r < R; r++) for (let k = 0; k < K; k++) f[r * K + k] = Math.max(FLOOR, F[rows[r]! * K + k]!);
@@ -264,12 +270,73 @@ function reviveStranded(
   return revived;
 }
 
+/** One Newton step's outcome: the step taken (or none), its size and ln L after it. */
+interface NewtonStep {
+  /** 'none': no ascent step was found (the maximum, within rounding, or a step the model cannot give). */
+  readonly solved: 'certain' | 'unchecked' | 'none';
+  /** The largest change of a proportion. */
+  readonly change: number;
+  readonly logLik: number;
+}
+
 /**
- * One individual's q with F fixed by Newton steps (q-newton.ts's active-set solve of the quadratic
- * model on the simplex, q ≥ PARAMETER_FLOOR), each kept only when ln L does not fall (else halved):
- * the likelihood is concave in q, so a few steps reach the maximum where EM, which this falls back
- * to when no ascent step is found short of convergence, takes many. Stops when no proportion moves
- * by more than tol and the step met the model's KKT conditions.
+ * One Newton step of q (in place) with f fixed: q-newton.ts's active-set solve of the quadratic
+ * model on the simplex (q ≥ PARAMETER_FLOOR), halved until ln L does not fall below its value at q
+ * (taken in the same pass as the derivatives, as gradientRatios takes it).
+ */
+function newtonStep(
+  x: IndividualRows,
+  q: Float64Array,
+  work: ReturnType<typeof qNewtonWork>,
+  trial: Float64Array,
+): NewtonStep {
+  const { f, w, R, K, total } = x;
+  const { gradient, hessian, step } = work;
+  gradient.fill(0);
+  hessian.fill(0);
+  let ll = 0;
+  let product = 1;
+  for (let r = 0; r < R; r++) {
+    let d = 0;
+    for (let k = 0; k < K; k++) d += q[k]! * f[r * K + k]!;
+    product *= w[r] === 1 ? d : w[r] === 2 ? d * d : detPow(d, w[r]!);
+    if (product < 1e-150) {
+      ll += detLog(product);
+      product = 1;
+    }
+    const a = w[r]! / d;
+    const b = a / d;
+    for (let k = 0, t = 0; k < K; k++) {
+      const fk = f[r * K + k]!;
+      gradient[k]! += a * fk;
+      const bf = b * fk;
+      for (let m = 0; m <= k; m++, t++) hessian[t]! += bf * f[r * K + m]!;
+    }
+  }
+  ll += detLog(product);
+  const solved = solveStep(0, K, q, work);
+  if (solved === Solved.None) return { solved: 'none', change: 0, logLik: ll };
+  let t = 1;
+  let next = -Infinity;
+  for (let halving = 0; halving < 40; halving++, t /= 2) {
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += trial[k] = Math.max(PARAMETER_FLOOR, q[k]! + t * step[k]!);
+    for (let k = 0; k < K; k++) trial[k]! /= sum;
+    next = emStep(f, w, R, K, total, trial);
+    if (next >= ll) break;
+  }
+  if (!(next >= ll)) return { solved: 'none', change: 0, logLik: ll };
+  let change = 0;
+  for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(trial[k]! - q[k]!));
+  q.set(trial);
+  return { solved: solved === Solved.Certain ? 'certain' : 'unchecked', change, logLik: next };
+}
+
+/**
+ * One individual's q with F fixed by Newton steps ({@link newtonStep}): the likelihood is concave
+ * in q, so a few steps reach the maximum where EM, which this falls back to when no ascent step is
+ * found short of convergence, takes many. Stops when no proportion moves by more than tol and the
+ * step met the model's KKT conditions.
  */
 function fitOneNewton(x: IndividualRows, tol: number, maxIt: number, start?: Float64Array): IndividualFit {
   const { f, w, R, K, total } = x;
@@ -277,44 +344,45 @@ function fitOneNewton(x: IndividualRows, tol: number, maxIt: number, start?: Flo
   if (total === 0 || K < 2)
     return { q, logLik: total === 0 ? 0 : emStep(f, w, R, K, total, q), iterations: 0, converged: true };
   const work = qNewtonWork(1, K);
-  const { gradient, hessian, step } = work;
   const trial = new Float64Array(K);
-  let ll = emStep(f, w, R, K, total, q);
   for (let it = 1; it <= maxIt; it++) {
-    gradient.fill(0);
-    hessian.fill(0);
-    for (let r = 0; r < R; r++) {
-      let d = 0;
-      for (let k = 0; k < K; k++) d += q[k]! * f[r * K + k]!;
-      const a = w[r]! / d;
-      const b = a / d;
-      for (let k = 0, t = 0; k < K; k++) {
-        const fk = f[r * K + k]!;
-        gradient[k]! += a * fk;
-        const bf = b * fk;
-        for (let m = 0; m <= k; m++, t++) hessian[t]! += bf * f[r * K + m]!;
-      }
-    }
-    const solved = solveStep(0, K, q, work);
-    if (solved === Solved.None) break;
-    let t = 1;
-    let next = -Infinity;
-    for (let halving = 0; halving < 40; halving++, t /= 2) {
-      let sum = 0;
-      for (let k = 0; k < K; k++) sum += trial[k] = Math.max(PARAMETER_FLOOR, q[k]! + t * step[k]!);
-      for (let k = 0; k < K; k++) trial[k]! /= sum;
-      next = emStep(f, w, R, K, total, trial);
-      if (next >= ll) break;
-    }
-    if (!(next >= ll)) break;
-    let change = 0;
-    for (let k = 0; k < K; k++) change = Math.max(change, Math.abs(trial[k]! - q[k]!));
-    q.set(trial);
-    ll = next;
-    if (change < tol && solved === Solved.Certain) return { q, logLik: ll, iterations: it, converged: true };
+    const s = newtonStep(x, q, work, trial);
+    // No ascent step at a point that meets the conditions of the maximum: there already.
+    if (s.solved === 'none' && atMaximum(q, work.gradient, total))
+      return { q, logLik: s.logLik, iterations: it, converged: true };
+    if (s.solved === 'none') break;
+    const ll = s.logLik;
+    if (s.change < tol && s.solved === 'certain') return { q, logLik: ll, iterations: it, converged: true };
   }
   // No ascent step short of convergence (or the iterations ran out): EM from here.
   return fitOne(x, tol, maxIt, q);
+}
+
+/**
+ * Whether q meets the conditions of the maximum of Σ_r w_r ln(q · f_r) on the simplex, from the
+ * gradient g_k = Σ_r w_r f_rk / (q · f_r) at q (whose q-weighted sum is the copies, `total`):
+ * g_k = total where q_k is above the floor, g_k ≤ total where it is at it (to 1e-7 relative: a
+ * point that near moves q by less than the fits' tolerance).
+ */
+function atMaximum(q: Float64Array, gradient: Float64Array, total: number): boolean {
+  for (let k = 0; k < q.length; k++) {
+    const ratio = gradient[k]! / total;
+    if (q[k]! > PARAMETER_FLOOR * (1 + 1e-9) ? Math.abs(ratio - 1) > 1e-7 : ratio > 1 + 1e-7) return false;
+  }
+  return true;
+}
+
+/**
+ * The own-copies fit's q block: a Newton step from q (in place) with the frequencies f, made
+ * for each f of fitOwnCopies' outer loop (one step a block, not a solve: f moves little each round).
+ */
+function ownCopiesStepper(x: OwnCopiesRows): (f: Float64Array, q: Float64Array) => number {
+  const work = qNewtonWork(1, x.K);
+  const trial = new Float64Array(x.K);
+  return (f, q) => {
+    const rows: IndividualRows = { f, w: x.w, R: x.R, K: x.K, total: x.total };
+    return newtonStep(rows, q, work, trial).change;
+  };
 }
 
 /** One individual's rows with F fixed: frequencies f (R, K) of its distinct (locus, allele) rows, w copies each. */
