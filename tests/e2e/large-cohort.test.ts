@@ -4,7 +4,7 @@
 // column; population order still sorts the bars.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -112,5 +112,19 @@ test('100,000 individuals: the bar plot draws a column per pixel, hover names th
   });
   assert.notDeepEqual(colours[0], colours[1]);
   await page.screenshot({ path: screenshotPath('cohort-100000.png'), fullPage: true });
+  // The SVG stays vector and small: 600-dpi columns (180 mm ≈ 4,000), each the mean of its individuals, and says so.
+  assert.match(
+    (await page.getByTestId('export-summary').textContent()) ?? '',
+    /100,000 individuals drawn as [\d,]+ columns/,
+  );
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  const svgPath = join(dir, 'cohort.svg');
+  await download.saveAs(svgPath);
+  const svg = readFileSync(svgPath, 'utf8');
+  assert.equal((svg.match(/<g class="individual"/g) ?? []).length, 0);
+  assert.equal((svg.match(/<g class="columns">/g) ?? []).length, 2);
+  const columns = Number(/drawn as ([\d,]+) columns/.exec(svg)?.[1]?.replace(/,/g, ''));
+  assert.ok(columns > 3000 && columns < 5000, `${columns} columns`);
+  assert.ok(svg.length < 8e6, `${svg.length} bytes`);
   assert.deepEqual(errors, []);
 });

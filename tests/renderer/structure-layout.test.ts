@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  columnShares,
+  columnSpan,
   layoutIndividuals,
   rowOrder,
   withRowOrders,
@@ -203,4 +205,26 @@ test('populations an order does not list stay together, one label each, after th
       ['y', 3],
     ],
   );
+});
+
+test('pixel columns cover every plot position once, each the mean bar of its individuals', () => {
+  const n = 1003;
+  const K = 2;
+  const inds = Array.from({ length: n }, (_, i) => ({ id: `i${i}`, population: i % 2 ? 'b' : 'a' }));
+  const Q = new Float64Array(n * K);
+  for (let i = 0; i < n; i++) [Q[i * K], Q[i * K + 1]] = [(i % 7) / 6, 1 - (i % 7) / 6];
+  const row = { K, Q, colours: [0, 1] };
+  const layout = layoutIndividuals(inds, ['a', 'b'], row, false);
+  const columns = 97;
+  const shares = columnShares(layout, row, 0, columns);
+  let next = 0;
+  for (let c = 0; c < columns; c++) {
+    const { from, to } = columnSpan(c, columns, n);
+    assert.equal(from, next);
+    assert.ok(to > from);
+    next = to;
+    const mean = layout.order.slice(from, to).reduce((s, i) => s + Q[i * K]!, 0) / (to - from);
+    assert.ok(Math.abs(shares[c * K]! - mean) < 1e-12);
+  }
+  assert.equal(next, n);
 });

@@ -1,6 +1,7 @@
 /** STRUCTURE-like bar plots as SVG (exports: SVG, PDF, PNG); layout in structure-layout.ts. */
 import {
   barName,
+  columnShares,
   groupStarts,
   LABEL_PX,
   NAME_MIN_BAR_PX,
@@ -33,9 +34,98 @@ export interface SvgOptions {
   readonly vertical?: boolean;
 }
 
+/** Columns per px (96 to the inch) of a summarised export: 600 dpi, finer than print shows. */
+const COLUMNS_PER_PX = 600 / 96;
+
+/**
+ * How many columns an export `lengthPx` long draws its bars as, when its individuals are more than
+ * that (bars thinner than 1/600 inch: each column the mean bar of the individuals under it, so a
+ * figure of 100,000 individuals stays vector and small); 0: a bar per individual.
+ */
+export function exportColumns(n: number, lengthPx: number): number {
+  const columns = Math.max(1, Math.floor(lengthPx * COLUMNS_PER_PX));
+  return n > columns ? columns : 0;
+}
+
+/** The note a summarised export carries. */
+export function summaryNote(n: number, columns: number): string {
+  return `${n.toLocaleString('en')} individuals drawn as ${columns.toLocaleString('en')} columns at 600 dpi, each the mean of the individuals under it`;
+}
+
+/**
+ * One row's stacked rects from `from` to `to` along the bars (x, or y when `vertical`), each
+ * `thick` across: K rects of the shares q (each reaching under the next, drawn later, as the
+ * individuals' bars do).
+ */
+function stackedRects(
+  parts: string[],
+  q: ArrayLike<number>,
+  offset: number,
+  K: number,
+  colours: readonly string[],
+  along: number,
+  size: number,
+  across0: number,
+  barHeight: number,
+  vertical: boolean,
+): void {
+  let last = K - 1;
+  while (last > 0 && !(q[offset + last]! > 0)) last--;
+  let at = across0;
+  for (let c = 0; c < K; c++) {
+    const h = q[offset + c]! * barHeight;
+    const hDrawn = c < last ? Math.min(h + 0.5, across0 + barHeight - at) : h;
+    if (h > 0)
+      parts.push(
+        vertical
+          ? `<rect x="${at.toFixed(3)}" y="${along.toFixed(3)}" width="${hDrawn.toFixed(3)}" height="${size.toFixed(3)}" fill="${colours[c]}"/>`
+          : `<rect x="${along.toFixed(3)}" y="${at.toFixed(3)}" width="${size.toFixed(3)}" height="${hDrawn.toFixed(3)}" fill="${colours[c]}"/>`,
+      );
+    at += h;
+  }
+}
+
+/**
+ * A row drawn as `columns` summary columns (exportColumns) over `length` px from `start`.
+ */
+function summaryColumns(
+  parts: string[],
+  layout: Layout,
+  row: PlotRow,
+  r: number,
+  palette: readonly string[],
+  columns: number,
+  start: number,
+  length: number,
+  across0: number,
+  barHeight: number,
+  vertical: boolean,
+): void {
+  const K = row.K;
+  const shares = columnShares(layout, row, r, columns);
+  const colours = Array.from({ length: K }, (_, c) => palette[(row.colours[c] ?? c) % palette.length]!);
+  const step = length / columns;
+  parts.push(`<g class="columns">`);
+  for (let x = 0; x < columns; x++)
+    stackedRects(
+      parts,
+      shares,
+      x * K,
+      K,
+      colours,
+      start + x * step,
+      x < columns - 1 ? step + 0.5 : step,
+      across0,
+      barHeight,
+      vertical,
+    );
+  parts.push('</g>');
+}
+
 /**
  * A publication SVG: one <g class="individual"> per individual and row, holding its K stacked
- * rects; population labels under the last row; K labels on the left.
+ * rects (or, with more individuals than 600 dpi columns, <g class="columns">: exportColumns);
+ * population labels under the last row; K labels on the left.
  */
 export function structureSvg(
   individuals: readonly PlotIndividual[],
@@ -76,7 +166,8 @@ export function structureSvg(
   const regionBase = (titleLines.length ? 8 + titleLine * titleLines.length : 6) + regionSpace;
   const top0 = regionBase + (onTop ? labelSpace : 0);
   const below = onTop ? Math.ceil(14 * f) : labelSpace;
-  const height = top0 + rows.length * (o.barHeight + gap) + nameSpace + below;
+  const columns = exportColumns(n, plotW);
+  const height = top0 + rows.length * (o.barHeight + gap) + nameSpace + below + (columns > 0 ? Math.ceil(12 * f) : 0);
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${o.width}" height="${height}" viewBox="0 0 ${o.width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
@@ -104,7 +195,8 @@ export function structureSvg(
       `<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="${px(11)}" text-anchor="end" dominant-baseline="middle">K=${K}</text>`,
     );
     const order = rowOrder(layout, r);
-    for (let pos = 0; pos < n; pos++) {
+    if (columns > 0) summaryColumns(parts, layout, row, r, palette, columns, left, plotW, top, o.barHeight, false);
+    for (let pos = 0; columns === 0 && pos < n; pos++) {
       const i = order[pos]!;
       let y = top;
       const x = left + pos * w;
@@ -166,6 +258,10 @@ export function structureSvg(
     parts.push(
       `<text class="label-note" x="${left}" y="${height - 4}" font-size="${px(8)}" fill="#555555">${omitted} of ${layout.segments.length} population labels omitted: too narrow at this width</text>`,
     );
+  if (columns > 0)
+    parts.push(
+      `<text class="summary-note" x="${left}" y="${height - 4 - (omitted > 0 ? Math.ceil(11 * f) : 0)}" font-size="${px(8)}" fill="#555555">${summaryNote(n, columns)}</text>`,
+    );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -213,7 +309,8 @@ function verticalSvg(
   const titleLines = o.title ? wrapWords(o.title, Math.max(10, Math.floor((width - 8) / (px(13) * 0.55)))) : [];
   const titleLine = Math.ceil(16 * f);
   const top0 = (titleLines.length ? 8 + titleLine * titleLines.length : 6) + Math.ceil(18 * f);
-  const height = top0 + plotH + 10;
+  const columns = exportColumns(n, plotH);
+  const height = top0 + plotH + 10 + (columns > 0 ? Math.ceil(12 * f) : 0);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
@@ -236,7 +333,8 @@ function verticalSvg(
       `<g class="row" data-k="${K}"><text x="${(x0 + o.barHeight / 2).toFixed(2)}" y="${top0 - 6}" font-size="${px(11)}" text-anchor="middle">K=${K}</text>`,
     );
     const order = rowOrder(layout, r);
-    for (let pos = 0; pos < n; pos++) {
+    if (columns > 0) summaryColumns(parts, layout, row, r, palette, columns, top0, plotH, x0, o.barHeight, true);
+    for (let pos = 0; columns === 0 && pos < n; pos++) {
       const i = order[pos]!;
       const y = top0 + pos * h;
       // Each rect reaches under the next individual's (drawn later), as the horizontal plot's seams.
@@ -280,6 +378,10 @@ function verticalSvg(
         `<text class="individual-name" x="${x}" y="${(top0 + (pos + 0.5) * h).toFixed(2)}" font-size="${px(7)}" dominant-baseline="middle">${escapeXml(barName(individuals[order[pos]!]!.id))}</text>`,
       );
   }
+  if (columns > 0)
+    parts.push(
+      `<text class="summary-note" x="6" y="${height - 4}" font-size="${px(8)}" fill="#555555">${summaryNote(n, columns)}</text>`,
+    );
   parts.push('</svg>');
   return parts.join('');
 }
