@@ -137,9 +137,15 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
     case 'genepop':
       data = await readGenepop(main, { onProgress: progress, ...options.genepop });
       break;
-    case 'vcf':
-      data = await readVcf(main, { onProgress: progress, ...options.vcf });
+    case 'vcf': {
+      const selection = options.individuals;
+      data = await readVcf(main, {
+        onProgress: progress,
+        ...options.vcf,
+        ...(selection ? { select: (named) => selectIndividuals(named, selection) } : {}),
+      });
       break;
+    }
     case 'plink-ped': {
       const ped = baseName(main.name).endsWith('.map') ? companion(files, 'ped') : main;
       data = await readPlinkPed(ped, companion({ ...files, main: ped }, 'map'), {
@@ -164,7 +170,8 @@ export async function readDataset(files: DatasetFiles, options: ReadOptions = {}
     default:
       return assertNever(format);
   }
-  if (options.individuals && format !== 'plink-bed') {
+  // Formats read whole, then cut to the individuals asked for (.bed and VCF keep only theirs as they stream).
+  if (options.individuals && format !== 'plink-bed' && format !== 'vcf') {
     const kept = await selectIndividuals(data.individuals, options.individuals);
     if (kept.length < data.individuals.length) {
       const source = data.source && {

@@ -3,11 +3,17 @@ import { MAX_PLOIDY, MISSING, type GenotypeData, type Individual } from '../data
 import type { ByteSource, ProgressCallback } from '../io/byte-source.ts';
 import { readLines } from '../io/lines.ts';
 import { FormatError } from '../io/format-error.ts';
+import type { NamedIndividual } from './individual-list.ts';
 
 export interface VcfOptions {
   /** What to do with a site whose calls have another ploidy than the first site: default 'error'. */
   ploidyMismatch?: 'error' | 'skip';
   onProgress?: ProgressCallback;
+  /**
+   * The samples to read (indices into the header's, ascending) from the header's ids; the others'
+   * columns are passed over unread, so memory follows the samples kept.
+   */
+  select?: (individuals: readonly NamedIndividual[]) => Promise<number[]>;
 }
 
 const FIXED = ['#CHROM', 'POS', 'ID', 'REF', 'ALT', 'QUAL', 'FILTER', 'INFO', 'FORMAT'];
@@ -32,6 +38,8 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
   let skipped = 0;
   let lastLine = 0;
   let sawFileformat = false;
+  // Per sample column, its place among the samples read (−1: passed over).
+  let keptAt = new Int32Array(0);
   const codes = new Int32Array(MAX_PLOIDY);
   const missingCall = new Int32Array(MAX_PLOIDY).fill(MISSING);
   for await (const line of readLines(source, { onProgress: options.onProgress })) {
@@ -75,8 +83,12 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
           );
         seen.add(id);
       });
-      const individuals: Individual[] = ids.map((id) => ({ id }));
       nSamples = ids.length;
+      const kept = options.select ? await options.select(ids.map((id) => ({ id }))) : undefined;
+      keptAt = new Int32Array(nSamples).fill(kept ? -1 : 0);
+      if (kept) kept.forEach((s, k) => (keptAt[s] = k));
+      else keptAt.forEach((_, s) => (keptAt[s] = s));
+      const individuals: Individual[] = (kept ?? ids.map((_, s) => s)).map((s) => ({ id: ids[s]! }));
       builder = new LocusMajorBuilder(individuals, 1, 0);
       continue;
     }
@@ -170,6 +182,12 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
           `${nSamples} sample columns`,
         );
       }
+      const at = keptAt[s]!;
+      if (at < 0) {
+        const tab = t.indexOf('\t', pos);
+        pos = tab < 0 ? t.length + 1 : tab + 1;
+        continue;
+      }
       const start = pos;
       // Move to the GT subfield.
       for (let g = 0; g < gtIndex; g++) {
@@ -225,7 +243,7 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
       }
       if (n !== ploidy) {
         if (n === 1 && codes[0] === MISSING) {
-          builder.setCall(offset + s * ploidy, missingCall, false);
+          builder.setCall(offset + at * ploidy, missingCall, false);
         } else if (options.ploidyMismatch === 'skip') {
           badPloidy = true;
         } else {
@@ -238,7 +256,7 @@ export async function readVcf(source: ByteSource, options: VcfOptions = {}): Pro
           );
         }
       } else {
-        builder.setCall(offset + s * ploidy, codes, callPhased);
+        builder.setCall(offset + at * ploidy, codes, callPhased);
       }
       // Next sample.
       while (pos < t.length && t.charCodeAt(pos) !== TAB) pos++;

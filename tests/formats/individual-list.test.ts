@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bytesSource, FormatError, readDataset, readDatasetIndividuals, textSource } from '../../engine/index.ts';
 import { createRng } from '../../engine/util/rng.ts';
+import { genotype } from '../helpers.ts';
 
 /** A random .bed of N individuals × L SNPs (codes 0–3, missing included) with its .bim and .fam. */
 function fileset(N: number, L: number, seed: number, fid: (i: number) => string = (i) => `pop${i % 3}`) {
@@ -92,7 +93,7 @@ test('lists name individuals by id or by FID IID; --remove leaves them out; unkn
   await assert.rejects(read('ind1\n', 'ind1\n'), /no individual left/);
 });
 
-test('--keep on a text format subsets after reading; readDatasetIndividuals reads a .fam alone', async () => {
+test('--keep on a VCF passes over the other samples; readDatasetIndividuals reads a .fam alone', async () => {
   const vcf = [
     '##fileformat=VCFv4.2',
     '#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ta\tb\tc',
@@ -105,6 +106,14 @@ test('--keep on a text format subsets after reading; readDatasetIndividuals read
     ['a', 'c'],
   );
   assert.deepEqual(Array.from(d.calls), [0, 0, 1, 1, 1, 1, 0, 1]);
+  // A VCF keeps only the listed samples' columns as it streams: the others are never parsed.
+  const garbled = vcf.replace('GT\t0/0\t0/1\t1/1', 'GT\t0/0\tnot-a-call\t1/1');
+  const kept = await readDataset(
+    { main: textSource('x.vcf', garbled) },
+    { individuals: { keep: textSource('k', 'a\nc\n') } },
+  );
+  assert.deepEqual(Array.from(kept.calls), [0, 0, 1, 1, 1, 1, 0, 1]);
+  await assert.rejects(readDataset({ main: textSource('x.vcf', garbled) }), /unexpected "n" in genotype of sample 2/);
   // Only the .fam is read: a .bed that is not one is never opened.
   const f = fileset(9, 2, 1);
   const bad = {
@@ -116,4 +125,21 @@ test('--keep on a text format subsets after reading; readDatasetIndividuals read
     inds.map((i) => [i.id, i.population]),
     Array.from({ length: 9 }, (_, i) => [`ind${i}`, `pop${i % 3}`]),
   );
+});
+
+test('--remove on a STRUCTURE file: the data read whole, then cut to the others', async () => {
+  const text = 'locA locB\nind1 1 100 102 7 7\nind2 1 -9 -9 7 9\nind3 2 102 102 9 9\n';
+  const d = await readDataset(
+    { main: textSource('t.str', text) },
+    { individuals: { remove: textSource('r', 'ind2\n') } },
+  );
+  assert.deepEqual(
+    d.individuals.map((i) => [i.id, i.population]),
+    [
+      ['ind1', '1'],
+      ['ind3', '2'],
+    ],
+  );
+  assert.deepEqual(genotype(d, 1, 1), ['9', '9']);
+  assert.match(d.source?.assumptions.join('; ') ?? '', /2 of the 3 individuals read/);
 });
