@@ -186,13 +186,18 @@ export function pca(md: PreparedData, options: Partial<PcaOptions> = {}): PcaRes
     iterations++;
     // The Ritz values alone at each turn (the vectors once, at the end).
     const values = symmetricEigenvalues(S, n * l).reverse();
+    // Values at rounding's level of the largest (a rank below pcs) count as settled.
+    const floor = 1e-12 * Math.abs(values[0] ?? 0);
     const settled =
       previous !== undefined &&
       Array.from({ length: pcs }, (_, k) => k).every(
-        (k) => Math.abs(values[k]! - previous![k]!) <= o.tolerance * Math.abs(values[k]!),
+        (k) => Math.abs(values[k]! - previous![k]!) <= o.tolerance * Math.max(Math.abs(values[k]!), floor),
       );
-    if (settled || iterations >= o.maxIterations || (n + 1) * l > N) {
-      converged = settled;
+    // The blocks after the first are images of X Xᵀ: once they number M columns they span its
+    // range, and the Ritz values are its eigenvalues (few columns, many individuals).
+    const spanned = (n - 1) * l >= M;
+    if (settled || spanned || iterations >= o.maxIterations || (n + 1) * l > N) {
+      converged = settled || spanned;
       eig = symmetricEigen(S, n * l);
       break;
     }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { pca } from '../../engine/analysis/pca.ts';
 import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
-import type { GenotypeData } from '../../engine/data/genotype-data.ts';
+import { subsetData, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { multiAllelicPopulations } from '../model/synthetic.ts';
 import { correlation } from '../../bench/correlation.ts';
 
@@ -123,4 +123,35 @@ test('PCA: the same seed gives the same vectors; no varying marker is refused', 
   );
   const flat = { ...data, calls: data.calls.map(() => 0) };
   assert.throws(() => pca(buildPreparedData(flat)), /no marker varies/);
+});
+
+test('PCA, randomised, of data of lower rank than the components asked: settles at once, the rest 0', () => {
+  // 3 SNPs, each repeated 10 times: 30 columns of rank 3, and 10 components asked. The components
+  // past the rank are rounding; they once kept the iterations going to their limit.
+  const { data: base } = multiAllelicPopulations(3, {
+    pops: 3,
+    perPop: 400,
+    loci: 3,
+    minAlleles: 2,
+    maxAlleles: 2,
+    fst: 0.1,
+    missing: 0,
+  });
+  const data = subsetData(
+    base,
+    Array.from({ length: 30 }, (_, j) => j % 3),
+    base.individuals.map((_, i) => i),
+  );
+  const md = buildPreparedData(data);
+  const ref = reference(data, 3);
+  const r = pca(md, { pcs: 10, exactUpTo: 0 });
+  assert.equal(r.method, 'randomized');
+  assert.ok(r.converged);
+  assert.ok(r.iterations <= 3, `${r.iterations} iterations`);
+  for (let k = 0; k < 3; k++)
+    assert.ok(
+      Math.abs(r.eigenvalues[k]! - ref.values[k]!) <= 1e-8 * ref.values[0]!,
+      `λ${k + 1}: ${r.eigenvalues[k]} vs ${ref.values[k]}`,
+    );
+  for (let k = 3; k < r.pcs; k++) assert.ok(r.eigenvalues[k]! <= 1e-10 * ref.values[0]!, `λ${k + 1}`);
 });

@@ -29,7 +29,13 @@ function cohort(dir: string): { stem: string; result: string } {
   const bed = new Uint8Array(3 + L * per);
   bed.set([0x6c, 0x1b, 0x01]);
   for (let l = 0; l < L; l++)
-    for (let d = 0; d < N; d++) bed[3 + l * per + (d >> 2)]! |= ((d * 7 + l * 13) % 4 === 1 ? 2 : 0) << (2 * (d & 3));
+    for (let d = 0; d < N; d++) {
+      // Two copies drawn against a frequency that differs by population (a hash, not a generator).
+      const p = 0.2 + (0.6 * (((l + 1) * ((d % 3) + 1) * 7919) % 97)) / 97;
+      const u = (h: number) => ((Math.imul(d * 31 + l * 1_000_003 + h, 2654435761) >>> 0) % 10_000) / 10_000;
+      const copies = (u(1) < p ? 1 : 0) + (u(2) < p ? 1 : 0);
+      bed[3 + l * per + (d >> 2)]! |= [0, 2, 3][copies]! << (2 * (d & 3));
+    }
   writeFileSync(`${stem}.bed`, bed);
   writeFileSync(
     `${stem}.bim`,
@@ -126,5 +132,32 @@ test('100,000 individuals: the bar plot draws a column per pixel, hover names th
   const columns = Number(/drawn as ([\d,]+) columns/.exec(svg)?.[1]?.replace(/,/g, ''));
   assert.ok(columns > 3000 && columns < 5000, `${columns} columns`);
   assert.ok(svg.length < 8e6, `${svg.length} bytes`);
+
+  // The PCA of 100,000: the points one raster image in the vector figure (it says so), hovered by the nearest.
+  await page.getByRole('button', { name: 'PCA' }).click();
+  await page.getByTestId('pca-run').click();
+  await page.getByTestId('pca-summary').waitFor({ timeout: 300_000 });
+  await page.getByTestId('pca-raster').waitFor();
+  assert.match(
+    (await page.getByTestId('pca-raster-note').textContent()) ?? '',
+    /100,000 individuals: the points are a raster image/,
+  );
+  assert.equal(await page.locator('[data-testid=pca-points] circle').count(), 0);
+  const plot = page.getByTestId('pca-plot');
+  const area = (await plot.boundingBox())!;
+  // Hover where points are: the middle of the plot area (the PCs are centred), then name the nearest.
+  let named = '';
+  for (const [fx, fy] of [
+    [0.4, 0.5],
+    [0.3, 0.4],
+    [0.5, 0.6],
+    [0.35, 0.55],
+  ] as const) {
+    await page.mouse.move(area.x + area.width * fx, area.y + area.height * fy);
+    named = (await page.getByTestId('pca-hover').textContent()) ?? '';
+    if (named) break;
+  }
+  assert.match(named, /^ind\d+ \((north|east|south)\)$/);
+  await page.screenshot({ path: screenshotPath('cohort-100000-pca.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });

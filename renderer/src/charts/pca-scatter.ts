@@ -1,4 +1,4 @@
-import { arc, extent, pie, scaleLinear, select } from 'd3';
+import { arc, extent, pie, scaleLinear, select, type Selection } from 'd3';
 
 /** One individual in PC space. */
 export interface PcaPoint {
@@ -119,6 +119,11 @@ export function drawPcaScatter(svg: SVGSVGElement, points: readonly PcaPoint[], 
       });
     }
   }
+  if (!withPies && points.length > MAX_VECTOR_POINTS) {
+    rasterPoints(g, points, x, y, colourOf, o, m);
+    drawLegend(root, o, colourOf, legendWidth, m);
+    return;
+  }
   const dots = g
     .append('g')
     .attr('data-testid', 'pca-points')
@@ -138,6 +143,117 @@ export function drawPcaScatter(svg: SVGSVGElement, points: readonly PcaPoint[], 
     .attr('data-x', (p) => p.x)
     .attr('data-y', (p) => p.y);
   dots.append('title').text((p) => `${p.id}${p.label !== undefined ? ` (${p.label})` : ''}`);
+  drawLegend(root, o, colourOf, legendWidth, m);
+}
+
+type Margins = { top: number; right: number; bottom: number; left: number };
+type Root = Selection<SVGSVGElement, unknown, null, undefined>;
+
+/** Past this many points (without pies) the dots are one raster image in the SVG, hovered by the nearest point. */
+export const MAX_VECTOR_POINTS = 5000;
+
+/**
+ * The dots as one image (drawn on a canvas at twice the figure's size, embedded in the SVG, so
+ * the axes, labels and legend stay vector), with a note saying so, and hover by the nearest point
+ * within 6 px: a ring and the individual's id and class at the cursor.
+ */
+function rasterPoints(
+  g: Selection<SVGGElement, unknown, null, undefined>,
+  points: readonly PcaPoint[],
+  x: (v: number) => number,
+  y: (v: number) => number,
+  colourOf: Map<string, string>,
+  o: PcaScatterOptions,
+  m: Margins,
+): void {
+  const scale = 2;
+  const canvas = document.createElement('canvas');
+  canvas.width = o.width * scale;
+  canvas.height = o.height * scale;
+  const ctx = canvas.getContext('2d')!;
+  ctx.scale(scale, scale);
+  ctx.globalAlpha = 0.8;
+  // One path per colour: 100,000 dots in a few fills.
+  const byColour = new Map<string, PcaPoint[]>();
+  for (const p of points) {
+    const c = colourOf.get(p.label ?? NONE) ?? '#999999';
+    let list = byColour.get(c);
+    if (!list) byColour.set(c, (list = []));
+    list.push(p);
+  }
+  for (const [colour, list] of byColour) {
+    ctx.beginPath();
+    for (const p of list) {
+      ctx.moveTo(x(p.x) + 2, y(p.y));
+      ctx.arc(x(p.x), y(p.y), 2, 0, 2 * Math.PI);
+    }
+    ctx.fillStyle = colour;
+    ctx.fill();
+  }
+  g.append('image')
+    .attr('data-testid', 'pca-raster')
+    .attr('x', 0)
+    .attr('y', 0)
+    .attr('width', o.width)
+    .attr('height', o.height)
+    .attr('href', canvas.toDataURL('image/png'));
+  g.append('text')
+    .attr('data-testid', 'pca-raster-note')
+    .attr('x', o.width - m.right)
+    .attr('y', m.top - 6)
+    .attr('text-anchor', 'end')
+    .attr('font-size', 9)
+    .attr('fill', '#666666')
+    .text(`${points.length.toLocaleString('en')} individuals: the points are a raster image (2× the figure's size)`);
+  // Hover: the nearest point, found in a grid of 8-px cells.
+  const cell = 8;
+  const grid = new Map<number, number[]>();
+  const key = (cx: number, cy: number) => cy * 10_000 + cx;
+  points.forEach((p, k) => {
+    const kk = key(Math.floor(x(p.x) / cell), Math.floor(y(p.y) / cell));
+    const list = grid.get(kk);
+    if (list) list.push(k);
+    else grid.set(kk, [k]);
+  });
+  const ring = g.append('circle').attr('r', 5).attr('fill', 'none').attr('stroke', INK).attr('visibility', 'hidden');
+  const label = g.append('text').attr('font-size', 11).attr('fill', INK).attr('data-testid', 'pca-hover');
+  g.append('rect')
+    .attr('x', m.left)
+    .attr('y', m.top)
+    .attr('width', o.width - m.left - m.right)
+    .attr('height', o.height - m.top - m.bottom)
+    .attr('fill', 'transparent')
+    .on('mousemove', (event: MouseEvent) => {
+      const svg = (event.currentTarget as SVGRectElement).ownerSVGElement!;
+      const box = svg.getBoundingClientRect();
+      const mx = ((event.clientX - box.left) / box.width) * o.width;
+      const my = ((event.clientY - box.top) / box.height) * o.height;
+      let best = -1;
+      let bestD = 36;
+      for (let dx = -1; dx <= 1; dx++)
+        for (let dy = -1; dy <= 1; dy++)
+          for (const k of grid.get(key(Math.floor(mx / cell) + dx, Math.floor(my / cell) + dy)) ?? []) {
+            const d = (x(points[k]!.x) - mx) ** 2 + (y(points[k]!.y) - my) ** 2;
+            if (d < bestD) [best, bestD] = [k, d];
+          }
+      const p = points[best];
+      ring.attr('visibility', p ? 'visible' : 'hidden');
+      label.text(p ? `${p.id}${p.label !== undefined ? ` (${p.label})` : ''}` : '');
+      if (p) {
+        ring.attr('cx', x(p.x)).attr('cy', y(p.y));
+        label.attr('x', x(p.x) + 8).attr('y', y(p.y) - 8);
+      }
+    });
+}
+
+/** The legend of the classes' colours, as many as fit, with how many more. */
+function drawLegend(
+  root: Root,
+  o: PcaScatterOptions,
+  colourOf: Map<string, string>,
+  legendWidth: number,
+  m: Margins,
+): void {
   if (legendWidth > 0) {
     const shown = o.classes.slice(0, Math.max(1, Math.floor((o.height - m.top) / 14) - 1));
     const legend = root
