@@ -1,13 +1,13 @@
 // A cohort larger than one fit, as users run it (issue #67): a simulated admixed fileset of
 // N individuals × L SNPs (3 populations, each individual's ancestry from a Dirichlet around its home
 // population, F_ST 0.05, 1 % missing; bench/plink-fileset.ts), run through the shipped Snakemake
-// workflow on this machine's cores — `stratify workflow FILE --model admixture --k 2..4
-// --reference-size R --shards S` (the admixture defaults otherwise) — with each job's wall time and
+// workflow on this machine's cores — `stratify workflow FILE --model admixture --k KS
+// --reference-size R --shards S --threads T` (the admixture defaults otherwise) — with each job's wall time and
 // peak memory from Snakemake's benchmark files; then the accuracy of the cohort's Q against the
 // truth (RMSE, clusters matched to the true populations), beside one joint fit (`stratify run --k 3
 // --keep`) of a subset of individuals on the same file.
 // Usage: node --import tsx bench/cohort-scale.ts [--n 100000] [--snps 50000] [--reference 5000]
-//   [--shards 20] [--subset 10000] [--dir DIR] > docs/cohort-scale.md
+//   [--shards 20] [--subset 10000] [--k 2..4] [--threads every core] [--dir DIR] > docs/cohort-scale.md
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -25,8 +25,10 @@ const L = scriptNumber('--snps', 50_000);
 const R = scriptNumber('--reference', 5000);
 const S = scriptNumber('--shards', 20);
 const SUBSET = scriptNumber('--subset', 10_000);
+const KS = scriptArg('--k', '2..4');
 const dir = scriptArg('--dir', tmpdir());
 const cores = availableParallelism();
+const THREADS = scriptNumber('--threads', cores);
 const POPS = 3;
 
 const stem = join(dir, `stratify-cohort-${N}x${L}`);
@@ -175,7 +177,7 @@ const out: string[] = [];
 out.push('# A cohort larger than one fit: a reference fitted, the others projected in shards');
 out.push('');
 out.push(
-  `${madeAt()} \`node --import tsx bench/cohort-scale.ts --n ${N} --snps ${L} --reference ${R} --shards ${S} --subset ${SUBSET} > docs/cohort-scale.md\`.`,
+  `${madeAt()} \`node --import tsx bench/cohort-scale.ts --n ${N} --snps ${L} --reference ${R} --shards ${S} --subset ${SUBSET} --k ${KS} --threads ${THREADS} > docs/cohort-scale.md\`.`,
 );
 out.push('');
 out.push(
@@ -183,7 +185,7 @@ out.push(
 );
 out.push('');
 out.push(
-  `Workflow: \`stratify workflow FILE --model admixture --k 2..4 --reference-size ${R} --shards ${S}\` (the admixture defaults otherwise: adaptive starts, 5-fold CV, projected at the K of the lowest CV error), run by \`snakemake --cores ${cores}\` on this machine: **${fmt(total / 60)} minutes** in all. Each job's figures from Snakemake's benchmark files:`,
+  `Workflow: \`stratify workflow FILE --model admixture --k ${KS} --reference-size ${R} --shards ${S} --threads ${THREADS}\` (the admixture defaults otherwise: adaptive starts, 5-fold CV, projected at the K of the lowest CV error), run by \`snakemake --cores ${cores}\` on this machine: **${fmt(total / 60)} minutes** in all. Each job's figures from Snakemake's benchmark files:`,
 );
 out.push('');
 out.push('| job | jobs | mean wall time (s) | longest (s) | peak memory (MB) |');
