@@ -78,10 +78,12 @@ const benchmarks = join(wf, 'results', 'benchmarks');
 const kinds = new Map<string, { s: number[]; rss: number[] }>();
 for (const f of readdirSync(benchmarks)) {
   const kind = f.startsWith('K')
-    ? 'fit the reference: one (K, replicate) job, its starts and CV'
+    ? 'fit the reference: one (K, replicate) job, its starts'
     : f.startsWith('project')
       ? `project a shard (${Math.ceil((N - R) / S)} individuals)`
-      : f.replace(/\.tsv$/, '');
+      : f === 'merge.tsv'
+        ? 'merge the fits (and the CV error of the likeliest run per K)'
+        : f.replace(/\.tsv$/, '');
   const [header, row] = readFileSync(join(benchmarks, f), 'utf8').trim().split('\n') as [string, string];
   const cells = Object.fromEntries(header.split('\t').map((h, k) => [h, Number(row.split('\t')[k])]));
   const entry = kinds.get(kind) ?? { s: [], rss: [] };
@@ -183,7 +185,7 @@ out.push(
 );
 out.push('');
 out.push(
-  `Data: ${N.toLocaleString('en')} individuals × ${L.toLocaleString('en')} simulated SNPs (a ${(statSync(`${stem}.bed`).size / 2 ** 30).toFixed(2)} GiB .bed, simulated in ${fmt(simulated, 0)} s where it was not already there): three populations (F_ST 0.05), each individual's ancestry drawn from a Dirichlet with weight 4 on its home population and 0.5 on each other, 1 % missing calls (bench/plink-fileset.ts).`,
+  `Data: ${N.toLocaleString('en')} individuals × ${L.toLocaleString('en')} simulated SNPs (a ${(statSync(`${stem}.bed`).size / 2 ** 20).toFixed(0)} MiB .bed${simulated > 1 ? `, simulated in ${fmt(simulated, 0)} s` : ''}): three populations (F_ST 0.05), each individual's ancestry drawn from a Dirichlet with weight 4 on its home population and 0.5 on each other, 1 % missing calls (bench/plink-fileset.ts).`,
 );
 out.push('');
 out.push(
