@@ -72,10 +72,10 @@ export function scanFields(text: string, visit: (line: LineFields) => void): voi
     get width() {
       return lineEnd - lineStart + 1;
     },
-    text: (f) => text.slice(starts[f]!, ends[f]!),
-    column: (f) => starts[f]! - lineStart + 1,
+    text: (f) => text.slice(starts[located(f)]!, ends[f]!),
+    column: (f) => starts[located(f)]! - lineStart + 1,
     integer(f) {
-      let k = starts[f]!;
+      let k = starts[located(f)]!;
       const end = ends[f]!;
       const negative = text.charCodeAt(k) === 45;
       if (negative) k++;
@@ -88,6 +88,11 @@ export function scanFields(text: string, visit: (line: LineFields) => void): voi
       }
       return negative ? -v : v;
     },
+  };
+  /** f, when the line has that field and it was located (the first MAX_FIELDS are). */
+  const located = (f: number) => {
+    if (!(f >= 0 && f < count && f < MAX_FIELDS)) throw new RangeError(`field ${f + 1} of line ${number} is not read`);
+    return f;
   };
   const n = text.length;
   let i = 0;
