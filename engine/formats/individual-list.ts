@@ -41,13 +41,6 @@ export async function readIndividualList(source: ByteSource): Promise<ListedIndi
   return out;
 }
 
-/** Whether a listed entry names this individual: by id, by IID, or by FID_IID (the id PLINK data get when IIDs repeat). */
-function names(entry: ListedIndividual, ind: NamedIndividual): boolean {
-  if (entry.fid === undefined) return entry.iid === ind.id;
-  if (ind.fid !== undefined) return entry.fid === ind.fid && entry.iid === (ind.iid ?? ind.id);
-  return entry.iid === ind.id || `${entry.fid}_${entry.iid}` === ind.id;
-}
-
 /**
  * The indices (ascending) of the individuals a selection keeps. An entry that names no individual
  * is refused, naming its file and line: a list meant for these data that misses is a mistake a
@@ -64,14 +57,19 @@ export async function selectIndividuals(
     byId.set(ind.id, i);
     if (ind.fid !== undefined) byPair.set(`${ind.fid}\t${ind.iid ?? ind.id}`, i);
   });
+  // An entry names an individual by its id; "FID IID" by both where the data have family ids
+  // (the right IID in another family is not that individual), else by the IID or FID_IID.
+  const find = (entry: ListedIndividual): number | undefined =>
+    entry.fid === undefined
+      ? byId.get(entry.iid)
+      : byPair.size > 0
+        ? byPair.get(`${entry.fid}\t${entry.iid}`)
+        : (byId.get(entry.iid) ?? byId.get(`${entry.fid}_${entry.iid}`));
   const resolve = async (source: ByteSource): Promise<Set<number>> => {
     const found = new Set<number>();
     for (const entry of await readIndividualList(source)) {
-      const i =
-        entry.fid === undefined
-          ? byId.get(entry.iid)
-          : (byPair.get(`${entry.fid}\t${entry.iid}`) ?? byId.get(entry.iid) ?? byId.get(`${entry.fid}_${entry.iid}`));
-      if (i === undefined || !names(entry, individuals[i]!)) {
+      const i = find(entry);
+      if (i === undefined) {
         const what = entry.fid === undefined ? `"${entry.iid}"` : `"${entry.fid} ${entry.iid}"`;
         throw new FormatError(source.name, entry.line, 1, `no individual ${what} in the data`, 'ids of the data read');
       }

@@ -29,20 +29,18 @@ const MAX_FIELDS = 64;
 /** A whole text source (gunzipped when it is gzip), decoded as UTF-8 without a BOM. */
 export async function readAllText(source: ByteSource): Promise<string> {
   const head = await readAllBytes(source);
-  let bytes = head;
-  if (isGzip(head)) {
-    const parts: Uint8Array[] = [];
-    const whole = (async function* () {
-      yield head;
-    })();
-    for await (const c of gunzipChunks(source.name, whole)) parts.push(c);
-    bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let o = 0;
-    for (const p of parts) {
-      bytes.set(p, o);
-      o += p.length;
-    }
-  }
+  const bytes = isGzip(head)
+    ? await readAllBytes({
+        name: source.name,
+        chunks: () =>
+          gunzipChunks(
+            source.name,
+            (async function* () {
+              yield head;
+            })(),
+          ),
+      })
+    : head;
   const text = new TextDecoder('utf-8').decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -10,6 +10,7 @@ import type { ReferenceDraw } from '../util/choices.ts';
 import { VERSION } from '../util/version.ts';
 import type { Reference } from './project.ts';
 import type { ResultFile } from './sweep-files.ts';
+import { r, rows } from './result-json.ts';
 
 /** Which individuals are fitted (the reference) and which each shard projects (indices, ascending). */
 export interface CohortPlan {
@@ -60,9 +61,6 @@ interface PieceJson {
   reference?: { K?: number; run?: string };
   individuals?: { id: string; copies?: number; logLik?: number; Q: number[] }[];
 }
-
-/** Rounds for JSON output as the sweep's result does (10 significant digits). */
-const r = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(10)) : x);
 
 /**
  * Use case "cohort combine": the reference's fitted ancestry and the shards' projections as one
@@ -137,8 +135,6 @@ export function combineCohort(
   ];
   const weights = new Float64Array(K);
   for (let x = 0; x < Q.length; x++) weights[x % K]! += Q[x]! / N;
-  const rows = (a: ArrayLike<number>) =>
-    Array.from({ length: a.length / K }, (_, d) => Array.from({ length: K }, (_, k) => r(a[d * K + k]!)));
   const result = {
     program: 'stratify',
     version: VERSION,
@@ -160,8 +156,8 @@ export function combineCohort(
         completedStarts: 1,
         model: reference.model,
         weights: Array.from(weights, r),
-        Q: rows(Q),
-        frequencies: rows(reference.F),
+        Q: rows(Q, K),
+        frequencies: rows(reference.F, K),
         informative: reference.loci.map(() => 1),
       },
     ],

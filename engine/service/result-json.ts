@@ -3,11 +3,12 @@ import { VERSION } from '../util/version.ts';
 import type { SweepOptions, SweepRun } from '../model/sweep.ts';
 
 /** Rounds for JSON output (keeps files small, 1e-9 relative is far below any use). */
-function r(x: number): number {
+export function r(x: number): number {
   return Number.isFinite(x) ? Number(x.toPrecision(10)) : x;
 }
 
-function rows(a: ArrayLike<number>, width: number): number[][] {
+/** An (n, width) row-major array as JSON rows, rounded by {@link r}. */
+export function rows(a: ArrayLike<number>, width: number): number[][] {
   const out: number[][] = [];
   for (let k = 0; k < a.length; k += width) out.push(Array.from({ length: width }, (_, j) => r(a[k + j]!)));
   return out;

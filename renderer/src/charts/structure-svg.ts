@@ -52,10 +52,16 @@ export function summaryNote(n: number, columns: number): string {
   return `${n.toLocaleString('en')} individuals drawn as ${columns.toLocaleString('en')} columns at 600 dpi, each the mean of the individuals under it`;
 }
 
+/** Each cluster's colour of a row (its palette index, row.colours). */
+function rowColours(row: PlotRow, palette: readonly string[]): string[] {
+  return Array.from({ length: row.K }, (_, c) => palette[(row.colours[c] ?? c) % palette.length]!);
+}
+
 /**
- * One row's stacked rects from `from` to `to` along the bars (x, or y when `vertical`), each
- * `thick` across: K rects of the shares q (each reaching under the next, drawn later, as the
- * individuals' bars do).
+ * One bar's stacked rects: at `along` on the axis of the individuals (x, or y when `vertical`),
+ * `size` wide, from `across0` over `barHeight`, the K shares q[offset..] in `colours`. Seams:
+ * anti-aliased edges of abutting rects let the background through, so each rect but the last
+ * non-empty one reaches 0.5 under the next (drawn later, on top), stopping at the bar's end.
  */
 function stackedRects(
   parts: string[],
@@ -93,7 +99,7 @@ function summaryColumns(
   layout: Layout,
   row: PlotRow,
   r: number,
-  palette: readonly string[],
+  colours: readonly string[],
   columns: number,
   start: number,
   length: number,
@@ -103,7 +109,6 @@ function summaryColumns(
 ): void {
   const K = row.K;
   const shares = columnShares(layout, row, r, columns);
-  const colours = Array.from({ length: K }, (_, c) => palette[(row.colours[c] ?? c) % palette.length]!);
   const step = length / columns;
   parts.push(`<g class="columns">`);
   for (let x = 0; x < columns; x++)
@@ -195,27 +200,16 @@ export function structureSvg(
       `<g class="row" data-k="${K}"><text x="${left - 6}" y="${top + o.barHeight / 2}" font-size="${px(11)}" text-anchor="end" dominant-baseline="middle">K=${K}</text>`,
     );
     const order = rowOrder(layout, r);
-    if (columns > 0) summaryColumns(parts, layout, row, r, palette, columns, left, plotW, top, o.barHeight, false);
+    const colours = rowColours(row, palette);
+    if (columns > 0) summaryColumns(parts, layout, row, r, colours, columns, left, plotW, top, o.barHeight, false);
     for (let pos = 0; columns === 0 && pos < n; pos++) {
       const i = order[pos]!;
-      let y = top;
       const x = left + pos * w;
       parts.push(`<g class="individual" data-id="${escapeXml(individuals[i]!.id)}">`);
-      // Seams: anti-aliased edges of abutting rects let the background through. Each rect reaches
-      // under its right and lower neighbours (drawn later, on top); the last bar and the lowest
-      // segment stop exactly at the plot's edge, so nothing spills below or beside the row.
+      // Each bar reaches under its right neighbour, as its rects under the next (stackedRects);
+      // the last bar stops exactly at the plot's edge, so nothing spills beside the row.
       const widthDrawn = pos < n - 1 ? w + Math.min(0.5, w) : w;
-      let last = K - 1;
-      while (last > 0 && !(row.Q[i * K + last]! > 0)) last--;
-      for (let c = 0; c < K; c++) {
-        const h = row.Q[i * K + c]! * o.barHeight;
-        const hDrawn = c < last ? Math.min(h + 0.5, top + o.barHeight - y) : h;
-        if (h > 0)
-          parts.push(
-            `<rect x="${x.toFixed(3)}" y="${y.toFixed(3)}" width="${widthDrawn.toFixed(3)}" height="${hDrawn.toFixed(3)}" fill="${palette[(row.colours[c] ?? c) % palette.length]}"/>`,
-          );
-        y += h;
-      }
+      stackedRects(parts, row.Q, i * K, K, colours, x, widthDrawn, top, o.barHeight, false);
       parts.push('</g>');
     }
     for (const s of layout.segments.slice(1)) {
@@ -333,7 +327,8 @@ function verticalSvg(
       `<g class="row" data-k="${K}"><text x="${(x0 + o.barHeight / 2).toFixed(2)}" y="${top0 - 6}" font-size="${px(11)}" text-anchor="middle">K=${K}</text>`,
     );
     const order = rowOrder(layout, r);
-    if (columns > 0) summaryColumns(parts, layout, row, r, palette, columns, top0, plotH, x0, o.barHeight, true);
+    if (columns > 0)
+      summaryColumns(parts, layout, row, r, rowColours(row, palette), columns, top0, plotH, x0, o.barHeight, true);
     for (let pos = 0; columns === 0 && pos < n; pos++) {
       const i = order[pos]!;
       const y = top0 + pos * h;
