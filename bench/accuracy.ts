@@ -13,6 +13,7 @@ import { combineStarts } from '../engine/model/combine-starts.ts';
 import { type StartResult } from '../engine/model/start.ts';
 import { buildPreparedData } from '../engine/model/prepared/prepared-data.ts';
 import { sweepTasks } from '../engine/model/sweep.ts';
+import { structuredMemberships } from '../engine/analysis/structured-start.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments } from '../engine/analysis/partition-scores.ts';
 import { CLUSTER_DEFAULTS, type RankBy } from '../engine/util/choices.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
@@ -202,6 +203,10 @@ interface Fitting {
   readonly fit: FitOptions;
   readonly rankings: readonly RankBy[];
   readonly linkedOnly?: boolean;
+  /** The first start begins from the data's structure (SweepOptions.structuredStart). */
+  readonly structured?: boolean;
+  /** No fit: the structured start's own clustering (PCA, Ward, k-means), scored as it is. */
+  readonly startOnly?: boolean;
 }
 const FITTINGS: Fitting[] = [
   {
@@ -243,6 +248,18 @@ const FITTINGS: Fitting[] = [
     rankings: ['evidence', 'likelihood'],
   },
   {
+    name: 'auto on individuals + structured start',
+    fit: { ...DEFAULT_FIT, init: 'individuals', algorithm: 'auto' },
+    rankings: ['evidence', 'likelihood'],
+    structured: true,
+  },
+  {
+    name: 'structured start alone (PCA, Ward, k-means; no fit)',
+    fit: DEFAULT_FIT,
+    rankings: ['likelihood'],
+    startOnly: true,
+  },
+  {
     name: 'EMA-TAN',
     fit: { ...DEFAULT_FIT, init: 'data', algorithm: 'ema-tan' },
     rankings: ['likelihood'],
@@ -256,7 +273,9 @@ const DEFAULT_FITTING = FITTINGS.find(
     f.fit.algorithm === CLUSTER_DEFAULTS.algorithm &&
     f.fit.init === CLUSTER_DEFAULTS.init &&
     f.fit.emaStarts === CLUSTER_DEFAULTS.emaStarts &&
-    f.fit.priors.priorInformative === DEFAULT_FIT.priors.priorInformative,
+    f.fit.priors.priorInformative === DEFAULT_FIT.priors.priorInformative &&
+    !f.startOnly &&
+    (f.structured ?? false) === CLUSTER_DEFAULTS.structuredStart,
 )!;
 const DEFAULT_KEY = `${DEFAULT_FITTING.name} / ${CLUSTER_DEFAULTS.rankBy}`;
 
@@ -277,14 +296,25 @@ for (const c of CASES.filter((x) => ONLY.length === 0 || ONLY.includes(x.name)))
     for (const f of FITTINGS) {
       if (f.linkedOnly && !c.linked) continue;
       const t0 = performance.now();
-      const tasks = sweepTasks({
-        kValues: [c.K],
-        replicates: 1,
-        starts: Math.round(c.starts * STARTS_SCALE),
-        policy: 'best',
-        seed,
-        fit: f.fit,
-      });
+      const structured = f.structured || f.startOnly ? structuredMemberships(md, [c.K]) : undefined;
+      if (f.startOnly) {
+        const ari = structured?.has(c.K) ? adjustedRandIndex(Array.from(structured.get(c.K)!), truth) : NaN;
+        const key = `${f.name} / likelihood`;
+        row.set(key, [...(row.get(key) ?? []), ari]);
+        seconds.set(f.name, (seconds.get(f.name) ?? 0) + (performance.now() - t0) / 1000);
+        continue;
+      }
+      const tasks = sweepTasks(
+        {
+          kValues: [c.K],
+          replicates: 1,
+          starts: Math.round(c.starts * STARTS_SCALE),
+          policy: 'best',
+          seed,
+          fit: f.fit,
+        },
+        structured,
+      );
       const run = await pool.run(data, tasks, f.fit);
       seconds.set(f.name, (seconds.get(f.name) ?? 0) + (performance.now() - t0) / 1000);
       const starts = run.results.filter((s): s is StartResult => s !== undefined);

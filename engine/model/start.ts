@@ -1,7 +1,12 @@
 import { CLUSTER_DEFAULTS, type StartAlgorithm } from '../util/choices.ts';
 import { admixtureWork, type AdmixtureWork } from './admixture/admixture.ts';
 import { admixtureFitSteps } from './admixture/admixture-fit.ts';
-import { admixtureFitOptions, admixtureStart, resolvedAdmixtureInit } from './admixture/admixture-start.ts';
+import {
+  admixtureFitOptions,
+  admixtureStart,
+  membershipAdmixture,
+  resolvedAdmixtureInit,
+} from './admixture/admixture-start.ts';
 import { subsetStage } from './admixture/subset-stage.ts';
 import type { GenotypeData } from '../data/genotype-data.ts';
 import { logEvidence } from './mixture/evidence.ts';
@@ -108,13 +113,18 @@ export function startSeed(runSeed: number, K: number, replicate: number, index: 
   return deriveSeed(runSeed, K, replicate, index);
 }
 
-/** One start from random parameters drawn with `seed`, as a generator of iterations. */
+/**
+ * One start, as a generator of iterations: from random parameters drawn with `seed`, or — a
+ * structured start — from `memberships` (each individual's cluster, 0..K − 1: a clustering of the
+ * data's own structure, analysis/structured-start.ts). EMA-TAN starts at random either way.
+ */
 export function* startSteps(
   context: PreparedData | StartContext,
   K: number,
   opts: FitOptions,
   index: number,
   seed: number,
+  memberships?: Int32Array,
 ): Generator<StepInfo, StartResult> {
   const ctx = asContext(context);
   if (opts.algorithm === 'ema-tan') {
@@ -144,8 +154,27 @@ export function* startSteps(
       linkage: r.parentWeights,
     };
   }
-  if (opts.model === 'admixture') return yield* admixtureStartSteps(ctx, K, opts, index, seed);
+  if (opts.model === 'admixture') return yield* admixtureStartSteps(ctx, K, opts, index, seed, memberships);
+  if (memberships)
+    return yield* mixtureStartFrom(ctx.md, membershipModel(ctx.md, memberships, K, opts), opts, index, seed);
   return yield* mixtureStartSteps(ctx.md, K, opts, index, seed);
+}
+
+/** One-hot memberships (N × K) of a clustering given as each individual's cluster. */
+function oneHot(memberships: Int32Array, K: number): Float64Array {
+  const Q = new Float64Array(memberships.length * K);
+  memberships.forEach((k, i) => {
+    if (!(k >= 0 && k < K)) throw new RangeError(`start: individual ${i + 1}'s cluster ${k} is not in 0..${K - 1}`);
+    Q[i * K + k] = 1;
+  });
+  return Q;
+}
+
+/** The mixture model of a clustering: its clusters' allele frequencies (with the priors) and sizes. */
+function membershipModel(md: PreparedData, memberships: Int32Array, K: number, opts: FitOptions): MixtureModel {
+  if (memberships.length !== md.N)
+    throw new RangeError(`start: memberships for ${memberships.length} individuals, but the data has ${md.N}`);
+  return modelFromMemberships(md, oneHot(memberships, K), K, { ...opts, algorithm: 'em' });
 }
 
 /**
@@ -290,16 +319,21 @@ function* admixtureStartSteps(
   opts: FitOptions,
   index: number,
   seed: number,
+  memberships?: Int32Array,
 ): Generator<StepInfo, StartResult> {
   const md = ctx.md;
   const known = opts.supervised ? supervisedRows(opts.supervised, K) : undefined;
   const work = known ? admixtureWork(md, undefined, known.rows) : ctx.admixtureWork();
-  const drawn = admixtureStart(md, K, createRng(seed), opts, known);
+  const structured = memberships && !known ? membershipModel(md, memberships, K, opts) : undefined;
+  const drawn = structured
+    ? membershipAdmixture(md, oneHot(memberships!, K), structured)
+    : admixtureStart(md, K, createRng(seed), opts, known);
   const fitOptions = admixtureFitOptions(opts);
   // Random starts on many loci are first fitted on a subset of them (subset-stage.ts).
   const random =
-    known !== undefined ||
-    resolvedAdmixtureInit(opts.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit, opts) === 'random';
+    !structured &&
+    (known !== undefined ||
+      resolvedAdmixtureInit(opts.admixtureInit ?? CLUSTER_DEFAULTS.admixtureInit, opts) === 'random');
   let subsetSteps = 0;
   let init = drawn;
   if (random) {

@@ -19,6 +19,8 @@ export interface StartTask {
   readonly replicate: number;
   readonly index: number;
   readonly seed: number;
+  /** A structured start: each individual's cluster to begin from (start.ts's startSteps). */
+  readonly memberships?: Int32Array;
 }
 
 /** Screening of the starts (model/screening.ts). */
@@ -64,6 +66,12 @@ export interface SweepOptions {
    * Absent: every start runs. Not with screening.
    */
   readonly adaptive?: { readonly round: number; readonly agree: number };
+  /**
+   * Whether the first start of each multi-start begins from the data's structure (PCA, Ward's
+   * clustering, k-means: analysis/structured-start.ts) instead of random parameters. Absent:
+   * CLUSTER_DEFAULTS.structuredStart. Not for supervised fits or EMA-TAN.
+   */
+  readonly structuredStart?: boolean;
 }
 
 /** One multi-start result: replicate r at K. */
@@ -186,13 +194,30 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
 }
 
-/** Every start of a sweep in a fixed order (K, replicate, start), each with its derived seed. */
-export function sweepTasks(o: SweepOptions): StartTask[] {
+/**
+ * Every start of a sweep in a fixed order (K, replicate, start), each with its derived seed; the
+ * first start of each multi-start at a K in `structured` begins from those memberships.
+ */
+export function sweepTasks(o: SweepOptions, structured?: ReadonlyMap<number, Int32Array>): StartTask[] {
   const tasks: StartTask[] = [];
   for (const K of o.kValues)
     for (let r = 0; r < o.replicates; r++)
-      for (let s = 0; s < o.starts; s++) tasks.push({ K, replicate: r, index: s, seed: startSeed(o.seed, K, r, s) });
+      for (let s = 0; s < o.starts; s++) {
+        const memberships = s === 0 ? structured?.get(K) : undefined;
+        tasks.push({
+          K,
+          replicate: r,
+          index: s,
+          seed: startSeed(o.seed, K, r, s),
+          ...(memberships ? { memberships } : {}),
+        });
+      }
   return tasks;
+}
+
+/** Whether a sweep's multi-starts each hold a structured start (SweepOptions.structuredStart). */
+export function wantsStructuredStart(o: SweepOptions): boolean {
+  return (o.structuredStart ?? CLUSTER_DEFAULTS.structuredStart) && !o.fit.supervised && o.fit.algorithm !== 'ema-tan';
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   startRanking,
   sweepTasks,
   dispatchOrder,
+  wantsStructuredStart,
   validateSweep,
   type StartTask,
   type SweepOptions,
@@ -23,10 +24,19 @@ import {
 import type { StartRunner } from './start-runner.ts';
 import { runSweepStarts } from './sweep-starts.ts';
 import { screenPlan } from '../model/screening.ts';
+import { structuredMemberships } from '../analysis/structured-start.ts';
 
 import type { SweepProgress } from './sweep-progress.ts';
 import { SweepEstimate } from './sweep-estimate.ts';
 import { CLUSTER_DEFAULTS } from '../util/choices.ts';
+
+/**
+ * The memberships each K's structured start begins from (analysis/structured-start.ts), when the
+ * sweep has them (wantsStructuredStart); one PCA and one Ward clustering serve every K.
+ */
+export function structuredStarts(md: PreparedData, o: SweepOptions): Map<number, Int32Array> | undefined {
+  return wantsStructuredStart(o) ? structuredMemberships(md, o.kValues) : undefined;
+}
 
 /** A fit's options: the defaults (DEFAULT_FIT) with `overrides` in their place. */
 export function fitOptions(overrides: Partial<FitOptions> = {}): FitOptions {
@@ -67,7 +77,7 @@ export async function runSweep(
 ): Promise<SweepResult> {
   validateSweep(o, data.individuals.length);
   const md = preparedData(data);
-  const tasks = dispatchOrder(sweepTasks(o));
+  const tasks = dispatchOrder(sweepTasks(o, structuredStarts(md, o)));
   // Starts of each (K, replicate) that run to convergence (fewer than o.starts when screened;
   // with adaptive starts not known in advance: runDone below combines the run).
   const converging = o.adaptive ? Infinity : (screenPlan(o)?.kept ?? o.starts);

@@ -79,7 +79,7 @@ export function startWork(
   task: StartTask,
   options: FitOptions,
 ): Generator<{ iteration: number; logLik: number; change: number }, StartResult> {
-  return startSteps(context, task.K, options, task.index, task.seed);
+  return startSteps(context, task.K, options, task.index, task.seed, task.memberships);
 }
 
 /** Use case "one bootstrap replicate" (in a worker): the refit's iterations, returning its Q. */

@@ -13,6 +13,7 @@ import { VERSION } from '../util/version.ts';
 import type { SweepProgress } from './sweep-progress.ts';
 import { runSweepStarts } from './sweep-starts.ts';
 import { screens } from '../model/screening.ts';
+import { structuredStarts } from './cluster-sweep.ts';
 import type { StartRunner } from './start-runner.ts';
 
 /**
@@ -160,9 +161,10 @@ export async function runSweepPiece(
   const partial = spec.from > 0 || spec.to < o.starts;
   if (partial && o.policy !== 'best')
     throw new RangeError(`a range of starts needs policy best (averaging needs every start), got ${o.policy}`);
-  const tasks = sweepTasks({ ...o, kValues: [spec.K] }).filter(
-    (t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to,
-  );
+  const tasks = sweepTasks(
+    { ...o, kValues: [spec.K] },
+    structuredStarts(preparedData(data), { ...o, kValues: [spec.K] }),
+  ).filter((t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to);
   if (partial && o.adaptive)
     throw new RangeError(
       "a range of starts cannot stop adaptively (the rule needs all of a run's starts in order): add --starts-rule all",

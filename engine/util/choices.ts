@@ -331,6 +331,8 @@ export const CLUSTER_DEFAULTS = {
   admixtureScreenStarts: 3,
   /** Admixture: folds of the cross-validation error (0: none). */
   cvFolds: 0,
+  /** The first start of each multi-start begins from the data's structure (PCA, Ward, k-means). */
+  structuredStart: false,
 } as const satisfies {
   model: Model;
   acceleration: Acceleration;

@@ -5,7 +5,7 @@ import { fit as fitMixture } from '../mixture/fit.ts';
 import { DEFAULT_FIT, type FitOptions } from '../fit-options.ts';
 import { gammaDraw, type Rng } from '../../util/rng.ts';
 import type { PreparedData } from '../prepared/prepared-data.ts';
-import { randomModel } from '../mixture/mixture-model.ts';
+import { randomModel, type MixtureModel } from '../mixture/mixture-model.ts';
 import { projectToSimplex, type AdmixtureParams, type AdmixtureFitOptions } from './admixture.ts';
 
 import { resolvedFUpdate, resolvedQUpdate } from './admixture-step.ts';
@@ -101,10 +101,19 @@ export function admixtureStart(
     epsilon: fit.epsilon,
     maxIterations: fit.maxIterations,
   });
+  return membershipAdmixture(md, mixture.posterior, mixture.model);
+}
+
+/**
+ * An admixture start from a clustering: Q its memberships (N × K) moved halfway to uniform, F its
+ * clusters' frequencies (`model.theta`).
+ */
+export function membershipAdmixture(md: PreparedData, memberships: Float64Array, model: MixtureModel): AdmixtureParams {
+  const K = model.K;
   const Q = new Float64Array(md.N * K);
   for (let j = 0; j < Q.length; j++)
-    Q[j] = (1 - MIXTURE_START_SOFTENING) * mixture.posterior[j]! + MIXTURE_START_SOFTENING / K;
-  const params = { K, Q, F: Float64Array.from(mixture.model.theta) };
+    Q[j] = (1 - MIXTURE_START_SOFTENING) * memberships[j]! + MIXTURE_START_SOFTENING / K;
+  const params = { K, Q, F: Float64Array.from(model.theta) };
   projectToSimplex(md, params);
   return params;
 }
