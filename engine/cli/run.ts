@@ -91,6 +91,11 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
       'admixture model: the starts run on to --tolerance after screening',
       String(D.admixtureScreenStarts),
     )
+    .option(
+      '--structured-start',
+      `the first start of each multi-start begins from the data's structure (PCA, Ward's clustering, k-means on the scores; default: ${D.structuredStart ? 'on' : 'off'})`,
+    )
+    .option('--no-structured-start', 'every start begins at random')
     .option('--model <name>', choiceHelp('what the bars mean', MODEL), D.model)
     .option('--algorithm <name>', choiceHelp('mixture model: clustering algorithm', ALGORITHM), D.algorithm)
     .option('--ema-starts <when>', choiceHelp('EMA: when starts begin their MA steps', EMA_STARTS), D.emaStarts)
@@ -206,6 +211,7 @@ export function sweepOptionsFrom(o: Record<string, unknown>, replicates = '1'): 
     },
     ...(cv > 0 ? { cvFolds: cv } : {}),
     ...(adaptive ? { adaptive } : {}),
+    structuredStart: typeof o['structuredStart'] === 'boolean' ? o['structuredStart'] : D.structuredStart,
   };
 }
 

@@ -286,13 +286,14 @@ export interface EngineApi {
   /** A filtered dataset's lists as `stratify filter` writes them: prune.in/prune.out (with pruning) and removed.tsv. */
   filterFiles(datasetId: number): Promise<readonly ResultFile[]>;
   runSweep(request: SweepRequest): Promise<{ sweepId: number; runs: RunInfo[]; cancelled: boolean }>;
-  analyzeSweep(sweepId: number): Promise<SweepAnalysis>;
+  /** Choose K's analysis; Puechmaille's estimators at `membershipThreshold` (default PUECHMAILLE_THRESHOLD). */
+  analyzeSweep(sweepId: number, membershipThreshold?: number): Promise<SweepAnalysis>;
   /** The sweep's result as the files `stratify sweep` writes (Q, P, colours, fst-by-k.tsv, stratify.json). */
   sweepFiles(sweepId: number): Promise<readonly ResultFile[]>;
   /** Every run's Q file, clusters as the run left them (`K{K}.r{replicate}.Q`): CLUMPAK's and pong's input. */
   replicateQFiles(sweepId: number): Promise<readonly ResultFile[]>;
   /** The sweep's fst-by-k.tsv alone, the file `stratify sweep` writes (the Choose K view's table). */
-  sweepTable(sweepId: number): Promise<ResultFile>;
+  sweepTable(sweepId: number, membershipThreshold?: number): Promise<ResultFile>;
   /** Restores the runs of a saved project as a sweep on an open dataset. */
   importSweep(datasetId: number, runs: readonly RunInfo[]): Promise<{ sweepId: number }>;
   /** Opens a result file (stratify.json of run, sweep or merge) as a sweep on the open dataset. */

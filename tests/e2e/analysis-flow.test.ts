@@ -266,6 +266,49 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   const tablePath = join(ROOT, 'test-results', 'fst-by-k.tsv');
   await table.saveAs(tablePath);
   assert.equal(readFileSync(tablePath, 'utf8'), readFileSync(join(cliDir, 'fst-by-k.tsv'), 'utf8'));
+  // Another membership threshold: the estimators and the saved table follow it, as the CLI's
+  // --membership-threshold gives them; a value outside 0..1 is refused and the analysis kept.
+  const cliDir2 = mkdtempSync(join(tmpdir(), 'stratify-threshold-'));
+  const cli2 = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'stratify.mjs'),
+      'sweep',
+      join(ROOT, 'resources', 'examples', 'nancycats.str'),
+      ...['--k', '2..4', '--starts', '8', '--replicates', '3', '--threads', '1', '--membership-threshold', '0.2'],
+      ...['--out', cliDir2],
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(cli2.status, 0, cli2.stderr);
+  const estimates2 = /MedMeaK = ([\d.]+), MaxMeaK = ([\d.]+), MedMedK = ([\d.]+), MaxMedK = ([\d.]+)/.exec(cli2.stdout);
+  assert.ok(estimates2, cli2.stdout);
+  await page.getByTestId('membership-threshold').fill('0.2');
+  await page.getByTestId('membership-threshold').press('Enter');
+  await page.waitForFunction(
+    (expected) =>
+      (document.querySelector('[data-testid=puechmaille-advice]')?.textContent ?? '')
+        .replace(/\s+/g, ' ')
+        .includes(expected),
+    `more than 0.2 of`,
+  );
+  assert.ok(
+    ((await page.getByTestId('puechmaille-advice').textContent()) ?? '').replace(/\s+/g, ' ').includes(estimates2[0]!),
+    estimates2[0],
+  );
+  const [table2] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-table').click()]);
+  const tablePath2 = join(ROOT, 'test-results', 'fst-by-k-0.2.tsv');
+  await table2.saveAs(tablePath2);
+  assert.equal(readFileSync(tablePath2, 'utf8'), readFileSync(join(cliDir2, 'fst-by-k.tsv'), 'utf8'));
+  await page.getByTestId('membership-threshold').fill('1.5');
+  await page.getByTestId('membership-threshold').press('Enter');
+  await page.getByText('membership threshold: a number from 0 to 1, got 1.5').waitFor();
+  assert.equal(await page.getByTestId('membership-threshold').inputValue(), '0.2');
+  await page.getByTestId('membership-threshold').fill('0.5');
+  await page.getByTestId('membership-threshold').press('Enter');
+  await page.waitForFunction(() =>
+    (document.querySelector('[data-testid=puechmaille-advice]')?.textContent ?? '').includes('more than 0.5 of'),
+  );
   await page.screenshot({ path: screenshotPath('choose-k-nancycats.png'), fullPage: true });
   // "Download all": the files `stratify sweep` writes — for the same sweep, byte for byte the CLI's
   // Q, P, colours and fst-by-k.tsv — with the plotted files and the figure.

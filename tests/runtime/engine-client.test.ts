@@ -48,6 +48,16 @@ test('the typed client opens a dataset, filters it, runs a sweep with progress a
   assert.equal(progress.filter((p) => p.kind === 'start').length, 6);
   const exported = await client.call('exportDataset', [info.datasetId, 'structure', [0, 1]]).result;
   assert.match(exported.text.split('\n')[0]!, /^fca8 fca23$/);
+  // Puechmaille's estimators at the published threshold, at another one, and refused outside 0..1.
+  assert.equal((await client.call('analyzeSweep', [sweep.sweepId]).result).puechmaille?.threshold, 0.5);
+  assert.equal((await client.call('analyzeSweep', [sweep.sweepId, 0.2]).result).puechmaille?.threshold, 0.2);
+  const table = await client.call('sweepTable', [sweep.sweepId, 1]).result;
+  assert.match(table.text.split('\n')[1]!, /\t0\t0\t0\t0$/, 'at 1 no cluster holds more than all of a population');
+  for (const bad of [1.5, -0.1, Number.NaN, '0.3'])
+    await assert.rejects(
+      client.call('analyzeSweep', [sweep.sweepId, bad as number]).result,
+      /membership threshold: a number from 0 to 1/,
+    );
   pool.close();
 });
 

@@ -5,7 +5,7 @@ import { markerPanel } from '../../service/select-markers.ts';
 import { principalComponents } from '../../service/principal-components.ts';
 import { checkFitAtK, FIT_CHECK_VIEW_MAX } from '../../service/fit-check.ts';
 import { bootstrapSweepRun } from '../../service/bootstrap.ts';
-import { CLUSTER_DEFAULTS } from '../../util/choices.ts';
+import { CLUSTER_DEFAULTS, PUECHMAILLE_THRESHOLD } from '../../util/choices.ts';
 import { replicatesForMannWhitney, smallestMannWhitneyP } from '../../util/rank-tests.ts';
 import type { EngineApi } from '../engine-protocol.ts';
 import type { EngineCall, EngineState } from '../engine-state.ts';
@@ -35,13 +35,13 @@ export function analysisCalls(
       const { data, runs } = s.sweep(sweepId);
       return replicateQFiles(runs, data.individuals.length);
     },
-    sweepTable: async (sweepId: number) => {
+    sweepTable: async (sweepId: number, membershipThreshold?: number) => {
       const { data, runs } = s.sweep(sweepId);
-      return sweepTableFile(data, runs);
+      return sweepTableFile(data, runs, thresholdOf(membershipThreshold));
     },
-    analyzeSweep: async (sweepId: number) => {
+    analyzeSweep: async (sweepId: number, membershipThreshold?: number) => {
       const { data, runs } = s.sweep(sweepId);
-      const analysis = analyzeSweep(data, runs);
+      const analysis = analyzeSweep(data, runs, thresholdOf(membershipThreshold));
       const perK = analysis.perK.map((k) => {
         const { versusPrevious, ...rest } = k;
         return { ...rest, ...(versusPrevious ? { mannWhitneyP: versusPrevious.p } : {}) };
@@ -132,4 +132,12 @@ export function analysisCalls(
       };
     },
   };
+}
+
+/** Puechmaille's membership threshold as the page sends it: absent, the published 0.5; else a number from 0 to 1. */
+function thresholdOf(value: unknown): number {
+  if (value === undefined) return PUECHMAILLE_THRESHOLD;
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+    throw new RangeError(`membership threshold: a number from 0 to 1, got ${String(value)}`);
+  return value;
 }

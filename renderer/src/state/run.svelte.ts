@@ -5,6 +5,7 @@ import {
   APP_MIXTURE_SWEEP,
   CLUSTER_DEFAULTS,
   LIMITS,
+  PUECHMAILLE_THRESHOLD,
   runSettingProblem,
   SWEEP_DEFAULTS,
   type Algorithm,
@@ -85,6 +86,8 @@ export class RunState {
   early = $state<{ seconds: number; at: number } | null>(null);
   runs = $state.raw<RunInfo[]>([]);
   analysis = $state.raw<SweepAnalysis | null>(null);
+  /** Puechmaille's membership threshold the analysis was made with (Choose K's field). */
+  membershipThreshold = $state(PUECHMAILLE_THRESHOLD);
   error = $state<string | null>(null);
   private call: EngineCall<unknown> | null = null;
 
@@ -257,10 +260,10 @@ export class RunState {
         // One sweep of the runs kept and the new ones, in (K, replicate) order.
         this.runs = [...continued.keep, ...res.runs].sort((a, b) => a.K - b.K || a.replicate - b.replicate);
         const { sweepId } = await client.call('importSweep', [datasetId, this.runs]).result;
-        this.analysis = await client.call('analyzeSweep', [sweepId]).result;
+        this.analysis = await this.analyze(client, sweepId);
       } else {
         this.runs = res.runs;
-        if (res.runs.length > 0) this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
+        if (res.runs.length > 0) this.analysis = await this.analyze(client, res.sweepId);
       }
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
@@ -285,8 +288,31 @@ export class RunState {
       this.latest = null;
       this.cancelled = false;
       this.runs = res.runs;
-      this.analysis = await client.call('analyzeSweep', [res.sweepId]).result;
+      this.analysis = await this.analyze(client, res.sweepId);
     } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  /** The engine's Choose K analysis of a sweep, at this state's membership threshold. */
+  analyze(client: EngineClient, sweepId: number): Promise<SweepAnalysis> {
+    return client.call('analyzeSweep', [sweepId, this.membershipThreshold]).result;
+  }
+
+  /**
+   * A new membership threshold for Puechmaille's estimators: the analysis is made again (the
+   * engine refuses a value outside 0..1; the error is shown and the analysis kept).
+   */
+  async setMembershipThreshold(client: EngineClient, threshold: number): Promise<void> {
+    const sweepId = this.analysis?.sweepId;
+    this.error = null;
+    const previous = this.membershipThreshold;
+    this.membershipThreshold = threshold;
+    if (sweepId === undefined) return;
+    try {
+      this.analysis = await this.analyze(client, sweepId);
+    } catch (e) {
+      this.membershipThreshold = previous;
       this.error = e instanceof Error ? e.message : String(e);
     }
   }
@@ -297,6 +323,7 @@ export class RunState {
     this.interrupted = null;
     this.runs = [];
     this.analysis = null;
+    this.membershipThreshold = PUECHMAILLE_THRESHOLD;
     this.progress = [];
     this.cv = null;
     this.latest = null;
