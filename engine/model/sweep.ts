@@ -190,6 +190,8 @@ export function validateSweep(o: SweepOptions, nIndividuals: number): void {
     if (starts !== undefined && !(Number.isInteger(starts) && starts >= 1))
       throw new RangeError(`sweep: the starts run on after screening must be a whole number ≥ 1, got ${starts}`);
   }
+  if (o.structuredStart !== undefined && typeof o.structuredStart !== 'boolean')
+    throw new RangeError(`sweep: structuredStart is true or false, got ${String(o.structuredStart)}`);
   if (o.rankBy !== undefined && !RANK_BY.values.includes(o.rankBy))
     throw new RangeError(`sweep: rankBy must be one of ${RANK_BY.values.join(', ')}, got ${String(o.rankBy)}`);
 }

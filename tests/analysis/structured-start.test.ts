@@ -6,7 +6,7 @@ import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts'
 import { DEFAULT_FIT } from '../../engine/model/fit-options.ts';
 import { runToEnd } from '../../engine/model/mixture/fit.ts';
 import { startSeed, startSteps } from '../../engine/model/start.ts';
-import { sweepTasks } from '../../engine/model/sweep.ts';
+import { sweepTasks, validateSweep, wantsStructuredStart } from '../../engine/model/sweep.ts';
 import { multiAllelicPopulations } from '../model/synthetic.ts';
 
 // Four populations of 40, 60 microsatellites, F_ST 0.05: clear structure, which PCA → Ward → k-means
@@ -60,4 +60,16 @@ test('the first start of each multi-start carries the structured memberships; th
     if (t.index === 0) assert.equal(t.memberships, structured.get(t.K));
     else assert.equal(t.memberships, undefined);
   }
+});
+
+test('a sweep asks for the structured start unless turned off, supervised or EMA-TAN; a non-boolean is refused', () => {
+  const o = { kValues: [2], replicates: 1, starts: 3, policy: 'best' as const, seed: 1, fit: DEFAULT_FIT };
+  assert.equal(wantsStructuredStart(o), true);
+  assert.equal(wantsStructuredStart({ ...o, structuredStart: false }), false);
+  assert.equal(wantsStructuredStart({ ...o, fit: { ...DEFAULT_FIT, algorithm: 'ema-tan' } }), false);
+  assert.equal(wantsStructuredStart({ ...o, fit: { ...DEFAULT_FIT, model: 'admixture', supervised: [0, 1] } }), false);
+  assert.throws(
+    () => validateSweep({ ...o, structuredStart: 'yes' as unknown as boolean }, 10),
+    /structuredStart is true or false/,
+  );
 });

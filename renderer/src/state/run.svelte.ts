@@ -33,6 +33,8 @@ export class RunState {
   starts = $state<number>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].starts);
   replicates = $state<number>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].replicates);
   startsRule = $state<StartsRule>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].startsRule);
+  /** The first start of each multi-start begins from the data's structure (PCA, Ward, k-means). */
+  structuredStart = $state<boolean>(CLUSTER_DEFAULTS.structuredStart);
 
   /** What the bars will mean: memberships (mixture model) or ancestry proportions (admixture model). */
   get model(): Model {
@@ -227,6 +229,7 @@ export class RunState {
               : { algorithm: this.algorithm, epsilon: this.epsilon },
           ...(this.model === 'admixture' && this.cvFolds > 0 ? { cvFolds: this.cvFolds } : {}),
           ...(adaptive ? { adaptive } : {}),
+          structuredStart: this.structuredStart,
           ...(this.supervised ? { references: [...this.references] } : {}),
         },
       ],
