@@ -401,7 +401,9 @@ log(
 );
 log();
 log(`The default (\`${DEFAULT_KEY}\`) must reach 0.95 × the best configuration's mean ARI on every case.`);
-log('Regenerate: `node --import tsx bench/accuracy.ts > docs/accuracy.md` (2 threads: about 6 minutes).');
+log(
+  'Regenerate: `node --import tsx bench/accuracy.ts > docs/accuracy.md` (2 threads: about 25 minutes with snapclust).',
+);
 log();
 log('## Cases');
 log();
@@ -449,6 +451,20 @@ log();
 log(
   `The default reaches 0.95 × the best on ${ratios.filter((r) => r >= 0.95).length} of ${ratios.length} cases (lowest ratio ${Math.min(...ratios).toFixed(3)}).`,
 );
+log();
+log('## Seed to seed: the spread of the default before and after the structured start');
+log();
+log('Standard deviation of the ARI over seeds (real data: the seeds change only the random starts).');
+log();
+log(`| case | \`${short(BEFORE_KEY)}\` | \`${short(DEFAULT_KEY)}\` |`);
+log('|---|---|---|');
+const sd = (xs: readonly number[]) => {
+  const m = mean(xs);
+  return xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) : 0;
+};
+for (const [name, row] of results)
+  if (row.has(BEFORE_KEY) && row.has(DEFAULT_KEY))
+    log(`| ${name} | ${sd(row.get(BEFORE_KEY)!).toFixed(3)} | ${sd(row.get(DEFAULT_KEY)!).toFixed(3)} |`);
 log();
 log('## Per seed: the default against the best configuration of each case');
 log();

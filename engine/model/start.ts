@@ -156,12 +156,20 @@ export function* startSteps(
   }
   if (opts.model === 'admixture') return yield* admixtureStartSteps(ctx, K, opts, index, seed, memberships);
   if (memberships)
-    return yield* mixtureStartFrom(ctx.md, membershipModel(ctx.md, memberships, K, opts), opts, index, seed);
+    return yield* mixtureStartFrom(
+      ctx.md,
+      membershipModel(ctx.md, oneHot(ctx.md, memberships, K), K, opts),
+      opts,
+      index,
+      seed,
+    );
   return yield* mixtureStartSteps(ctx.md, K, opts, index, seed);
 }
 
 /** One-hot memberships (N × K) of a clustering given as each individual's cluster. */
-function oneHot(memberships: Int32Array, K: number): Float64Array {
+function oneHot(md: PreparedData, memberships: Int32Array, K: number): Float64Array {
+  if (memberships.length !== md.N)
+    throw new RangeError(`start: memberships for ${memberships.length} individuals, but the data has ${md.N}`);
   const Q = new Float64Array(memberships.length * K);
   memberships.forEach((k, i) => {
     if (!(k >= 0 && k < K)) throw new RangeError(`start: individual ${i + 1}'s cluster ${k} is not in 0..${K - 1}`);
@@ -170,11 +178,9 @@ function oneHot(memberships: Int32Array, K: number): Float64Array {
   return Q;
 }
 
-/** The mixture model of a clustering: its clusters' allele frequencies (with the priors) and sizes. */
-function membershipModel(md: PreparedData, memberships: Int32Array, K: number, opts: FitOptions): MixtureModel {
-  if (memberships.length !== md.N)
-    throw new RangeError(`start: memberships for ${memberships.length} individuals, but the data has ${md.N}`);
-  return modelFromMemberships(md, oneHot(memberships, K), K, { ...opts, algorithm: 'em' });
+/** The mixture model of a clustering (one-hot, N × K): its clusters' allele frequencies (with the priors) and sizes. */
+function membershipModel(md: PreparedData, Q: Float64Array, K: number, opts: FitOptions): MixtureModel {
+  return modelFromMemberships(md, Q, K, { ...opts, algorithm: 'em' });
 }
 
 /**
@@ -324,9 +330,9 @@ function* admixtureStartSteps(
   const md = ctx.md;
   const known = opts.supervised ? supervisedRows(opts.supervised, K) : undefined;
   const work = known ? admixtureWork(md, undefined, known.rows) : ctx.admixtureWork();
-  const structured = memberships && !known ? membershipModel(md, memberships, K, opts) : undefined;
+  const structured = memberships && !known ? oneHot(md, memberships, K) : undefined;
   const drawn = structured
-    ? membershipAdmixture(md, oneHot(memberships!, K), structured)
+    ? membershipAdmixture(md, structured, membershipModel(md, structured, K, opts))
     : admixtureStart(md, K, createRng(seed), opts, known);
   const fitOptions = admixtureFitOptions(opts);
   // Random starts on many loci are first fitted on a subset of them (subset-stage.ts).
@@ -366,15 +372,16 @@ function* admixtureStartSteps(
   };
 }
 
-/** Runs one start to the end. */
+/** Runs one start to the end (a structured start with `memberships`: startSteps). */
 export function runStart(
   data: PreparedData | StartContext,
   K: number,
   opts: FitOptions,
   index: number,
   seed: number,
+  memberships?: Int32Array,
 ): StartResult {
-  return runToEnd(startSteps(data, K, opts, index, seed));
+  return runToEnd(startSteps(data, K, opts, index, seed, memberships));
 }
 
 /** Summary of a start kept in results. */

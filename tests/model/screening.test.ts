@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { structuredMemberships } from '../../engine/analysis/structured-start.ts';
 import assert from 'node:assert/strict';
 import { runSweep } from '../../engine/service/cluster-sweep.ts';
 import { type SweepOptions } from '../../engine/model/sweep.ts';
@@ -66,7 +67,14 @@ test('a screened sweep runs exactly the starts whose short EM runs reached the h
     const shortLogLiks = Array.from(
       { length: 12 },
       (_, i) =>
-        runStart(md, K, { ...DEFAULT_FIT, algorithm: 'em', maxIterations: 2 }, i, startSeed(base.seed, K, 0, i)).logLik,
+        runStart(
+          md,
+          K,
+          { ...DEFAULT_FIT, algorithm: 'em', maxIterations: 2 },
+          i,
+          startSeed(base.seed, K, 0, i),
+          i === 0 ? structuredMemberships(md, [K]).get(K) : undefined,
+        ).logLik,
     );
     const expected = [...shortLogLiks.keys()].sort((a, b) => shortLogLiks[b]! - shortLogLiks[a]! || a - b).slice(0, 5);
     const run = screened.runs.find((r) => r.K === K)!;
@@ -156,7 +164,15 @@ test('a screened admixture sweep runs on exactly the starts most likely at the s
     // Independently: each start fitted to the screening tolerance, ranked.
     const loose = Array.from(
       { length: 6 },
-      (_, i) => runStart(md, K, { ...admixture.fit, tolerance: 5 }, i, startSeed(base.seed, K, 0, i)).logLik,
+      (_, i) =>
+        runStart(
+          md,
+          K,
+          { ...admixture.fit, tolerance: 5 },
+          i,
+          startSeed(base.seed, K, 0, i),
+          i === 0 ? structuredMemberships(md, [K]).get(K) : undefined,
+        ).logLik,
     );
     const expected = [...loose.keys()].sort((a, b) => loose[b]! - loose[a]! || a - b).slice(0, 2);
     const run = screened.runs.find((r) => r.K === K)!;
