@@ -16,7 +16,7 @@ import { sweepTasks } from '../engine/model/sweep.ts';
 import { structuredMemberships } from '../engine/analysis/structured-start.ts';
 import { snapclustGroups, snapclustMissing } from './snapclust.ts';
 import { adjustedRandIndex, encodeLabels, hardAssignments } from '../engine/analysis/partition-scores.ts';
-import { CLUSTER_DEFAULTS, type RankBy } from '../engine/util/choices.ts';
+import { CLUSTER_DEFAULTS, SWEEP_DEFAULTS, type RankBy } from '../engine/util/choices.ts';
 import type { GenotypeData } from '../engine/data/genotype-data.ts';
 import {
   haplotypeFrequencyBlocks,
@@ -285,7 +285,7 @@ const DEFAULT_FITTING = FITTINGS.find(
     f.fit.priors.priorInformative === DEFAULT_FIT.priors.priorInformative &&
     !f.startOnly &&
     !f.peer &&
-    (f.structured ?? false) === CLUSTER_DEFAULTS.structuredStart,
+    (f.structured ?? false) === SWEEP_DEFAULTS.mixture.structuredStart,
 )!;
 const DEFAULT_KEY = `${DEFAULT_FITTING.name} / ${CLUSTER_DEFAULTS.rankBy}`;
 

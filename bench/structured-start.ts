@@ -61,8 +61,8 @@ console.log(`# What the structured start costs a default run
 
 ${madeAt()} \`node --import tsx bench/structured-start.ts > docs/structured-start.md\`.
 
-\`stratify run FILE\` with every default (2 threads), with the structured start (the default) and with
-\`--no-structured-start\`: wall time and peak memory by GNU time, best of three taken in turn. "PCA →
+\`stratify run FILE\` with every default (2 threads), with \`--structured-start\` (the mixture model's
+default; on request for the admixture model) and with \`--no-structured-start\`: wall time and peak memory by GNU time, best of three taken in turn. "PCA →
 Ward → k-means" is that clustering alone, in-process, for every K of the run (one PCA and one Ward
 clustering serve them all). The issue's bound: within 10 % of the run without it. Accuracy:
 [accuracy.md](accuracy.md).

@@ -93,7 +93,7 @@ export function addClusterOptions(cmd: Command, defaults: { replicates: string }
     )
     .option(
       '--structured-start',
-      `the first start of each multi-start begins from the data's structure (PCA, Ward's clustering, k-means on the scores; default: ${D.structuredStart ? 'on' : 'off'})`,
+      `the first start of each multi-start begins from the data's structure (PCA, Ward's clustering, k-means on the scores; default: mixture model ${M.structuredStart ? 'on' : 'off'}, admixture model ${A.structuredStart ? 'on' : 'off'})`,
     )
     .option('--no-structured-start', 'every start begins at random')
     .option('--model <name>', choiceHelp('what the bars mean', MODEL), D.model)
@@ -211,7 +211,7 @@ export function sweepOptionsFrom(o: Record<string, unknown>, replicates = '1'): 
     },
     ...(cv > 0 ? { cvFolds: cv } : {}),
     ...(adaptive ? { adaptive } : {}),
-    structuredStart: typeof o['structuredStart'] === 'boolean' ? o['structuredStart'] : D.structuredStart,
+    structuredStart: typeof o['structuredStart'] === 'boolean' ? o['structuredStart'] : d.structuredStart,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   POLICY,
   RANK_BY,
   runSettingProblem,
+  SWEEP_DEFAULTS,
   type Model,
   type RunSetting,
 } from '../util/choices.ts';
@@ -68,8 +69,8 @@ export interface SweepOptions {
   readonly adaptive?: { readonly round: number; readonly agree: number };
   /**
    * Whether the first start of each multi-start begins from the data's structure (PCA, Ward's
-   * clustering, k-means: analysis/structured-start.ts) instead of random parameters. Absent:
-   * CLUSTER_DEFAULTS.structuredStart. Not for supervised fits or EMA-TAN.
+   * clustering, k-means: analysis/structured-start.ts) instead of random parameters. Absent: the
+   * model's default (SWEEP_DEFAULTS). Not for supervised fits or EMA-TAN.
    */
   readonly structuredStart?: boolean;
 }
@@ -219,7 +220,8 @@ export function sweepTasks(o: SweepOptions, structured?: ReadonlyMap<number, Int
 
 /** Whether a sweep's multi-starts each hold a structured start (SweepOptions.structuredStart). */
 export function wantsStructuredStart(o: SweepOptions): boolean {
-  return (o.structuredStart ?? CLUSTER_DEFAULTS.structuredStart) && !o.fit.supervised && o.fit.algorithm !== 'ema-tan';
+  const byDefault = SWEEP_DEFAULTS[o.fit.model ?? CLUSTER_DEFAULTS.model].structuredStart;
+  return (o.structuredStart ?? byDefault) && !o.fit.supervised && o.fit.algorithm !== 'ema-tan';
 }
 
 /**

@@ -62,10 +62,14 @@ test('the first start of each multi-start carries the structured memberships; th
   }
 });
 
-test('a sweep asks for the structured start unless turned off, supervised or EMA-TAN; a non-boolean is refused', () => {
+test('a mixture sweep has the structured start unless turned off or EMA-TAN; supervised fits never; a non-boolean is refused', () => {
   const o = { kValues: [2], replicates: 1, starts: 3, policy: 'best' as const, seed: 1, fit: DEFAULT_FIT };
   assert.equal(wantsStructuredStart(o), true);
   assert.equal(wantsStructuredStart({ ...o, structuredStart: false }), false);
+  // The admixture model's default is off; asked for, it has one.
+  const admixture = { ...o, fit: { ...DEFAULT_FIT, model: 'admixture' as const } };
+  assert.equal(wantsStructuredStart(admixture), false);
+  assert.equal(wantsStructuredStart({ ...admixture, structuredStart: true }), true);
   assert.equal(wantsStructuredStart({ ...o, fit: { ...DEFAULT_FIT, algorithm: 'ema-tan' } }), false);
   assert.equal(wantsStructuredStart({ ...o, fit: { ...DEFAULT_FIT, model: 'admixture', supervised: [0, 1] } }), false);
   assert.throws(

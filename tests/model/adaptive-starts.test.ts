@@ -2,7 +2,6 @@
 // best agree. The rule is checked against a hand-worked sequence; the sweep against the starts
 // run one by one from their seeds (the independent reference), on 1 and 3 threads.
 import { test } from 'node:test';
-import { structuredMemberships } from '../../engine/analysis/structured-start.ts';
 import assert from 'node:assert/strict';
 import { runSweep } from '../../engine/service/cluster-sweep.ts';
 import { type SweepOptions, type SweepRun } from '../../engine/model/sweep.ts';
@@ -64,12 +63,7 @@ test('an adaptive sweep runs the starts the rule names, with the same result on 
   }
   for (const K of o.kValues) {
     // Independently: the starts one by one from their seeds, and where the rule stops on them.
-    // Start 1 is the structured start (the default): from the data's own clustering.
-    const structured = structuredMemberships(md, [K]).get(K);
-    const logLiks = Array.from(
-      { length: 9 },
-      (_, i) => runStart(md, K, fit, i, startSeed(o.seed, K, 0, i), i === 0 ? structured : undefined).logLik,
-    );
+    const logLiks = Array.from({ length: 9 }, (_, i) => runStart(md, K, fit, i, startSeed(o.seed, K, 0, i)).logLik);
     const n = agreedStop(logLiks, { round: 2, cap: 9, agree: 0.1 });
     for (const runs of byThreads) {
       const run = runs.find((r) => r.K === K)!;

@@ -164,15 +164,7 @@ test('a screened admixture sweep runs on exactly the starts most likely at the s
     // Independently: each start fitted to the screening tolerance, ranked.
     const loose = Array.from(
       { length: 6 },
-      (_, i) =>
-        runStart(
-          md,
-          K,
-          { ...admixture.fit, tolerance: 5 },
-          i,
-          startSeed(base.seed, K, 0, i),
-          i === 0 ? structuredMemberships(md, [K]).get(K) : undefined,
-        ).logLik,
+      (_, i) => runStart(md, K, { ...admixture.fit, tolerance: 5 }, i, startSeed(base.seed, K, 0, i)).logLik,
     );
     const expected = [...loose.keys()].sort((a, b) => loose[b]! - loose[a]! || a - b).slice(0, 2);
     const run = screened.runs.find((r) => r.K === K)!;

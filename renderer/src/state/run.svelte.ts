@@ -34,7 +34,7 @@ export class RunState {
   replicates = $state<number>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].replicates);
   startsRule = $state<StartsRule>(APP_SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].startsRule);
   /** The first start of each multi-start begins from the data's structure (PCA, Ward, k-means). */
-  structuredStart = $state<boolean>(CLUSTER_DEFAULTS.structuredStart);
+  structuredStart = $state<boolean>(SWEEP_DEFAULTS[CLUSTER_DEFAULTS.model].structuredStart);
 
   /** What the bars will mean: memberships (mixture model) or ancestry proportions (admixture model). */
   get model(): Model {
@@ -53,6 +53,8 @@ export class RunState {
     if (this.replicates === was.replicates) this.replicates = next.replicates;
     if (this.cvFolds === was.cvFolds) this.cvFolds = next.cvFolds;
     if (this.startsRule === was.startsRule) this.startsRule = next.startsRule;
+    if (this.structuredStart === SWEEP_DEFAULTS[this.#model].structuredStart)
+      this.structuredStart = SWEEP_DEFAULTS[m].structuredStart;
     this.#model = m;
   }
   epsilon = $state<number>(CLUSTER_DEFAULTS.epsilon);
