@@ -289,7 +289,7 @@ export interface EngineApi {
   /** Choose K's analysis; Puechmaille's estimators at `membershipThreshold` (default PUECHMAILLE_THRESHOLD). */
   analyzeSweep(sweepId: number, membershipThreshold?: number): Promise<SweepAnalysis>;
   /** The sweep's result as the files `stratify sweep` writes (Q, P, colours, fst-by-k.tsv, stratify.json). */
-  sweepFiles(sweepId: number): Promise<readonly ResultFile[]>;
+  sweepFiles(sweepId: number, membershipThreshold?: number): Promise<readonly ResultFile[]>;
   /** Every run's Q file, clusters as the run left them (`K{K}.r{replicate}.Q`): CLUMPAK's and pong's input. */
   replicateQFiles(sweepId: number): Promise<readonly ResultFile[]>;
   /** The sweep's fst-by-k.tsv alone, the file `stratify sweep` writes (the Choose K view's table). */

@@ -53,6 +53,10 @@ test('the typed client opens a dataset, filters it, runs a sweep with progress a
   assert.equal((await client.call('analyzeSweep', [sweep.sweepId, 0.2]).result).puechmaille?.threshold, 0.2);
   const table = await client.call('sweepTable', [sweep.sweepId, 1]).result;
   assert.match(table.text.split('\n')[1]!, /\t0\t0\t0\t0$/, 'at 1 no cluster holds more than all of a population');
+  // Download all's fst-by-k.tsv is the same table at the same threshold.
+  const files = await client.call('sweepFiles', [sweep.sweepId, 1]).result;
+  assert.equal(files.find((f) => f.name === 'fst-by-k.tsv')?.text, table.text);
+  await assert.rejects(client.call('sweepFiles', [sweep.sweepId, 2]).result, /membership threshold/);
   for (const bad of [1.5, -0.1, Number.NaN, '0.3'])
     await assert.rejects(
       client.call('analyzeSweep', [sweep.sweepId, bad as number]).result,

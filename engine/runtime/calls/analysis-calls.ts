@@ -27,9 +27,9 @@ export function analysisCalls(
 > {
   const { progress, signal } = call;
   return {
-    sweepFiles: async (sweepId: number) => {
+    sweepFiles: async (sweepId: number, membershipThreshold?: number) => {
       const { data, runs, options, cancelled } = s.sweep(sweepId);
-      return sweepResultFiles(data, options, runs, cancelled ?? false, {}).files;
+      return sweepResultFiles(data, options, runs, cancelled ?? false, {}, thresholdOf(membershipThreshold)).files;
     },
     replicateQFiles: async (sweepId: number) => {
       const { data, runs } = s.sweep(sweepId);
