@@ -5,7 +5,7 @@
 import type { PreparedData } from '../model/prepared/prepared-data.ts';
 import { createRng, deriveSeed } from '../util/rng.ts';
 import { pca } from './pca.ts';
-import { kMeans, wardCut, wardMerges } from './ward.ts';
+import { centroids, kMeans, nearestCentroids, wardCut, wardMerges } from './ward.ts';
 
 /** Components whose scores the clustering reads (the leading ones; fewer where the data have fewer). */
 export const STRUCTURED_PCS = 10;
@@ -48,8 +48,11 @@ export function structuredMemberships(md: PreparedData, kValues: readonly number
   sample.forEach((i, j) => sampled.set(scores.subarray(i * d, (i + 1) * d), j * d));
   const cuts = wardCut(wardMerges(sampled, n, d), n, wanted);
   for (const K of wanted) {
-    const cut = cuts.get(K)!;
-    out.set(K, kMeans(scores, N, d, nearestCentroid(scores, N, d, sampled, cut, K), K));
+    // Every individual to the nearest of the sample's clusters, then k-means from there.
+    const { centre } = centroids(sampled, n, d, cuts.get(K)!, K);
+    const start = new Int32Array(N);
+    nearestCentroids(scores, N, d, centre, K, start);
+    out.set(K, kMeans(scores, N, d, start, K));
   }
   return out;
 }
@@ -64,37 +67,4 @@ function wardSample(N: number, seed: number): number[] {
     [all[j], all[k]] = [all[k]!, all[j]!];
   }
   return all.slice(0, WARD_SAMPLE).sort((a, b) => a - b);
-}
-
-/** Every point's nearest centroid of the sample's clusters (ties to the lower cluster). */
-function nearestCentroid(
-  points: Float64Array,
-  N: number,
-  d: number,
-  sampled: Float64Array,
-  cut: Int32Array,
-  K: number,
-): Int32Array {
-  const centre = new Float64Array(K * d);
-  const count = new Float64Array(K);
-  cut.forEach((k, j) => {
-    count[k]!++;
-    for (let c = 0; c < d; c++) centre[k * d + c]! += sampled[j * d + c]!;
-  });
-  for (let k = 0; k < K; k++) for (let c = 0; c < d; c++) centre[k * d + c]! /= count[k]!;
-  const labels = new Int32Array(N);
-  for (let i = 0; i < N; i++) {
-    let best = 0;
-    let bestDistance = Infinity;
-    for (let k = 0; k < K; k++) {
-      let s = 0;
-      for (let c = 0; c < d; c++) s += (points[i * d + c]! - centre[k * d + c]!) ** 2;
-      if (s < bestDistance) {
-        best = k;
-        bestDistance = s;
-      }
-    }
-    labels[i] = best;
-  }
-  return labels;
 }

@@ -123,6 +123,69 @@ export function wardCut(merges: readonly WardMerge[], n: number, counts: readonl
 }
 
 /**
+ * The centroids (K × d) of the points' clusters (labels 0..K − 1), and how many points each holds
+ * (a cluster without points keeps its entry in `centre` as it was).
+ */
+export function centroids(
+  points: Float64Array,
+  n: number,
+  d: number,
+  labels: Int32Array,
+  K: number,
+  centre = new Float64Array(K * d),
+): { centre: Float64Array; count: Float64Array } {
+  const sum = new Float64Array(K * d);
+  const count = new Float64Array(K);
+  for (let i = 0; i < n; i++) {
+    const k = labels[i]!;
+    count[k]!++;
+    for (let j = 0; j < d; j++) sum[k * d + j]! += points[i * d + j]!;
+  }
+  for (let k = 0; k < K; k++) {
+    if (count[k] === 0) continue;
+    for (let j = 0; j < d; j++) centre[k * d + j] = sum[k * d + j]! / count[k]!;
+  }
+  return { centre, count };
+}
+
+/**
+ * Each point's nearest centroid (ties to the lower label) into `labels`, among the clusters
+ * `placed` marks (all when absent); returns how many points changed label.
+ */
+export function nearestCentroids(
+  points: Float64Array,
+  n: number,
+  d: number,
+  centre: Float64Array,
+  K: number,
+  labels: Int32Array,
+  placed?: Uint8Array,
+): number {
+  let moved = 0;
+  for (let i = 0; i < n; i++) {
+    let best = 0;
+    let bestDistance = Infinity;
+    for (let k = 0; k < K; k++) {
+      if (placed && !placed[k]) continue;
+      let s = 0;
+      for (let j = 0; j < d; j++) {
+        const t = points[i * d + j]! - centre[k * d + j]!;
+        s += t * t;
+      }
+      if (s < bestDistance) {
+        best = k;
+        bestDistance = s;
+      }
+    }
+    if (best !== labels[i]) {
+      labels[i] = best;
+      moved++;
+    }
+  }
+  return moved;
+}
+
+/**
  * Lloyd's k-means of the points from a starting assignment (labels 0..K − 1): centroids, then each
  * point to its nearest centroid (ties to the lower label), until no point moves or `maxIterations`.
  * A cluster left empty keeps its last centroid (one empty from the start has none and takes no
@@ -138,43 +201,11 @@ export function kMeans(
 ): Int32Array {
   const labels = Int32Array.from(start);
   const centre = new Float64Array(K * d);
-  const count = new Float64Array(K);
   const placed = new Uint8Array(K);
   for (let iteration = 0; iteration < maxIterations; iteration++) {
-    const sum = new Float64Array(K * d);
-    count.fill(0);
-    for (let i = 0; i < n; i++) {
-      const k = labels[i]!;
-      count[k]!++;
-      for (let j = 0; j < d; j++) sum[k * d + j]! += points[i * d + j]!;
-    }
-    for (let k = 0; k < K; k++) {
-      if (count[k] === 0) continue;
-      placed[k] = 1;
-      for (let j = 0; j < d; j++) centre[k * d + j] = sum[k * d + j]! / count[k]!;
-    }
-    let moved = 0;
-    for (let i = 0; i < n; i++) {
-      let best = 0;
-      let bestDistance = Infinity;
-      for (let k = 0; k < K; k++) {
-        if (!placed[k]) continue;
-        let s = 0;
-        for (let j = 0; j < d; j++) {
-          const t = points[i * d + j]! - centre[k * d + j]!;
-          s += t * t;
-        }
-        if (s < bestDistance) {
-          best = k;
-          bestDistance = s;
-        }
-      }
-      if (best !== labels[i]) {
-        labels[i] = best;
-        moved++;
-      }
-    }
-    if (moved === 0) break;
+    const { count } = centroids(points, n, d, labels, K, centre);
+    for (let k = 0; k < K; k++) if (count[k]! > 0) placed[k] = 1;
+    if (nearestCentroids(points, n, d, centre, K, labels, placed) === 0) break;
   }
   return labels;
 }
