@@ -153,7 +153,8 @@ export async function runSweepPiece(
   onProgress?: (p: SweepProgress) => void,
   signal?: AbortSignal,
 ): Promise<PieceJson> {
-  validateSweep({ ...o, kValues: [spec.K] }, data.individuals.length);
+  const atK = { ...o, kValues: [spec.K] };
+  validateSweep(atK, data.individuals.length);
   if (!(spec.replicate >= 0 && spec.replicate < o.replicates))
     throw new RangeError(`replicate must be from 1 to ${o.replicates}`);
   if (!(spec.from >= 0 && spec.from < spec.to && spec.to <= o.starts))
@@ -161,10 +162,6 @@ export async function runSweepPiece(
   const partial = spec.from > 0 || spec.to < o.starts;
   if (partial && o.policy !== 'best')
     throw new RangeError(`a range of starts needs policy best (averaging needs every start), got ${o.policy}`);
-  const tasks = sweepTasks(
-    { ...o, kValues: [spec.K] },
-    structuredStarts(preparedData(data), { ...o, kValues: [spec.K] }),
-  ).filter((t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to);
   if (partial && o.adaptive)
     throw new RangeError(
       "a range of starts cannot stop adaptively (the rule needs all of a run's starts in order): add --starts-rule all",
@@ -173,6 +170,10 @@ export async function runSweepPiece(
     throw new RangeError(
       `a range of starts cannot be screened (screening ranks all of a run's starts together): add ${o.fit.model === 'admixture' ? '--screen-tolerance 0' : '--screen 0'}`,
     );
+  // After the refusals above: the structured start's PCA is not cheap.
+  const tasks = sweepTasks(atK, structuredStarts(preparedData(data), atK)).filter(
+    (t) => t.replicate === spec.replicate && t.index >= spec.from && t.index < spec.to,
+  );
   const res = await runSweepStarts(runner, data, tasks, o, onProgress, undefined, signal);
   const done = res.results.filter((x): x is StartResult => x !== undefined);
   if (res.cancelled || done.length < res.tasks.length)
