@@ -24,6 +24,35 @@ function pngSize(path: string): { width: number; height: number } {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
+/** `stratify sweep` of nancycats as the first test runs it in the app, with `extra` options: its folder and stdout. */
+function nancycatsSweep(extra: readonly string[]): { dir: string; stdout: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'stratify-sweep-'));
+  const cli = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'stratify.mjs'),
+      'sweep',
+      join(ROOT, 'resources', 'examples', 'nancycats.str'),
+      ...['--k', '2..4', '--starts', '8', '--replicates', '3', '--threads', '1', ...extra, '--out', dir],
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  return { dir, stdout: cli.stdout };
+}
+
+/** Puechmaille's four estimates as `stratify sweep` prints them. */
+function kEstimatesIn(stdout: string): string {
+  const m = /MedMeaK = ([\d.]+), MaxMeaK = ([\d.]+), MedMedK = ([\d.]+), MaxMedK = ([\d.]+)/.exec(stdout);
+  assert.ok(m, stdout);
+  return m[0];
+}
+
+/** An element's text with its white space collapsed. */
+async function shownText(page: Page, testId: string): Promise<string> {
+  return ((await page.getByTestId(testId).textContent()) ?? '').replace(/\s+/g, ' ');
+}
+
 test('run K = 2..4, watch progress, see one bar per individual grouped by population, change colours, export SVG and PNG', async () => {
   const { page, errors } = await openApp(browser);
   await page.getByRole('button', { name: /nancycats \(STRUCTURE/ }).click();
@@ -232,18 +261,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   assert.match((await page.getByTestId('delta-advice').textContent()) ?? '', /K = 3/);
   // The default algorithm (auto) says at each K which algorithm it kept and why — the same choice,
   // with the same held-out log-likelihoods, as `stratify sweep` with the same seed.
-  const cliDir = mkdtempSync(join(tmpdir(), 'stratify-auto-'));
-  const cli = spawnSync(
-    process.execPath,
-    [
-      join(ROOT, 'bin', 'stratify.mjs'),
-      'sweep',
-      join(ROOT, 'resources', 'examples', 'nancycats.str'),
-      ...['--k', '2..4', '--starts', '8', '--replicates', '3', '--threads', '1', '--out', cliDir],
-    ],
-    { encoding: 'utf8' },
-  );
-  assert.equal(cli.status, 0, cli.stderr);
+  const { dir: cliDir, stdout: cliOut } = nancycatsSweep([]);
   const saved = JSON.parse(readFileSync(join(cliDir, 'stratify.json'), 'utf8')) as {
     runs: { K: number; logLik: number; algorithmChoice?: { reason: string } }[];
   };
@@ -254,12 +272,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
     assert.equal(shown, likeliest.algorithmChoice?.reason, `K = ${K}`);
   }
   // Puechmaille's estimators (the colonies are the populations): the app shows what the CLI prints.
-  const kEstimates = /MedMeaK = ([\d.]+), MaxMeaK = ([\d.]+), MedMedK = ([\d.]+), MaxMedK = ([\d.]+)/.exec(cli.stdout);
-  assert.ok(kEstimates, cli.stdout);
-  assert.ok(
-    ((await page.getByTestId('puechmaille-advice').textContent()) ?? '').replace(/\s+/g, ' ').includes(kEstimates[0]!),
-    kEstimates[0],
-  );
+  assert.ok((await shownText(page, 'puechmaille-advice')).includes(kEstimatesIn(cliOut)), kEstimatesIn(cliOut));
   // The Choose K table the app saves is the CLI's fst-by-k.tsv for the same sweep, byte for byte.
   const [table] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-table').click()]);
   assert.equal(table.suggestedFilename(), 'fst-by-k.tsv');
@@ -268,21 +281,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
   assert.equal(readFileSync(tablePath, 'utf8'), readFileSync(join(cliDir, 'fst-by-k.tsv'), 'utf8'));
   // Another membership threshold: the estimators and the saved table follow it, as the CLI's
   // --membership-threshold gives them; a value outside 0..1 is refused and the analysis kept.
-  const cliDir2 = mkdtempSync(join(tmpdir(), 'stratify-threshold-'));
-  const cli2 = spawnSync(
-    process.execPath,
-    [
-      join(ROOT, 'bin', 'stratify.mjs'),
-      'sweep',
-      join(ROOT, 'resources', 'examples', 'nancycats.str'),
-      ...['--k', '2..4', '--starts', '8', '--replicates', '3', '--threads', '1', '--membership-threshold', '0.2'],
-      ...['--out', cliDir2],
-    ],
-    { encoding: 'utf8' },
-  );
-  assert.equal(cli2.status, 0, cli2.stderr);
-  const estimates2 = /MedMeaK = ([\d.]+), MaxMeaK = ([\d.]+), MedMedK = ([\d.]+), MaxMedK = ([\d.]+)/.exec(cli2.stdout);
-  assert.ok(estimates2, cli2.stdout);
+  const { dir: cliDir2, stdout: cliOut2 } = nancycatsSweep(['--membership-threshold', '0.2']);
   await page.getByTestId('membership-threshold').fill('0.2');
   await page.getByTestId('membership-threshold').press('Enter');
   await page.waitForFunction(
@@ -292,10 +291,7 @@ test('run K = 2..4, watch progress, see one bar per individual grouped by popula
         .includes(expected),
     `more than 0.2 of`,
   );
-  assert.ok(
-    ((await page.getByTestId('puechmaille-advice').textContent()) ?? '').replace(/\s+/g, ' ').includes(estimates2[0]!),
-    estimates2[0],
-  );
+  assert.ok((await shownText(page, 'puechmaille-advice')).includes(kEstimatesIn(cliOut2)), kEstimatesIn(cliOut2));
   const [table2] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-k-table').click()]);
   const tablePath2 = join(ROOT, 'test-results', 'fst-by-k-0.2.tsv');
   await table2.saveAs(tablePath2);
