@@ -4,7 +4,7 @@ import { locusPloidy, MISSING, type GenotypeData } from './genotype-data.ts';
 import { blockAlleleCounts } from './allele-counts.ts';
 import { locusCalls } from './packed-calls.ts';
 import { chromosomeRuns } from './chromosomes.ts';
-import { pairCounter, planeWords, popcount } from './ld-pair-counts.ts';
+import { exceedsSums, pairCounter, planeWords, popcount } from './ld-pair-counts.ts';
 
 /** --indep-pairwise WINDOW[kb] STEP R2. */
 export interface PairwisePruning {
@@ -240,21 +240,6 @@ function exceeds(a: HardCalls, b: HardCalls, r2: number, N: number): boolean {
   return exceedsSums(n, sa, sb, qa, qb, dot, r2);
 }
 
-/** exceeds from the pair counter's seven counts of two diploid loci (x ∈ {−1, 0, 1}: ld-pair-counts.ts). */
-function exceedsCounts(c: Int32Array, r2: number): boolean {
-  const qa = c[1]!;
-  const qb = c[2]!;
-  return exceedsSums(c[0]!, 2 * c[3]! - qa, 2 * c[4]! - qb, qa, qb, c[5]! - 2 * c[6]!, r2);
-}
-
-/** PLINK's test in integers: (n·Σxy − ΣxΣy)² > r2 · (n·Σx² − (Σx)²)(n·Σy² − (Σy)²). */
-function exceedsSums(n: number, sa: number, sb: number, qa: number, qb: number, dot: number, r2: number): boolean {
-  const cov = dot * n - sa * sb;
-  const va = qa * n - sa * sa;
-  const vb = qb * n - sb * sb;
-  return cov * cov > r2 * va * vb;
-}
-
 /** A diploid locus's counts (0, 1, 2; −1 missing) from its planes, to pair it with another ploidy. */
 function countsOf(h: HardCalls, N: number): Int8Array {
   const p = h.planes!;
@@ -342,7 +327,7 @@ export function indepPairwise(data: GenotypeData, o: PairwisePruning, useWasm = 
     /** Whether the pair's r² exceeds the threshold (the kernel where both have slots). */
     const linked = (a: number, b: number): boolean =>
       slotOf[a]! >= 0 && slotOf[b]! >= 0
-        ? exceedsCounts(counter.counts(slotOf[a]!, slotOf[b]!), o.r2)
+        ? counter.linked(slotOf[a]!, slotOf[b]!, o.r2)
         : exceeds(held[a]!, held[b]!, o.r2, N);
     let start = 0;
     let end = o.kb ? firstBeyond(0, 1, n, pos, size) : Math.min(n, size);

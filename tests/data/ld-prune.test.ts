@@ -11,7 +11,7 @@ import { readDataset } from '../../engine/formats/read-dataset.ts';
 import { datasetFiles } from '../../engine/node/file-source.ts';
 import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { indepPairwise, thinByDistance, type PairwisePruning } from '../../engine/data/ld-prune.ts';
-import { jsPairCounts, pairCounter, planeWords } from '../../engine/data/ld-pair-counts.ts';
+import { exceedsCounts, jsPairCounts, pairCounter, planeWords } from '../../engine/data/ld-pair-counts.ts';
 import { applyFilters } from '../../engine/data/filters.ts';
 import { hweExactP } from '../../engine/data/hardy-weinberg.ts';
 import { chromosomeKey, chromosomeRuns, parseChromosomeList } from '../../engine/data/chromosomes.ts';
@@ -210,6 +210,56 @@ test('the pair kernel counts what JavaScript counts (N not a multiple of 32 or 1
     for (let k = 0; k < 200; k++) wasm.put(b);
     assert.deepEqual(Array.from(wasm.counts(0, 1)), expected);
   }
+});
+
+test('loci from .bed codes count what JavaScript counts from their planes, with few and many uncalled individuals', () => {
+  const rng = createRng(5);
+  // Missing shares below, at and above one in 128 (the kernel lists the uncalled individuals of
+  // loci with at most one per 128 and counts the rest from the planes).
+  for (const N of [1, 5, 127, 129, 300, 1000, 2001])
+    for (const missing of [0, 0.003, 0.2]) {
+      const per = Math.ceil(N / 4);
+      const W = planeWords(N);
+      const L = 6;
+      const bytes = new Uint8Array(L * per);
+      const natural: Uint32Array[] = [];
+      for (let l = 0; l < L; l++) {
+        const p = rng.uniform();
+        const codes = Array.from({ length: N }, (): number => {
+          if (rng.uniform() < missing) return 1;
+          const g = (rng.uniform() < p ? 1 : 0) + (rng.uniform() < p ? 1 : 0);
+          return g === 0 ? 0 : g === 1 ? 2 : 3;
+        });
+        codes.forEach((c, i) => (bytes[l * per + (i >> 2)]! |= c << (2 * (i & 3))));
+        // The planes by the definition: called, homozygous, homozygous for the more common allele
+        // (allele 0, code 00, unless allele 1 has more copies).
+        const copies1 = codes.reduce((s, c) => s + (c === 3 ? 2 : c === 2 ? 1 : 0), 0);
+        const copies0 = codes.reduce((s, c) => s + (c === 0 ? 2 : c === 2 ? 1 : 0), 0);
+        const major = copies1 > copies0 ? 3 : 0;
+        const planes = new Uint32Array(3 * W);
+        codes.forEach((c, i) => {
+          const bit = 1 << (i & 31);
+          if (c !== 1) planes[i >>> 5]! |= bit;
+          if (c === 0 || c === 3) planes[W + (i >>> 5)]! |= bit;
+          if (c === major) planes[2 * W + (i >>> 5)]! |= bit;
+        });
+        natural.push(planes);
+      }
+      const wasm = pairCounter(N, true);
+      const packed = { bytes, bytesPerLocus: per };
+      const slots = Array.from({ length: L }, (_, l) => wasm.putPacked!(packed, l));
+      for (let a = 0; a < L; a++)
+        for (let b = 0; b < L; b++) {
+          const expected = jsPairCounts(natural[a]!, natural[b]!, new Int32Array(7));
+          assert.deepEqual(
+            Array.from(wasm.counts(slots[a]!, slots[b]!)),
+            Array.from(expected),
+            `N ${N}, missing ${missing}`,
+          );
+          for (const r2 of [0.01, 0.2, 0.9])
+            assert.equal(wasm.linked(slots[a]!, slots[b]!, r2), exceedsCounts(expected, r2));
+        }
+    }
 });
 
 test('--indep-pairwise reads packed and plain data alike', async () => {
