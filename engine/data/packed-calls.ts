@@ -102,6 +102,14 @@ export function packedGenotypeData(fields: DatasetFields, packed: PackedCalls): 
 export function locusRepacker(
   individuals: readonly number[],
 ): (source: Uint8Array, from: number, target: Uint8Array, to: number) => void {
+  const ascending = individuals.every((i, k) => k === 0 || i > individuals[k - 1]!);
+  return ascending ? ascendingRepacker(individuals) : anyOrderRepacker(individuals);
+}
+
+/** locusRepacker for individuals in any order: a code at a time. */
+function anyOrderRepacker(
+  individuals: readonly number[],
+): (source: Uint8Array, from: number, target: Uint8Array, to: number) => void {
   const n = individuals.length;
   const per = Math.ceil(n / 4);
   // Where each kept individual's code lies: its byte and shift in a locus of the source.
@@ -115,6 +123,61 @@ export function locusRepacker(
     }
   };
 }
+
+/**
+ * Per set of a byte's four genotypes kept (a 4-bit mask) and byte, the kept codes moved together
+ * to the low bits, in order: the compaction a byte at a time that ascendingRepacker appends.
+ */
+const KEPT_CODES = (() => {
+  const table = new Uint8Array(16 * 256);
+  for (let mask = 0; mask < 16; mask++)
+    for (let b = 0; b < 256; b++) {
+      let v = 0;
+      let at = 0;
+      for (let j = 0; j < 4; j++)
+        if (mask & (1 << j)) {
+          v |= ((b >> (2 * j)) & 3) << at;
+          at += 2;
+        }
+      table[(mask << 8) | b] = v;
+    }
+  return table;
+})();
+
+/**
+ * locusRepacker for ascending individuals (what the filters and --keep give): a source byte at a
+ * time, its kept codes (KEPT_CODES) appended to the bits gathered so far, a byte written whenever
+ * eight bits are ready — several times faster than a code at a time.
+ */
+function ascendingRepacker(
+  individuals: readonly number[],
+): (source: Uint8Array, from: number, target: Uint8Array, to: number) => void {
+  const last = individuals.length > 0 ? individuals[individuals.length - 1]! : -1;
+  // The source bytes holding a kept individual, with which of their four are kept.
+  const kept = new Uint8Array((last >> 2) + 1);
+  for (const i of individuals) kept[i >> 2]! |= 1 << (i & 3);
+  const bytes = Int32Array.from(Array.from(kept.keys()).filter((q) => kept[q]! > 0));
+  const masks = Uint16Array.from(bytes, (q) => kept[q]! << 8);
+  const bits = Uint8Array.from(bytes, (q) => 2 * popcount4(kept[q]!));
+  return (source, from, target, to) => {
+    let acc = 0;
+    let held = 0;
+    let out = to;
+    for (let k = 0; k < bytes.length; k++) {
+      acc |= KEPT_CODES[masks[k]! | source[from + bytes[k]!]!]! << held;
+      held += bits[k]!;
+      if (held >= 8) {
+        target[out++] = acc & 255;
+        acc >>>= 8;
+        held -= 8;
+      }
+    }
+    if (held > 0) target[out] = acc;
+  };
+}
+
+/** Set bits of a 4-bit mask. */
+const popcount4 = (m: number): number => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
 
 /**
  * The given loci and individuals (indices, in the order given) of a dataset, kept packed when it

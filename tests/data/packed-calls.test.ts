@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
-import { packedGenotypeData } from '../../engine/data/packed-calls.ts';
+import { locusRepacker, packedGenotypeData } from '../../engine/data/packed-calls.ts';
 import { datasetFingerprint } from '../../engine/data/fingerprint.ts';
 import { summarize } from '../../engine/data/summary.ts';
 import {
@@ -154,4 +154,40 @@ test("packed calls: the dataset summary (Data screen, stratify inspect) equals t
   const { plain, packed } = genotypes(53, 17, 9);
   const untouched = refusingCalls(packed);
   assert.deepEqual(summarize(untouched), summarize(plain));
+});
+
+test('packed calls: a locus repacked for some individuals holds their codes in their order, the padding zero', () => {
+  const rng = createRng(11);
+  for (const N of [1, 4, 7, 64, 203]) {
+    const per = Math.ceil(N / 4);
+    const source = Uint8Array.from({ length: 3 * per + 2 }, () => Math.floor(rng.uniform() * 256));
+    const code = (i: number, from: number) => (source[from + (i >> 2)]! >> (2 * (i & 3))) & 3;
+    const all = Array.from({ length: N }, (_, i) => i);
+    const subsets = [
+      all,
+      [],
+      [N - 1],
+      all.filter((i) => i % 2 === 1),
+      all.filter(() => rng.uniform() < 0.9),
+      all.filter(() => rng.uniform() < 0.3),
+      // Any order (the ascending ones take another path).
+      [...all].reverse(),
+      all.filter(() => rng.uniform() < 0.5).sort(() => rng.uniform() - 0.5),
+    ];
+    for (const kept of subsets) {
+      const n = kept.length;
+      const out = Math.ceil(n / 4);
+      const target = new Uint8Array(2 + 2 * out).fill(0xaa);
+      const repack = locusRepacker(kept);
+      for (const l of [0, 2]) repack(source, 1 + l * per, target, 1 + (l / 2) * out);
+      for (const l of [0, 2]) {
+        const expected = new Uint8Array(out);
+        kept.forEach((i, j) => (expected[j >> 2]! |= code(i, 1 + l * per) << (2 * (j & 3))));
+        assert.deepEqual(target.subarray(1 + (l / 2) * out, 1 + (l / 2 + 1) * out), expected, `N ${N}, ${n} kept`);
+      }
+      // Nothing written outside the loci's bytes.
+      assert.equal(target[0], 0xaa);
+      assert.equal(target[1 + 2 * out], 0xaa);
+    }
+  }
 });
