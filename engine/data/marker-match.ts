@@ -1,4 +1,6 @@
-import { allocateCalls, MISSING, type GenotypeData, type Locus } from './genotype-data.ts';
+import { allocateCalls, MISSING, type GenotypeData, type Locus, type PackedCalls } from './genotype-data.ts';
+import { packedGenotypeData } from './packed-calls.ts';
+import { allocate, sharedMemory } from '../util/shared-memory.ts';
 
 /** A marker of a reference panel as a result file describes it. */
 export interface ReferenceLocus {
@@ -74,9 +76,6 @@ export function onReferenceMarkers(
   };
   const N = data.individuals.length;
   const P = data.ploidy;
-  const maxAlleles = Math.max(1, ...reference.map((r) => r.alleles.length));
-  const calls = allocateCalls(reference.length * N * P, maxAlleles);
-  calls.fill(MISSING);
   const used = new Uint8Array(reference.length);
   const pairs: { l: number; k: number; map: Int32Array; ambiguous: boolean }[] = [];
   data.loci.forEach((locus, l) => {
@@ -94,24 +93,17 @@ export function onReferenceMarkers(
   });
   // A/T and C/G SNPs by name when the other SNPs show one strand; else their strand is a guess.
   const sameStrand = counts.strandFlipped === 0;
-  for (const { l, k, map, ambiguous } of pairs) {
+  const kept = pairs.filter(({ map, ambiguous }) => {
     if (ambiguous) {
       if (!sameStrand) {
         counts.ambiguousDropped++;
-        continue;
+        return false;
       }
       if (map[0] !== 0) counts.swapped++;
     }
     counts.matched++;
-    for (let i = 0; i < N; i++)
-      for (let p = 0; p < P; p++) {
-        const a = data.calls[(l * N + i) * P + p]!;
-        if (a === MISSING) continue;
-        const b = map[a] ?? MISSING;
-        if (b === MISSING) counts.unseenAlleleCopies++;
-        else calls[(k * N + i) * P + p] = b;
-      }
-  }
+    return true;
+  });
   counts.absent = reference.length - counts.matched;
   const loci: Locus[] = reference.map((r) => ({
     name: r.name,
@@ -119,7 +111,72 @@ export function onReferenceMarkers(
     ...(r.chrom != null ? { chrom: r.chrom } : {}),
     ...(r.pos != null ? { pos: r.pos } : {}),
   }));
-  return { data: { ...data, loci, calls }, counts };
+  const packed = data.packed;
+  // Packed SNPs whose alleles all have a reference allele stay packed (a shard of a cohort then
+  // takes a quarter byte a genotype, not two bytes, and its workers share it).
+  if (packed && loci.every((l) => l.alleles.length <= 2) && kept.every(({ map }) => wholeSnpMap(map)))
+    return {
+      data: packedGenotypeData(
+        { individuals: data.individuals, loci, ...(data.source ? { source: data.source } : {}) },
+        packedOnReference(packed, reference.length, kept),
+      ),
+      counts,
+    };
+  const maxAlleles = Math.max(1, ...reference.map((r) => r.alleles.length));
+  const calls = allocateCalls(reference.length * N * P, maxAlleles);
+  calls.fill(MISSING);
+  for (const { l, k, map } of kept)
+    for (let i = 0; i < N; i++) {
+      const at = (k * N + i) * P;
+      for (let p = 0; p < P; p++) {
+        const a = data.calls[(l * N + i) * P + p]!;
+        if (a === MISSING) continue;
+        const b = map[a] ?? MISSING;
+        if (b === MISSING) counts.unseenAlleleCopies++;
+        else calls[at + p] = b;
+      }
+      // Unphased copies stay sorted (a swapped heterozygote (0, 1) read as (1, 0) would not be).
+      if (!data.phased) calls.subarray(at, at + P).sort();
+    }
+  const { packed: _, ...plain } = data;
+  return { data: { ...plain, loci, calls }, counts };
+}
+
+/** Whether a data allele → reference allele map sends two alleles to the reference's two, in either order. */
+function wholeSnpMap(map: Int32Array): boolean {
+  return map.length === 2 && ((map[0] === 0 && map[1] === 1) || (map[0] === 1 && map[1] === 0));
+}
+
+/** Per .bed byte, its four codes with the alleles swapped (00 ↔ 11; 10 and 01 missing stay). */
+const SWAPPED_CODES = (() => {
+  const table = new Uint8Array(256);
+  for (let b = 0; b < 256; b++)
+    for (let j = 0; j < 4; j++) {
+      const c = (b >> (2 * j)) & 3;
+      table[b]! |= (c === 0 ? 3 : c === 3 ? 0 : c) << (2 * j);
+    }
+  return table;
+})();
+
+/**
+ * The .bed codes of the data's loci on the reference's markers: each kept pair's locus copied to
+ * its marker (its codes swapped where the alleles are in the other order), 01 (missing) for every
+ * genotype of a marker the data lacks; in shared memory where there is some (workers read it).
+ */
+function packedOnReference(
+  packed: PackedCalls,
+  markers: number,
+  kept: readonly { l: number; k: number; map: Int32Array }[],
+): PackedCalls {
+  const per = packed.bytesPerLocus;
+  const bytes = allocate(Uint8Array, markers * per, sharedMemory());
+  bytes.fill(0x55);
+  for (const { l, k, map } of kept) {
+    const source = packed.bytes.subarray(l * per, (l + 1) * per);
+    if (map[0] === 0) bytes.set(source, k * per);
+    else for (let j = 0; j < per; j++) bytes[k * per + j] = SWAPPED_CODES[source[j]!]!;
+  }
+  return { bytes, bytesPerLocus: per };
 }
 
 /**

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createRng } from '../../engine/util/rng.ts';
 import { alleleOffsets, MISSING, type GenotypeData } from '../../engine/data/genotype-data.ts';
 import { onReferenceMarkers } from '../../engine/data/marker-match.ts';
+import { packedGenotypeData } from '../../engine/data/packed-calls.ts';
 import { projectAncestry } from '../../engine/model/admixture/projection.ts';
 import { clusterCopies, projectOnto, projectOntoWith, readReference } from '../../engine/service/project.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
@@ -94,7 +95,8 @@ function snps(names: string[], alleles: string[][], chrom?: string[], pos?: numb
     names.length,
     2,
     alleles.map((a) => a.length),
-    (l, i, p) => (i + p + l) % 2,
+    // Genotypes (0, 0), (0, 1), (1, 1) in turn, copies sorted (as every reader gives them).
+    (l, i, p) => ((i + l) % 3 === 0 ? 0 : (i + l) % 3 === 2 ? 1 : p),
   );
   return {
     ...data,
@@ -144,15 +146,17 @@ test('markers match by name with swapped, strand-flipped, ambiguous and mismatch
       unseenAlleleCopies: 0,
     },
   );
-  const call = (l: number, i: number, p: number) => on.calls[(l * 2 + i) * 2 + p]!;
-  const own = (l: number, i: number, p: number) => data.calls[(l * 2 + i) * 2 + p]!;
-  for (let i = 0; i < 2; i++)
-    for (let p = 0; p < 2; p++) {
-      assert.equal(call(0, i, p), own(0, i, p)); // same allele names, same indices
-      assert.equal(call(1, i, p), 1 - own(1, i, p)); // G/A → A/G
-      assert.equal(call(2, i, p), own(2, i, p)); // T/C ≡ A/G: T→A (0), C→G (1)
-      for (const dropped of [3, 4, 5]) assert.equal(call(dropped, i, p), MISSING);
-    }
+  const call = (l: number, i: number) => [on.calls[(l * 2 + i) * 2]!, on.calls[(l * 2 + i) * 2 + 1]!];
+  const own = (l: number, i: number) => [data.calls[(l * 2 + i) * 2]!, data.calls[(l * 2 + i) * 2 + 1]!];
+  // A genotype's copies read with the other allele order, sorted again.
+  const swap = (g: number[]) => g.map((a) => 1 - a).sort();
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(call(0, i), own(0, i)); // same allele names, same indices
+    assert.deepEqual(call(1, i), swap(own(1, i))); // G/A → A/G
+    assert.deepEqual(call(2, i), own(2, i)); // T/C ≡ A/G: T→A (0), C→G (1)
+    for (const dropped of [3, 4, 5]) assert.deepEqual(call(dropped, i), [MISSING, MISSING]);
+  }
+  assert.ok([0, 1].some((i) => own(1, i)[0] !== own(1, i)[1]) && [0, 1].some((i) => own(1, i)[0] === own(1, i)[1]));
   // Without a marker on the other strand, the A/T SNP is kept by name (here with its alleles swapped).
   const same = snps(
     ['rs1', 'rs4'],
@@ -167,8 +171,10 @@ test('markers match by name with swapped, strand-flipped, ambiguous and mismatch
   assert.equal(kept.counts.ambiguousDropped, 0);
   assert.equal(kept.counts.swapped, 1);
   for (let i = 0; i < 2; i++)
-    for (let p = 0; p < 2; p++)
-      assert.equal(kept.data.calls[(3 * 2 + i) * 2 + p], 1 - same.calls[(1 * 2 + i) * 2 + p]!);
+    assert.deepEqual(
+      [kept.data.calls[(3 * 2 + i) * 2]!, kept.data.calls[(3 * 2 + i) * 2 + 1]!],
+      swap([same.calls[(1 * 2 + i) * 2]!, same.calls[(1 * 2 + i) * 2 + 1]!]),
+    );
 });
 
 test('markers match by chromosome and position when names differ; a panel sharing none is refused with the counts', () => {
@@ -298,4 +304,97 @@ test('a projection shared among worker threads gives the numbers of one thread, 
     Array.from((await projectOntoWith(undefined, data, reference)).Q),
     Array.from(projectOnto(data, reference).Q),
   );
+});
+
+test('packed SNPs stay packed on the reference markers and project as their unpacked calls, in one thread and on workers', async () => {
+  const rng = createRng(33);
+  const N = 37;
+  const K = 3;
+  // The data's SNPs; the reference takes them in another order, some with their alleles swapped,
+  // one on the other strand, and has two markers the data lacks.
+  const own = [
+    ['A', 'G'],
+    ['C', 'T'],
+    ['G', 'A'],
+    ['T', 'C'],
+    ['A', 'C'],
+    ['G', 'T'],
+  ];
+  const L = 40;
+  const loci = Array.from({ length: L }, (_, l) => ({ name: `rs${l}`, alleles: own[l % own.length]! }));
+  const per = Math.ceil(N / 4);
+  const bytes = new Uint8Array(L * per);
+  const calls = new Int8Array(L * N * 2);
+  for (let l = 0; l < L; l++) {
+    const p = 0.1 + 0.8 * rng.uniform();
+    for (let i = 0; i < N; i++) {
+      const g = rng.uniform() < 0.05 ? -1 : (rng.uniform() < p ? 1 : 0) + (rng.uniform() < p ? 1 : 0);
+      // The .bed's codes by their definition: 00 (0, 0), 01 missing, 10 (0, 1), 11 (1, 1).
+      bytes[l * per + (i >> 2)]! |= (g < 0 ? 1 : g === 0 ? 0 : g === 1 ? 2 : 3) << (2 * (i & 3));
+      calls[(l * N + i) * 2] = g < 0 ? MISSING : g === 2 ? 1 : 0;
+      calls[(l * N + i) * 2 + 1] = g < 0 ? MISSING : g === 0 ? 0 : 1;
+    }
+  }
+  const individuals = Array.from({ length: N }, (_, i) => ({ id: `i${i}` }));
+  const packed = packedGenotypeData({ individuals, loci }, { bytes, bytesPerLocus: per });
+  const plain: GenotypeData = { ploidy: 2, individuals, loci, calls, phased: false };
+  const flip: Record<string, string> = { A: 'T', T: 'A', C: 'G', G: 'C' };
+  const referenceLoci = [
+    { name: 'absent1', alleles: ['A', 'G'] },
+    ...loci
+      .map((locus, l) => ({
+        name: locus.name,
+        alleles:
+          l % 5 === 1 ? [...locus.alleles].reverse() : l === 7 ? locus.alleles.map((a) => flip[a]!) : locus.alleles,
+      }))
+      .reverse(),
+    { name: 'absent2', alleles: ['C', 'T'] },
+  ];
+  const onPacked = onReferenceMarkers(packed, referenceLoci);
+  const onPlain = onReferenceMarkers(plain, referenceLoci);
+  assert.deepEqual(onPacked.counts, onPlain.counts);
+  assert.ok(onPlain.counts.swapped > 0 && onPlain.counts.strandFlipped === 1 && onPlain.counts.absent === 2);
+  assert.ok(onPacked.data.packed, 'the matched data stay packed');
+  assert.equal(onPlain.data.packed, undefined);
+  assert.deepEqual(Array.from(onPacked.data.calls), Array.from(onPlain.data.calls));
+  const offsets = alleleOffsets(onPlain.data);
+  const reference = {
+    file: 'fit.json',
+    K,
+    model: 'admixture' as const,
+    loci: referenceLoci,
+    F: randomFrequencies(rng, offsets, K),
+    clusterCopies: Float64Array.from([300, 200, 100]),
+    run: 'K = 3',
+  };
+  const pool = nodeStartPool(2);
+  try {
+    for (const prior of [0.5, 0]) {
+      const expected = projectOnto(plain, reference, prior);
+      for (const got of [
+        projectOnto(packed, reference, prior),
+        await projectOntoWith(pool, packed, reference, prior),
+      ]) {
+        assert.deepEqual(Array.from(got.Q), Array.from(expected.Q), `Q with prior ${prior}`);
+        assert.deepEqual(Array.from(got.logLik!), Array.from(expected.logLik!));
+        assert.deepEqual(Array.from(got.copies), Array.from(expected.copies));
+      }
+    }
+  } finally {
+    pool.close();
+  }
+  // A mixture reference reads the matched calls too (not the data's own packed bytes), also where
+  // a marker of three alleles makes the matched data plain calls.
+  const weights = Float64Array.from([0.5, 0.3, 0.2]);
+  const mixture = { ...reference, model: 'mixture' as const, weights };
+  assert.deepEqual(Array.from(projectOnto(packed, mixture).Q), Array.from(projectOnto(plain, mixture).Q));
+  const threeAlleles = referenceLoci.map((r) => (r.name === 'rs0' ? { ...r, alleles: ['A', 'G', 'C'] } : r));
+  const plainOnThree = onReferenceMarkers(packed, threeAlleles).data;
+  assert.equal(plainOnThree.packed, undefined);
+  const mixtureOnThree = {
+    ...mixture,
+    loci: threeAlleles,
+    F: randomFrequencies(rng, alleleOffsets(plainOnThree), K),
+  };
+  assert.deepEqual(Array.from(projectOnto(packed, mixtureOnThree).Q), Array.from(projectOnto(plain, mixtureOnThree).Q));
 });

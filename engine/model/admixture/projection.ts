@@ -125,19 +125,47 @@ export function* projectionSteps(
   const counts = new Int32Array(offsets[L]!);
   const rows = new Int32Array(L * P);
   const rowLocus = new Int32Array(L * P);
+  const packed = data.packed;
+  const calls = packed ? undefined : data.calls;
   for (let t = 0; t < count; t++) {
     const i = first + t;
     let R = 0;
-    for (let l = 0; l < L; l++)
-      for (let p = 0; p < P; p++) {
-        const a = data.calls[(l * N + i) * P + p]!;
-        if (a === MISSING) continue;
-        const row = offsets[l]! + a;
-        if (counts[row]!++ === 0) {
-          rowLocus[R] = l;
-          rows[R++] = row;
+    if (packed) {
+      // Two-bit codes (packed-calls.ts): 00 two copies of allele 0, 10 one of each, 11 two of
+      // allele 1, 01 missing — the rows and order the unpacked copies (0, 0), (0, 1), (1, 1) give.
+      const { bytes, bytesPerLocus } = packed;
+      const byte = i >> 2;
+      const shift = 2 * (i & 3);
+      for (let l = 0; l < L; l++) {
+        const code = (bytes[l * bytesPerLocus + byte]! >> shift) & 3;
+        if (code === 1) continue;
+        const row = offsets[l]!;
+        if (code !== 3) {
+          if (counts[row]! === 0) {
+            rowLocus[R] = l;
+            rows[R++] = row;
+          }
+          counts[row]! += code === 0 ? 2 : 1;
+        }
+        if (code !== 0) {
+          if (counts[row + 1]! === 0) {
+            rowLocus[R] = l;
+            rows[R++] = row + 1;
+          }
+          counts[row + 1]! += code === 3 ? 2 : 1;
         }
       }
+    } else
+      for (let l = 0; l < L; l++)
+        for (let p = 0; p < P; p++) {
+          const a = calls![(l * N + i) * P + p]!;
+          if (a === MISSING) continue;
+          const row = offsets[l]! + a;
+          if (counts[row]!++ === 0) {
+            rowLocus[R] = l;
+            rows[R++] = row;
+          }
+        }
     const w = new Float64Array(R);
     let total = 0;
     for (let r = 0; r < R; r++) {
