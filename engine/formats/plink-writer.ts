@@ -52,14 +52,7 @@ export function writePlinkFileset(data: GenotypeData): PlinkFileset {
   }
   function* bim(): Generator<string> {
     for (const locus of data.loci)
-      yield [
-        locus.chrom ?? '0',
-        locus.name,
-        '0',
-        String(locus.pos ?? 0),
-        locus.alleles[0] ?? '0',
-        locus.alleles[1] ?? '0',
-      ].join('\t');
+      yield `${locus.chrom ?? '0'}\t${locus.name}\t0\t${locus.pos ?? 0}\t${locus.alleles[0] ?? '0'}\t${locus.alleles[1] ?? '0'}`;
   }
   function* fam(): Generator<string> {
     for (const ind of data.individuals) yield [ind.population ?? ind.id, ind.id, '0', '0', '0', '-9'].join('\t');

@@ -25,8 +25,8 @@ export interface PlinkOptions {
 }
 
 interface MapEntry {
-  chrom: string;
   name: string;
+  chrom: string;
   pos: number;
   alleles?: [string, string];
 }
@@ -62,9 +62,12 @@ async function readVariantTable(source: ByteSource, kind: 'map' | 'bim'): Promis
       );
     let chrom = line.text(0);
     chrom = chrom === previousChrom ? previousChrom : (previousChrom = shared(chrom));
-    const e: MapEntry = { chrom, name: line.text(1), pos };
-    if (kind === 'bim') e.alleles = [shared(line.text(4)), shared(line.text(5))];
-    out.push(e);
+    // In Locus's own field order: a .bim's entries are the dataset's loci as they are.
+    out.push(
+      kind === 'bim'
+        ? { name: line.text(1), chrom, pos, alleles: [shared(line.text(4)), shared(line.text(5))] }
+        : { name: line.text(1), chrom, pos },
+    );
   });
   if (out.length === 0) throw new FormatError(source.name, 1, 1, 'no variants', `a non-empty .${kind} file`);
   return out;
@@ -325,7 +328,7 @@ export async function readPlinkBed(
     );
   }
   options.onProgress?.({ file: bed.name, bytesRead, totalBytes: bed.size, records: L });
-  const loci = variants.map((v) => ({ name: v.name, chrom: v.chrom, pos: v.pos, alleles: v.alleles! }));
+  const loci = variants as Required<MapEntry>[];
   return packedGenotypeData(
     { individuals, loci, source: { format: 'plink-bed', file: bed.name, assumptions, warnings: [] } },
     { bytes, bytesPerLocus: perKept },

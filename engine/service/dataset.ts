@@ -56,7 +56,7 @@ export function filterDataset(data: GenotypeData, options: FilterOptions): Filte
 export function filterListFiles(
   result: Pick<FilterResult, 'removedIndividuals' | 'removedLoci' | 'pruned'>,
 ): ResultFile[] {
-  const lines = (xs: readonly string[]) => xs.map((x) => x + '\n').join('');
+  const lines = (xs: readonly string[]) => (xs.length > 0 ? xs.join('\n') + '\n' : '');
   const removed = [
     'kind\tname\treason',
     ...result.removedIndividuals.map((r) => `individual\t${r.name}\t${r.reason}`),
