@@ -10,6 +10,7 @@ import type {
 import { mainFileFirst } from '../../../engine/runtime/engine-protocol.ts';
 import type { FilterOptions, FilterStep, Removed } from '../../../engine/runtime/engine-protocol.ts';
 import type {} from '../engine/desktop-port.ts';
+import type { View } from './ui-choices.ts';
 
 export interface ShownError {
   readonly title: string;
@@ -19,7 +20,7 @@ export interface ShownError {
   readonly column?: number;
 }
 
-export type View = 'data' | 'run' | 'structure' | 'k' | 'markers' | 'assign' | 'pca' | 'map';
+export type { View };
 
 /** Application state: the open dataset, what is loading, and the last error. */
 export class AppState {
