@@ -137,8 +137,8 @@ export function pairCounter(N: number, useWasm = true): PairCounter {
   // 64 bytes for the counts and the last planes' valid bits; a stage of consecutive loci's .bed
   // bytes (about a megabyte, read 32 bytes at a time past its end); then the slots: a header of 16
   // bytes, the planes, and room to list a locus's uncalled individuals, one per 128 individuals.
-  // A pair of listed loci needs two popcounts of its planes instead of seven (about twice as fast
-  // at 0.2 % missing calls); beyond one in 128 the lists cost more than the popcounts they save.
+  // A pair of listed loci needs two popcounts of its planes instead of seven; beyond one in 128
+  // the lists cost more than the popcounts they save (docs/notes/ld-prune.md).
   const per = Math.ceil(N / 4);
   const stageLoci = Math.max(1, Math.floor(2 ** 20 / per));
   const maskAt = 48;
