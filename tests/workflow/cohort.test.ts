@@ -44,6 +44,17 @@ test(
       ),
     );
     const wf = join(dir, 'wf');
+    // What each job asks a cluster for grows with its threads: 400 MB, and 300 MB a thread beyond
+    // its share of the genotypes (a few kB here). Snakemake's dry run lists each job's threads
+    // (left out at 1) and resources.
+    const dry = spawnSync('snakemake', ['-n', '--cores', '2'], { cwd: wf, encoding: 'utf8' });
+    assert.equal(dry.status, 0, dry.stderr);
+    const asked = dry.stdout
+      .split(/\n(?=(?:local)?rule )/)
+      .filter((job) => /mem_mb=/.test(job))
+      .map((job) => [Number(/threads: (\d+)/.exec(job)?.[1] ?? 1), Number(/mem_mb=(\d+)/.exec(job)![1])]);
+    assert.ok(asked.length >= 7, dry.stdout);
+    for (const [threads, mb] of asked) assert.equal(mb, 400 + threads! * 300, `${threads} threads: ${mb} MB`);
     const run = spawnSync('snakemake', ['--cores', '2', '-q'], { cwd: wf, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr + run.stdout);
     const results = join(wf, 'results');
