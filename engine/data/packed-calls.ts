@@ -153,12 +153,16 @@ function ascendingRepacker(
   individuals: readonly number[],
 ): (source: Uint8Array, from: number, target: Uint8Array, to: number) => void {
   const last = individuals.length > 0 ? individuals[individuals.length - 1]! : -1;
-  // The source bytes holding a kept individual, with which of their four are kept.
+  // The source bytes holding a kept individual, with which of their four are kept and how many.
   const kept = new Uint8Array((last >> 2) + 1);
-  for (const i of individuals) kept[i >> 2]! |= 1 << (i & 3);
+  const keptCount = new Uint8Array(kept.length);
+  for (const i of individuals) {
+    kept[i >> 2]! |= 1 << (i & 3);
+    keptCount[i >> 2]!++;
+  }
   const bytes = Int32Array.from(Array.from(kept.keys()).filter((q) => kept[q]! > 0));
   const masks = Uint16Array.from(bytes, (q) => kept[q]! << 8);
-  const bits = Uint8Array.from(bytes, (q) => 2 * popcount4(kept[q]!));
+  const bits = Uint8Array.from(bytes, (q) => 2 * keptCount[q]!);
   return (source, from, target, to) => {
     let acc = 0;
     let held = 0;
@@ -175,9 +179,6 @@ function ascendingRepacker(
     if (held > 0) target[out] = acc;
   };
 }
-
-/** Set bits of a 4-bit mask. */
-const popcount4 = (m: number): number => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
 
 /**
  * The given loci and individuals (indices, in the order given) of a dataset, kept packed when it

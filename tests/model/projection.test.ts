@@ -8,7 +8,13 @@ import { alleleOffsets, MISSING, type GenotypeData } from '../../engine/data/gen
 import { onReferenceMarkers } from '../../engine/data/marker-match.ts';
 import { packedGenotypeData } from '../../engine/data/packed-calls.ts';
 import { projectAncestry } from '../../engine/model/admixture/projection.ts';
-import { clusterCopies, projectOnto, projectOntoWith, readReference } from '../../engine/service/project.ts';
+import {
+  clusterCopies,
+  projectOnto,
+  projectOntoWith,
+  readReference,
+  type Reference,
+} from '../../engine/service/project.ts';
 import { nodeStartPool } from '../../engine/node/worker-pool.ts';
 import { admixedData, makeData, randomFrequencies } from './synthetic.ts';
 
@@ -256,21 +262,26 @@ test("a result file reference carries its clusters' copies; the prior applies to
   assert.equal(projectOnto(data, malformed).frequencyPrior, 0);
 });
 
+/** An admixture reference at K = 3 on these markers and frequencies, its clusters' copies 300, 200, 100. */
+function admixtureReference(loci: Reference['loci'], F: Float64Array): Reference {
+  return {
+    file: 'fit.json',
+    K: 3,
+    model: 'admixture',
+    loci,
+    F,
+    clusterCopies: Float64Array.from([300, 200, 100]),
+    run: 'K = 3',
+  };
+}
+
 test('a projection shared among worker threads gives the numbers of one thread, in order', async () => {
   const rng = createRng(21);
   const K = 3;
   const sim = admixedData(4, { N: 23, L: 300, K, alpha: 0.5, fst: 0.1 });
   const data = sim.data;
   const offsets = alleleOffsets(data);
-  const reference = {
-    file: 'fit.json',
-    K,
-    model: 'admixture' as const,
-    loci: data.loci,
-    F: randomFrequencies(rng, offsets, K),
-    clusterCopies: Float64Array.from([300, 200, 100]),
-    run: 'K = 3',
-  };
+  const reference = admixtureReference(data.loci, randomFrequencies(rng, offsets, K));
   const pool = nodeStartPool(2);
   try {
     for (const prior of [0.5, 0]) {
@@ -358,15 +369,7 @@ test('packed SNPs stay packed on the reference markers and project as their unpa
   assert.equal(onPlain.data.packed, undefined);
   assert.deepEqual(Array.from(onPacked.data.calls), Array.from(onPlain.data.calls));
   const offsets = alleleOffsets(onPlain.data);
-  const reference = {
-    file: 'fit.json',
-    K,
-    model: 'admixture' as const,
-    loci: referenceLoci,
-    F: randomFrequencies(rng, offsets, K),
-    clusterCopies: Float64Array.from([300, 200, 100]),
-    run: 'K = 3',
-  };
+  const reference = admixtureReference(referenceLoci, randomFrequencies(rng, offsets, K));
   const pool = nodeStartPool(2);
   try {
     for (const prior of [0.5, 0]) {
