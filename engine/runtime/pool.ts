@@ -24,6 +24,12 @@ export const IN_FLIGHT_PER_WORKER = 2;
  */
 export class StartPool implements StartRunner {
   private readonly workers: Port[] = [];
+  /**
+   * Per worker, the helper threads its running task's passes may use (shared with the workers where
+   * the platform has shared memory; kernel-team.ts): the threads no task uses, spread over the tasks
+   * running, updated as tasks start and end.
+   */
+  private readonly helperCells: Int32Array | undefined;
   private nextDataset = 1;
   private nextTask = 1;
 
@@ -33,11 +39,38 @@ export class StartPool implements StartRunner {
   ) {
     if (!Number.isInteger(size) || size < 1)
       throw new RangeError(`StartPool: size must be a positive integer, got ${size}`);
+    if (typeof SharedArrayBuffer !== 'undefined') this.helperCells = new Int32Array(new SharedArrayBuffer(4 * size));
   }
 
   /** Workers for `tasks` tasks: at most size, and no more than the tasks (an idle worker holds memory). */
   private ensureWorkers(tasks: number): void {
-    while (this.workers.length < Math.min(this.size, Math.max(1, tasks))) this.workers.push(this.spawn());
+    while (this.workers.length < Math.min(this.size, Math.max(1, tasks))) {
+      const port = this.spawn();
+      if (this.helperCells)
+        port.postMessage({
+          op: 'helper-cell',
+          cells: this.helperCells,
+          index: this.workers.length,
+        } satisfies ToStartWorker);
+      this.workers.push(port);
+    }
+  }
+
+  /**
+   * Shares the threads among the workers running a task (`load`: tasks held per worker): each gets
+   * ⌊size / running⌋ − 1 helper threads, the first ones one more while threads are left over.
+   */
+  private shareThreads(load: readonly number[]): void {
+    const cells = this.helperCells;
+    if (!cells) return;
+    const running = load.filter((n) => n > 0).length;
+    const each = running > 0 ? Math.floor(this.size / running) - 1 : 0;
+    let spare = running > 0 ? this.size - running * (each + 1) : 0;
+    load.forEach((n, w) => {
+      const extra = n > 0 && spare > 0 ? 1 : 0;
+      if (extra) spare--;
+      Atomics.store(cells, w, n > 0 ? each + extra : 0);
+    });
   }
 
   run(
@@ -177,8 +210,8 @@ export class StartPool implements StartRunner {
     for (const w of this.workers) w.postMessage({ op: 'dataset', datasetId, ...dataset } satisfies ToStartWorker);
     const results: (R | undefined)[] = new Array(tasks.length).fill(undefined);
     // Fewer tasks than threads: the threads no task uses (no worker was started for them) become
-    // helper threads of the tasks' passes (one start on two threads: half of each pass on each;
-    // kernel-team.ts).
+    // helper threads of the tasks' passes (one start on two threads: a share of each pass on each;
+    // kernel-team.ts). This count holds where the workers have no helper cells (shareThreads).
     const helpers = tasks.length > 0 && tasks.length < this.size ? Math.floor(this.size / tasks.length) - 1 : 0;
     return new Promise((resolve, reject) => {
       let next = 0;
@@ -189,6 +222,7 @@ export class StartPool implements StartRunner {
       const unsubscribe: (() => void)[] = [];
 
       const finish = () => {
+        this.shareThreads(load);
         if (inFlight.size > 0) return;
         if (!aborted && !failed && next < tasks.length) return;
         for (const u of unsubscribe) u();

@@ -64,7 +64,14 @@ export type ToStartWorker =
   /** The run on this dataset is over: free it (workers keep a dataset only while it is in use). */
   | { readonly op: 'drop'; readonly datasetId: number }
   /** Asks how many datasets the worker holds (answered with 'held'; for tests and diagnostics). */
-  | { readonly op: 'held' };
+  | { readonly op: 'held' }
+  /**
+   * Where the pool says, while tasks run, how many helper threads this worker's passes may use:
+   * `cells[index]` of a shared Int32Array, read at each pass (kernel-team.ts), so threads a finished
+   * task leaves idle join the tasks still running. Sent once, where shared memory exists; otherwise
+   * each task's `helpers` holds.
+   */
+  | { readonly op: 'helper-cell'; readonly cells: Int32Array; readonly index: number };
 
 /** Messages from a start worker to the pool. */
 export type FromStartWorker =

@@ -4,7 +4,7 @@ import { projectWork } from '../service/project-share.ts';
 import type { StartContext, StartResult } from '../model/start.ts';
 import type { CvFold } from '../model/admixture/cross-validation.ts';
 import { yieldToEventLoop, type Port } from './port.ts';
-import { setKernelHelpers } from '../util/kernel-team.ts';
+import { setKernelHelperCell, setKernelHelpers } from '../util/kernel-team.ts';
 import type { FromStartWorker, ToStartWorker } from './start-protocol.ts';
 
 /** The messages that queue a task. */
@@ -170,6 +170,9 @@ export function serveStarts(port: Port): void {
         break;
       case 'held':
         send({ op: 'held', datasets: datasets.size });
+        break;
+      case 'helper-cell':
+        setKernelHelperCell(msg.cells, msg.index);
         break;
     }
   });

@@ -20,10 +20,10 @@
 //     gradient (Σ c q / d per allele) and hessian (at a two-allele locus half of
 //     Σ (c_a/d_a² + c_b/d_b²) q qᵀ in each allele's row: the Newton step of the locus is that of the
 //     general Hessians), and ψ_l.
-//   qderivatives(…, lut, gradT, hessT): per individual (by coordinate, Np apart) the gradient Σ c f/d
+//   qderivatives(…, lut, gradT, hessT, j0, j1): per individual of bytes j0 ≤ j < j1 (by coordinate, Np apart) the gradient Σ c f/d
 //     and the packed lower triangle of Σ c f fᵀ/d², added, as they act on steps with Σ Δ = 0, in the
 //     coordinates k = 1..K − 1 (K − 1 and K(K − 1)/2 sums; see the kernel). K = 1: nothing.
-//   gains(…, lut, stepT, gainT, ratioT): per individual, ratio ← ratio · Π (d′/d)^c with d′ at q + Δ
+//   gains(…, lut, stepT, gainT, ratioT, j0, j1): per individual of bytes j0 ≤ j < j1, ratio ← ratio · Π (d′/d)^c with d′ at q + Δ
 //     (stepT: Δ by cluster); a ratio that leaves [1e-200, 1e200] after a byte moves into gain as its ln.
 //   listgains(…): a few individuals' step checks (see LIST_GAINS), for any K.
 //   em(…, lut, QnT, Fn, state, aside): EM's sums Σ c q f/d per (individual, cluster) into QnT and per
@@ -84,7 +84,7 @@ function locusRows(K) {
  * where d or e is 0 would be NaN). Only the passes that use them load them: the optimiser keeps
  * unused loads (a load may trap).
  */
-function pairs(K, body, afterByte = '', { copies = false } = {}) {
+function pairs(K, body, afterByte = '', { copies = false, byteRange = false } = {}) {
   const loads = copies
     ? `const ca = v128.load(lb);
         const cb = v128.load(lb, 16);
@@ -103,7 +103,7 @@ function pairs(K, body, afterByte = '', { copies = false } = {}) {
         const e = ${sum(range(K).map((k) => `f64x2.mul(q${k}, fb${k})`))};
         ${body}
       }`;
-  return `for (let j = 0; j < bpl; j++) {
+  return `for (let j = ${byteRange ? 'j0' : '0'}; j < ${byteRange ? 'j1' : 'bpl'}; j++) {
       const byte = <u32>load<u8>(row + <usize>j);
       ${pair(0)}
       ${pair(1)}
@@ -206,7 +206,7 @@ export function fderivatives${K}(${COMMON}, gradient: usize, hessian: usize, row
   // k, m = 1..K − 1 only; two-allele-passes.ts's qDerivatives gives the solve the full K × K form.
   const tri1 = triangle(K - 1).map(([k, m]) => [k + 1, m + 1]);
   const qderivatives = `
-export function qderivatives${K}(${COMMON}, gradT: usize, hessT: usize): void {
+export function qderivatives${K}(${COMMON}, gradT: usize, hessT: usize, j0: i32, j1: i32): void {
   ${loci(
     K,
     `const lowB = ${range(K)
@@ -239,12 +239,12 @@ export function qderivatives${K}(${COMMON}, gradT: usize, hessT: usize): void {
           )
           .join('\n        ')}`,
       '',
-      { copies: true },
+      { copies: true, byteRange: true },
     )}`,
   )}
 }`;
   const gains = `
-export function gains${K}(${COMMON}, stepT: usize, gainT: usize, ratioT: usize): void {
+export function gains${K}(${COMMON}, stepT: usize, gainT: usize, ratioT: usize, j0: i32, j1: i32): void {
   ${loci(
     K,
     `${pairs(
@@ -266,6 +266,8 @@ export function gains${K}(${COMMON}, stepT: usize, gainT: usize, ratioT: usize):
           store<f64>(g, load<f64>(g, 8) + detLog(f64x2.extract_lane(ratio, 1)), 8);
           v128.store(at, ONE);
         } else v128.store(at, ratio);`,
+      '',
+      { byteRange: true },
     )}`,
   )}
 }`;

@@ -1,19 +1,21 @@
-// Passes shared with a helper thread (engine/util/kernel-team.ts, the two-allele passes' halves):
-// the same bits as on one thread, whether or not the helper runs; and the shared variant of a module.
+// Passes shared with helper threads (engine/util/kernel-team.ts, the two-allele passes' shares):
+// the same bits as on one thread, however many helpers run; and the shared variant of a module.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreparedData } from '../../engine/model/prepared/prepared-data.ts';
+import { buildPreparedData, type PreparedData } from '../../engine/model/prepared/prepared-data.ts';
 import { admixtureWork, type AdmixtureWork } from '../../engine/model/admixture/admixture.ts';
 import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
 import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
 import { runToEnd } from '../../engine/model/mixture/fit.ts';
 import { passArguments, passData } from '../../engine/model/admixture/pass-data.ts';
 import { wasmPassesOf } from '../../engine/model/admixture/wasm-passes.ts';
+import { cuts } from '../../engine/model/admixture/two-allele-passes.ts';
 import {
   helperReady,
   helperRuns,
   helperSpawner,
   setHelperSpawner,
+  setKernelHelperCell,
   setKernelHelpers,
 } from '../../engine/util/kernel-team.ts';
 import { registerKernelHelpers } from '../../engine/node/kernel-helper.ts';
@@ -54,90 +56,134 @@ test('a module’s shared variant imports a shared memory; a module whose memory
   assert.equal(sharedVariant(noMaximum), undefined);
 });
 
-test('two-allele passes with a helper thread taking half give the bits of one thread: every pass, and a whole fit', async () => {
-  const md = snps();
+/**
+ * Every pass the fit uses on `md` at K = 3, from the same arguments, by the passes of `work`
+ * (wasmPassesOf's), and a whole fit: their outputs.
+ */
+function everyPass(md: PreparedData, work: AdmixtureWork): ArrayLike<number>[] {
   const K = 3;
   const p = randomAdmixture(md, K, createRng(5));
   const T = (K * (K + 1)) / 2;
   const N = md.N;
-  /** Every pass the fit uses, from the same arguments, by the passes of `work` (wasmPassesOf's); their outputs. */
-  const everyPass = (work: AdmixtureWork) => {
-    const data = passData(md, work, K, p.Q, p.F);
-    const passes = wasmPassesOf(work, data)!;
-    const q = passArguments(data, {
-      gradient: new Float64Array(N * K),
-      hessian: new Float64Array(N * T),
-      step: Float64Array.from({ length: N * K }, (_, j) => (j % K === 0 ? 0.02 : -0.01)),
-      pending: new Uint8Array(N).fill(1),
-      gain: new Float64Array(N),
-      ratio: new Float64Array(N).fill(1),
-    });
-    passes.derivatives(q);
-    passes.gains(q);
-    const f = passArguments(data, {
-      outer: new Float64Array(N * T),
-      gradient: new Float64Array(md.totalAlleles * K),
-      hessian: new Float64Array(md.totalAlleles * T),
-      lociLL: new Float64Array(md.L),
-    });
-    passes.beginFStep(f);
-    assert.ok(passes.fDerivatives(f, 0, md.L, 0, md.totalAlleles));
-    const lociLL = Float64Array.from(passes.logLik(p.Q, p.F));
-    const fit = runToEnd(
-      admixtureFitSteps(md, work, randomAdmixture(md, K, createRng(6)), {
-        tolerance: 1e-6,
-        maxIterations: 200,
-        acceleration: 'squarem',
-        qUpdate: 'auto',
-        fUpdate: 'auto',
-      }),
-    );
-    return [
-      q.gradient,
-      q.hessian,
-      q.gain,
-      q.ratio,
-      f.gradient,
-      f.lociLL,
-      lociLL,
-      fit.params.Q,
-      fit.params.F,
-      [fit.logLik],
-    ];
-  };
-  const alone = everyPass(admixtureWork(md));
+  const data = passData(md, work, K, p.Q, p.F);
+  const passes = wasmPassesOf(work, data)!;
+  const q = passArguments(data, {
+    gradient: new Float64Array(N * K),
+    hessian: new Float64Array(N * T),
+    step: Float64Array.from({ length: N * K }, (_, j) => (j % K === 0 ? 0.02 : -0.01)),
+    pending: new Uint8Array(N).fill(1),
+    gain: new Float64Array(N),
+    ratio: new Float64Array(N).fill(1),
+  });
+  passes.derivatives(q);
+  passes.gains(q);
+  const f = passArguments(data, {
+    outer: new Float64Array(N * T),
+    gradient: new Float64Array(md.totalAlleles * K),
+    hessian: new Float64Array(md.totalAlleles * T),
+    lociLL: new Float64Array(md.L),
+  });
+  passes.beginFStep(f);
+  assert.ok(passes.fDerivatives(f, 0, md.L, 0, md.totalAlleles));
+  const lociLL = Float64Array.from(passes.logLik(p.Q, p.F));
+  const fit = runToEnd(
+    admixtureFitSteps(md, work, randomAdmixture(md, K, createRng(6)), {
+      tolerance: 1e-6,
+      maxIterations: 200,
+      acceleration: 'squarem',
+      qUpdate: 'auto',
+      fUpdate: 'auto',
+    }),
+  );
+  return [
+    q.gradient,
+    q.hessian,
+    q.gain,
+    q.ratio,
+    f.gradient,
+    f.lociLL,
+    lociLL,
+    fit.params.Q,
+    fit.params.F,
+    [fit.logLik],
+  ];
+}
+
+/**
+ * Passes of `md` at K = 3 whose `helpers` helper threads are all ready (a pass run to start them);
+ * the count set by setKernelHelpers or, with `cell`, in a helper cell as the start pool sets it.
+ */
+async function passesWithHelpers(md: PreparedData, helpers: number, cell = false) {
+  const work = admixtureWork(md);
+  const K = 3;
+  const p = randomAdmixture(md, K, createRng(5));
+  const spawn = helperSpawner()!;
+  const started: Promise<void>[] = [];
+  setHelperSpawner((start) => {
+    started.push(helperReady(start));
+    return spawn(start);
+  });
+  if (cell) {
+    const cells = new Int32Array(new SharedArrayBuffer(8));
+    Atomics.store(cells, 1, helpers);
+    setKernelHelpers(0);
+    setKernelHelperCell(cells, 1);
+  } else setKernelHelpers(helpers);
+  const passes = wasmPassesOf(work, passData(md, work, K, p.Q, p.F))!;
+  passes.logLik(p.Q, p.F);
+  setHelperSpawner(spawn);
+  assert.equal(started.length, helpers, 'the first pass starts every helper allowed');
+  await Promise.all(started);
+  return { work, passes, logLik: () => passes.logLik(p.Q, p.F) };
+}
+
+test('two-allele passes shared by 1, 2, 3, 4 and 8 threads give the bits of one thread: every pass, and a whole fit', async () => {
+  const md = snps();
+  const alone = everyPass(md, admixtureWork(md));
   registerKernelHelpers();
-  setKernelHelpers(1);
   try {
-    // The helper starts on the first pass that may use it; until it is ready the passes run here.
+    // While helpers start, the passes run here (the first pass starts them).
+    setKernelHelpers(1);
     const starting = admixtureWork(md);
-    const whileStarting = everyPass(starting);
+    const whileStarting = everyPass(md, starting);
     for (const [j, x] of alone.entries())
-      assert.ok(bitsEqual(x, whileStarting[j]!), `output ${j} while the helper starts`);
-    wasmPassesOf(starting, passData(md, starting, K, p.Q, p.F))!.close?.();
-    // Passes whose helper is ready (a pass now and then until this one's helper has taken a half;
-    // the first passes' helper may have run halves too).
-    const work = admixtureWork(md);
-    const passes = wasmPassesOf(work, passData(md, work, K, p.Q, p.F))!;
-    const spawn = helperSpawner()!;
-    let started: Promise<void> | undefined;
-    setHelperSpawner((start) => {
-      started = helperReady(start);
-      return spawn(start);
-    });
-    passes.logLik(p.Q, p.F);
-    assert.ok(started, 'the first pass starts a helper');
-    await started;
-    const before = helperRuns();
-    passes.logLik(p.Q, p.F);
-    const ready = helperRuns();
-    assert.ok(ready > before, 'the helper ran halves of passes');
-    const shared = everyPass(work);
-    assert.ok(helperRuns() > ready + 20, `the helper took half of the passes: ${helperRuns() - ready}`);
-    for (const [j, x] of alone.entries()) assert.ok(bitsEqual(x, shared[j]!), `output ${j} with the helper`);
-    passes.close?.();
+      assert.ok(bitsEqual(x, whileStarting[j]!), `output ${j} while a helper starts`);
+    for (const threads of [2, 3, 4, 8]) {
+      const { work, passes, logLik } = await passesWithHelpers(md, threads - 1, threads === 3);
+      // A pass by loci now runs in `threads` shares: threads − 1 of them on the helpers.
+      const before = helperRuns();
+      logLik();
+      assert.equal(helperRuns() - before, threads - 1, `a pass on ${threads} threads is cut into ${threads} shares`);
+      const shared = everyPass(md, work);
+      for (const [j, x] of alone.entries()) assert.ok(bitsEqual(x, shared[j]!), `output ${j} on ${threads} threads`);
+      passes.close?.();
+      setKernelHelperCell(undefined);
+    }
   } finally {
     setKernelHelpers(0);
+    setKernelHelperCell(undefined);
     setHelperSpawner(undefined);
   }
+});
+
+test('cuts: ranges cover [a, b) in order, aligned, as even as the alignment allows', () => {
+  assert.deepEqual(cuts(0, 10, 1, 1), [[0, 10]]);
+  assert.deepEqual(cuts(0, 10, 3, 1), [
+    [0, 3],
+    [3, 7],
+    [7, 10],
+  ]);
+  assert.deepEqual(cuts(0, 100, 4, 8), [
+    [0, 24],
+    [24, 48],
+    [48, 72],
+    [72, 100],
+  ]);
+  // More shares than the range allows: some shares are empty, nothing is left out.
+  assert.deepEqual(cuts(5, 7, 4, 1), [
+    [5, 6],
+    [6, 6],
+    [6, 7],
+    [7, 7],
+  ]);
 });

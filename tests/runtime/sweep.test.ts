@@ -212,3 +212,42 @@ test('a pool starts no more workers than tasks and gives the threads no task use
     pool.close();
   }
 });
+
+test('threads a finished task leaves idle join the tasks still running: the helper cells follow the running tasks', async () => {
+  // Workers that hold their tasks until told to finish one, and read their helper cell as they would at a pass.
+  const ports: { cells?: Int32Array; index: number; tasks: number[]; reply?: (m: unknown) => void }[] = [];
+  const pool = new StartPool(() => {
+    const worker: (typeof ports)[number] = { index: ports.length, tasks: [] };
+    ports.push(worker);
+    return {
+      postMessage(message: unknown) {
+        const m = message as { op: string; cells?: Int32Array; index?: number; taskId?: number };
+        if (m.op === 'helper-cell') {
+          worker.cells = m.cells;
+          assert.equal(m.index, worker.index);
+        }
+        if (m.op === 'start') worker.tasks.push(m.taskId!);
+      },
+      onMessage(handler) {
+        worker.reply = handler;
+        return () => undefined;
+      },
+      close: () => undefined,
+    };
+  }, 4);
+  const cells = () => ports.map((p) => Atomics.load(p.cells!, p.index));
+  const finishOne = (w: number) => ports[w]!.reply!({ op: 'done', taskId: ports[w]!.tasks.shift(), result: {} });
+  const tasks = [0, 1, 2].map((index) => ({ K: 2, replicate: 1, index, seed: index + 1 }));
+  const run = pool.run(data, tasks, DEFAULT_FIT);
+  // Three tasks on four threads: the spare thread goes to the first task.
+  assert.deepEqual(cells(), [1, 0, 0]);
+  finishOne(0);
+  assert.deepEqual(cells(), [0, 1, 1]);
+  finishOne(1);
+  assert.deepEqual(cells(), [0, 0, 3]);
+  finishOne(2);
+  assert.deepEqual(cells(), [0, 0, 0]);
+  const { results, cancelled } = await run;
+  assert.equal(cancelled, false);
+  assert.equal(results.length, 3);
+});

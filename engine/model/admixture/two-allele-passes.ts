@@ -2,6 +2,7 @@ import { TWO_ALLELE_PASSES_WASM } from './generated/two-allele-passes-wasm.ts';
 import { compileBase64, regionMemory } from '../../util/wasm-module.ts';
 import { fBlockRows } from './f-derivatives.ts';
 import {
+  BlockSolve,
   blockSolveBytes,
   locusSolver,
   solveModule,
@@ -10,7 +11,7 @@ import {
   type SolveExports,
 } from './solve-module.ts';
 import { detLog } from '../../util/det-math.ts';
-import { CONTROL_BYTES, helpersPossible, KernelTeam } from '../../util/kernel-team.ts';
+import { helpersPossible, KernelTeam, MAX_HELPERS, TEAM_CONTROL_BYTES } from '../../util/kernel-team.ts';
 import { fStepMembers, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
 import type { PreparedData } from '../prepared/prepared-data.ts';
@@ -32,8 +33,9 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const codes = packedCodes(a);
   if (!codes) return undefined;
   const bpl = Math.ceil(N / 4);
-  // A shared memory where a helper thread may take half of each pass (kernel-team.ts).
+  // A shared memory where helper threads may take shares of each pass (kernel-team.ts).
   const shared = helpersPossible();
+  const threads = shared ? 1 + MAX_HELPERS : 1;
   const module = passModule(shared);
   if (!module) return undefined;
   const Np = 4 * bpl;
@@ -53,9 +55,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     Fn: rows * K * 8,
     sumsT: Math.max(K, T) * Np * 8, // by cluster: EM's sums, the gradient; then the Hessian's
     hessT: T * Np * 8,
-    // The second half's sums of the passes in two halves by loci (by cluster, as sumsT and hessT).
-    sumsT2: K * Np * 8,
-    hessT2: T * Np * 8,
     gradient: N * K * 8, // by individual, for the solves
     hessian: N * T * 8,
     step: N * K * 8,
@@ -63,16 +62,16 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     pending: N,
     gainT: Np * 8,
     ratioT: Np * 8,
-    gainT2: Np * 8,
-    ratioT2: Np * 8,
-    aside: (bpl + 1) * 16,
-    helperAside: shared ? (bpl + 1) * 16 : 0, // the helper's half of a pass by loci
-    control: shared ? CONTROL_BYTES : 0,
+    listed: Np * 4, // a step check's individuals and their steps (individualGains)
+    listSteps: K * Np * 8,
+    asides: threads * (bpl + 1) * 16, // per thread of a pass by loci, its products set aside
+    control: shared ? TEAM_CONTROL_BYTES : 0,
     lociLL: L * 8,
     fGradient: blockRows * K * 8,
     fHessian: blockRows * T * 8,
-    solve: solveScratchBytes(K, 2),
-    qSolve: qSolveScratchBytes(K),
+    // The solves' scratch, one for each thread of the team (F's first: its step is solvedStep).
+    solve: threads * align16(solveScratchBytes(K, 2)),
+    qSolve: threads * align16(qSolveScratchBytes(K)),
     ...blockSolveBytes(K, blockRows),
   };
   const made = regionMemory(regions, shared);
@@ -82,17 +81,29 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     string,
     (...args: number[]) => void
   >;
-  // The kernels a helper may share (their index in `names`), and EM's (never shared: its sums run
+  // The kernels helpers may share (their index in `names`), and EM's (never shared: its sums run
   // over both individuals and loci).
-  const names = ['floglik', 'fderivatives', 'qderivatives', 'gains'].map((name) => `${name}${K}`);
-  const local = names.map((name) => kernels[name]!);
-  const [FLOGLIK, FDERIVATIVES, QDERIVATIVES, GAINS] = [0, 1, 2, 3] as const;
-  const em = kernels[`em${K}`]!;
-  const team = shared ? new KernelTeam({ module, memory, control: at.control, names }, local) : undefined;
   const solveModuleNow = solveModule(shared);
   const solver = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
     : undefined;
+  // The kernels the team's threads may share (their index in `shareable`: the passes', then the
+  // solves' where the solve module runs), and EM's (never shared: its sums run over both
+  // individuals and loci).
+  const shareable: [number, string][] = [
+    ...['floglik', 'fderivatives', 'qderivatives', 'gains'].map((name): [number, string] => [0, `${name}${K}`]),
+    [0, 'listgains'],
+    ...(solver ? [[1, 'qSolve'] as [number, string], [1, 'fSolveBlock'] as [number, string]] : []),
+  ];
+  const local = shareable.map(([m, name]) =>
+    m === 0 ? kernels[name]! : (solver as unknown as Record<string, (...args: number[]) => void>)[name]!,
+  );
+  const [FLOGLIK, FDERIVATIVES, QDERIVATIVES, GAINS, LIST_GAINS, Q_SOLVE, F_SOLVE_BLOCK] = [
+    0, 1, 2, 3, 4, 5, 6,
+  ] as const;
+  const em = kernels[`em${K}`]!;
+  const modules = solveModuleNow ? [module, solveModuleNow] : [module];
+  const team = shared ? new KernelTeam({ modules, memory, control: at.control, kernels: shareable }, local) : undefined;
   const solve = locusSolver(solver, memory, at, K, 2, blockRows);
   const buffer = memory.buffer;
   const f64 = (region: keyof typeof regions, n: number) => new Float64Array(buffer, at[region], n);
@@ -108,8 +119,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const Fn = f64('Fn', rows * K);
   const sumsT = f64('sumsT', Math.max(K, T) * Np);
   const hessT = f64('hessT', T * Np);
-  const sumsT2 = f64('sumsT2', K * Np);
-  const hessT2 = f64('hessT2', T * Np);
   const gradient = f64('gradient', N * K);
   const hessian = f64('hessian', N * T);
   const step = f64('step', N * K);
@@ -117,8 +126,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const pending = new Uint8Array(buffer, at.pending, N);
   const gainT = f64('gainT', Np);
   const ratioT = f64('ratioT', Np);
-  const gainT2 = f64('gainT2', Np);
-  const ratioT2 = f64('ratioT2', Np);
   const lociLL = f64('lociLL', L);
   const fGradient = f64('fGradient', blockRows * K);
   const fHessian = f64('fHessian', blockRows * T);
@@ -140,30 +147,28 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     at.lut,
     ...own,
   ];
+  const asideBytes = (bpl + 1) * 16;
   /**
-   * Runs a shared kernel over loci l0 ≤ l < l1 with per-locus results, half the loci on each thread
-   * (the products it sets aside in `aside` or, the helper's, in helperAside): the same bits as one
-   * call. Few loci (a step's check of one locus, say): one call here.
+   * Runs a shared kernel over loci l0 ≤ l < l1 with per-locus results, a share of the loci on each
+   * thread of the team (thread t's products set aside in its own part of `asides`): the same bits as
+   * one call. Few loci (a step's check of one locus, say): one call here.
    */
   const byLoci = (kernel: number, own: (aside: number) => readonly number[], l0: number, l1: number, atF = at.F) => {
-    const m = (l0 + l1) >> 1;
-    if (team && l1 - l0 >= SPLIT_LOCI)
-      team.split(kernel, args(own(at.aside), l0, m, atF), args(own(at.helperAside), m, l1, atF));
-    else local[kernel]!(...args(own(at.aside), l0, l1, atF));
+    const width = team && l1 - l0 >= 2 * SHARE_LOCI ? Math.min(team.width(), Math.floor((l1 - l0) / SHARE_LOCI)) : 1;
+    const shares = cuts(l0, l1, width, 1).map(([a, b], t) => args(own(at.asides + t * asideBytes), a, b, atF));
+    if (team) team.run(kernel, shares);
+    else local[kernel]!(...shares[0]!);
   };
   /**
-   * Runs a shared kernel with per-individual sums over every locus in two halves by loci, the first
-   * half's sums into `first`'s regions, the second's into `second`'s (the helper's when it runs),
-   * always the same halves: the caller adds them, and the sums do not depend on the helper.
-   * (Halves by individuals, the other way to share such a pass, ran no faster on two threads.)
+   * Runs a shared kernel with per-individual results summed over every locus, a share of the
+   * individuals (whole bytes of codes) on each thread of the team: each individual's sums are the
+   * same on any number of threads.
    */
-  const inHalves = (kernel: number, first: readonly number[], second: readonly number[]) => {
-    const m = L >> 1;
-    if (team) team.split(kernel, args(first, 0, m), args(second, m, L));
-    else {
-      local[kernel]!(...args(first, 0, m));
-      local[kernel]!(...args(second, m, L));
-    }
+  const byIndividuals = (kernel: number, own: readonly number[]) => {
+    const width = team && bpl >= 2 * SHARE_BYTES ? Math.min(team.width(), Math.floor(bpl / SHARE_BYTES)) : 1;
+    const shares = cuts(0, bpl, width, SHARE_ALIGN).map(([j0, j1]) => args([...own, j0, j1]));
+    if (team) team.run(kernel, shares);
+    else local[kernel]!(...shares[0]!);
   };
   /**
    * The Q derivatives, by individual, into gradient and hessian (this memory's). The kernel sums them
@@ -174,20 +179,17 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
   const qDerivatives = () => {
     sumsT.fill(0, 0, K * Np);
     hessT.fill(0);
-    sumsT2.fill(0);
-    hessT2.fill(0);
-    inHalves(QDERIVATIVES, [at.sumsT, at.hessT], [at.sumsT2, at.hessT2]);
+    byIndividuals(QDERIVATIVES, [at.sumsT, at.hessT]);
     const packed = (k: number, m: number) => ((k - 1) * k) / 2 + (m - 1);
     for (let i = 0; i < N; i++) {
       gradient[i * K] = 0;
-      for (let k = 1; k < K; k++) gradient[i * K + k] = sumsT[(k - 1) * Np + i]! + sumsT2[(k - 1) * Np + i]!;
+      for (let k = 1; k < K; k++) gradient[i * K + k] = sumsT[(k - 1) * Np + i]!;
       let trace = 0;
-      for (let k = 1; k < K; k++) trace += hessT[packed(k, k) * Np + i]! + hessT2[packed(k, k) * Np + i]!;
+      for (let k = 1; k < K; k++) trace += hessT[packed(k, k) * Np + i]!;
       const c = trace / (K - 1);
       for (let k = 0; k < K; k++)
         for (let m = 0; m <= k; m++)
-          hessian[i * T + (k * (k + 1)) / 2 + m] =
-            m === 0 ? c : hessT[packed(k, m) * Np + i]! + hessT2[packed(k, m) * Np + i]! + c;
+          hessian[i * T + (k * (k + 1)) / 2 + m] = m === 0 ? c : hessT[packed(k, m) * Np + i]! + c;
     }
   };
   /**
@@ -195,8 +197,8 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
    * locus from the codes, per individual the running product of (d′/d)^c_a (e′/e)^c_b in locus
    * order, the listed individuals together at each locus (their codes share the locus's bytes).
    */
-  const listGains = kernels['listgains']!;
-  const listed = new Int32Array(buffer, at.gainT2, Np);
+  const listed = new Int32Array(buffer, at.listed, Np);
+  const listSteps = f64('listSteps', K * Np);
   const individualGains = (
     list: ArrayLike<number>,
     t: number,
@@ -212,17 +214,61 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       listed[j] = i;
       for (let k = 0; k < K; k++) {
         stepT[j * K + k] = q[i * K + k]!;
-        sumsT2[j * K + k] = stepOf[i * K + k]!;
+        listSteps[j * K + k] = stepOf[i * K + k]!;
       }
     }
     gainT.fill(0, 0, n);
     ratioT.fill(1, 0, n);
-    listGains(at.codes, bpl, L, at.offs, at.F, K, at.gainT2, n, at.stepT, at.sumsT2, t, at.gainT, at.ratioT);
+    // Each listed individual's gain alone: shares of the list on the team's threads.
+    const width = team && n >= 2 * SHARE_LISTED ? Math.min(team.width(), Math.floor(n / SHARE_LISTED)) : 1;
+    const shares = cuts(0, n, width, 1).map(([j0, j1]) => [
+      at.codes,
+      bpl,
+      L,
+      at.offs,
+      at.F,
+      K,
+      at.listed + 4 * j0,
+      j1 - j0,
+      at.stepT + 8 * K * j0,
+      at.listSteps + 8 * K * j0,
+      t,
+      at.gainT + 8 * j0,
+      at.ratioT + 8 * j0,
+    ]);
+    if (team) team.run(LIST_GAINS, shares);
+    else local[LIST_GAINS]!(...shares[0]!);
     return Float64Array.from({ length: n }, (_, j) => gainT[j]! + detLog(ratioT[j]!));
+  };
+  /** F's solves of a block (locusSolver's solveBlock), a share of the block's loci on each thread of the team. */
+  const solveBlock: WasmPasses['solveBlock'] = (out, l0, l1, rowBase, rows) => {
+    if (!team || !solver) return solve.solveBlock(out, l0, l1, rowBase, rows);
+    const scratch = align16(solveScratchBytes(K, 2));
+    const width = l1 - l0 >= 2 * SHARE_LOCI ? Math.min(team.width(), Math.floor((l1 - l0) / SHARE_LOCI)) : 1;
+    const shares = cuts(l0, l1, width, 1).map(([a, b], t) => [
+      K,
+      2,
+      a,
+      b,
+      at.offs,
+      rowBase,
+      at.F,
+      at.fGradient,
+      at.fHessian,
+      at.solve + t * scratch,
+      at.fStatus + (a - l0),
+      at.fSteps,
+    ]);
+    team.run(F_SOLVE_BLOCK, shares);
+    out.set(new Float64Array(buffer, at.F + rowBase * K * 8, rows * K), rowBase * K);
+    let left = 0;
+    for (let j = 0; j < l1 - l0; j++) if (solve.blockStatus[j]! >= BlockSolve.Check) left++;
+    return left;
   };
   return {
     K,
     ...solve,
+    solveBlock,
     close: () => team?.close(),
     qStep(p) {
       if (!solver) return undefined;
@@ -231,7 +277,23 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       F.set(p.F);
       qDerivatives();
       pending.set(p.pending);
-      const checks = solver.qSolve(N, K, at.Q, at.gradient, at.hessian, at.step, at.pending, at.qSolve);
+      const qScratch = align16(qSolveScratchBytes(K));
+      const width = team && N >= 2 * SHARE_SOLVES ? Math.min(team.width(), Math.floor(N / SHARE_SOLVES)) : 1;
+      const shares = cuts(0, N, width, 1).map(([i0, i1], t) => [
+        i1 - i0,
+        K,
+        at.Q + 8 * K * i0,
+        at.gradient + 8 * K * i0,
+        at.hessian + 8 * T * i0,
+        at.step + 8 * K * i0,
+        at.pending + i0,
+        at.qSolve + t * qScratch,
+      ]);
+      if (team) team.run(Q_SOLVE, shares);
+      else local[Q_SOLVE]!(...shares[0]!);
+      // The solves leave pending 1 where a step is to be checked.
+      let checks = 0;
+      for (let i = 0; i < N; i++) checks += pending[i]!;
       p.Q.set(Q);
       p.step.set(step);
       p.pending.set(pending);
@@ -244,7 +306,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       Fn.set(p.Fn);
       state[0] = 0;
       state[1] = 1;
-      em(...args([at.sumsT, at.Fn, at.state, at.aside]));
+      em(...args([at.sumsT, at.Fn, at.state, at.asides]));
       for (let i = 0; i < N; i++) for (let k = 0; k < K; k++) p.Qn[i * K + k]! += sumsT[k * Np + i]!;
       p.Fn.set(Fn);
       return state[0]! + detLog(state[1]!);
@@ -268,13 +330,10 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       gainT.set(p.gain);
       ratioT.fill(1);
       ratioT.set(p.ratio);
-      gainT2.fill(0);
-      ratioT2.fill(1);
-      inHalves(GAINS, [at.stepT, at.gainT, at.ratioT], [at.stepT, at.gainT2, at.ratioT2]);
-      // The second half's running product is logged into the gain (two products could leave the range).
+      byIndividuals(GAINS, [at.stepT, at.gainT, at.ratioT]);
       for (let i = 0; i < N; i++) {
         if (p.pending[i] === 0) continue;
-        p.gain[i] = gainT[i]! + (gainT2[i]! + detLog(ratioT2[i]!));
+        p.gain[i] = gainT[i]!;
         p.ratio[i] = ratioT[i]!;
       }
     },
@@ -416,5 +475,28 @@ function passModule(shared: boolean): WebAssembly.Module | null {
   return module;
 }
 
-/** Loci of a pass below which a helper does not take half (a step's check of one locus, say). */
-const SPLIT_LOCI = 64;
+/** The fewest loci of a share of a pass by loci (a step's check of one locus runs on one thread). */
+const SHARE_LOCI = 32;
+/** The fewest bytes of codes (4 individuals each) of a share of a pass by individuals, and their multiple. */
+const SHARE_BYTES = 16;
+const SHARE_ALIGN = 8;
+/** The fewest individuals of a share of a step check's list. */
+const SHARE_LISTED = 8;
+/** The fewest individuals of a share of Q's solves. */
+const SHARE_SOLVES = 64;
+
+/** `bytes` rounded up to a multiple of 16 (each thread's scratch aligned). */
+const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
+
+/** [a, b) cut into `n` ranges as even as multiples of `align` allow (the last takes the rest). */
+export function cuts(a: number, b: number, n: number, align: number): [number, number][] {
+  const out: [number, number][] = [];
+  let from = a;
+  for (let t = 1; t < n; t++) {
+    const to = Math.max(from, a + Math.round(((b - a) * t) / n / align) * align);
+    out.push([from, Math.min(to, b)]);
+    from = Math.min(to, b);
+  }
+  out.push([from, b]);
+  return out;
+}
