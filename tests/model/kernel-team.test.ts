@@ -27,10 +27,10 @@ import { makeData } from './synthetic.ts';
 const bitsEqual = (a: ArrayLike<number>, b: ArrayLike<number>) =>
   a.length === b.length && Array.from(a).every((x, j) => Object.is(x, b[j]));
 
-/** 150 diploid individuals at 300 SNPs from three populations, 3 % missing. */
+/** 600 diploid individuals (enough for 8 shares of every pass) at 300 SNPs from three populations, 3 % missing. */
 function snps() {
   const rng = createRng(11);
-  const N = 150;
+  const N = 600;
   const L = 300;
   const freq = Array.from({ length: 3 * L }, () => 0.05 + 0.9 * rng.uniform());
   // Per genotype: missing (both copies) or two draws from the population's frequency.
@@ -134,7 +134,14 @@ async function passesWithHelpers(md: PreparedData, helpers: number, cell = false
   setHelperSpawner(spawn);
   assert.equal(started.length, helpers, 'the first pass starts every helper allowed');
   await Promise.all(started);
-  return { work, passes, logLik: () => passes.logLik(p.Q, p.F) };
+  return { work, passes, p, logLik: () => passes.logLik(p.Q, p.F) };
+}
+
+/** Shares helper threads ran during `run`. */
+function helperSharesOf(run: () => unknown): number {
+  const before = helperRuns();
+  run();
+  return helperRuns() - before;
 }
 
 test('two-allele passes shared by 1, 2, 3, 4 and 8 threads give the bits of one thread: every pass, and a whole fit', async () => {
@@ -149,11 +156,51 @@ test('two-allele passes shared by 1, 2, 3, 4 and 8 threads give the bits of one 
     for (const [j, x] of alone.entries())
       assert.ok(bitsEqual(x, whileStarting[j]!), `output ${j} while a helper starts`);
     for (const threads of [2, 3, 4, 8]) {
-      const { work, passes, logLik } = await passesWithHelpers(md, threads - 1, threads === 3);
+      const { work, passes, p, logLik } = await passesWithHelpers(md, threads - 1, threads === 3);
       // A pass by loci now runs in `threads` shares: threads − 1 of them on the helpers.
-      const before = helperRuns();
-      logLik();
-      assert.equal(helperRuns() - before, threads - 1, `a pass on ${threads} threads is cut into ${threads} shares`);
+      assert.equal(helperSharesOf(logLik), threads - 1, `a pass on ${threads} threads is cut into ${threads} shares`);
+      if (threads === 8) {
+        // Every pass and solve the helpers share, each cut into 8 shares (7 on the helpers).
+        const K = 3;
+        const T = 6;
+        const N = md.N;
+        const data = passData(md, work, K, p.Q, p.F);
+        const q = () =>
+          passArguments(data, {
+            gradient: new Float64Array(N * K),
+            hessian: new Float64Array(N * T),
+            step: Float64Array.from({ length: N * K }, (_, j) => (j % K === 0 ? 0.02 : -0.01)),
+            pending: new Uint8Array(N).fill(1),
+            gain: new Float64Array(N),
+            ratio: new Float64Array(N).fill(1),
+          });
+        const f = passArguments(data, {
+          outer: new Float64Array(N * T),
+          gradient: new Float64Array(md.totalAlleles * K),
+          hessian: new Float64Array(md.totalAlleles * T),
+          lociLL: new Float64Array(md.L),
+        });
+        const list = Int32Array.from({ length: 100 }, (_, j) => 5 * j);
+        const shares = {
+          'Q derivatives': helperSharesOf(() => passes.derivatives(q())),
+          'step checks': helperSharesOf(() => passes.gains(q())),
+          'listed step checks': helperSharesOf(() => passes.individualGains!(list, 0.5, p.Q, p.F, q().step)),
+          "Q's derivatives and solves": helperSharesOf(() => passes.qStep(q())),
+          "F's derivatives": helperSharesOf(() => {
+            passes.beginFStep(f);
+            passes.fDerivatives(f, 0, md.L, 0, md.totalAlleles);
+          }),
+          "F's solves": helperSharesOf(() => passes.solveBlock(Float64Array.from(p.F), 0, md.L, 0, md.totalAlleles)),
+        };
+        assert.deepEqual(shares, {
+          'Q derivatives': 7,
+          'step checks': 7,
+          'listed step checks': 7,
+          "Q's derivatives and solves": 14,
+          "F's derivatives": 7,
+          "F's solves": 7,
+        });
+      }
       const shared = everyPass(md, work);
       for (const [j, x] of alone.entries()) assert.ok(bitsEqual(x, shared[j]!), `output ${j} on ${threads} threads`);
       passes.close?.();

@@ -56,28 +56,35 @@ test('the kernels are written for every K the passes offer them at, and the modu
 });
 
 test('two-bit codes: only diploid data of at most two alleles a locus, held-out entries and padding missing', () => {
-  const N = 9;
-  const L = 6;
-  const data = snpData(N, L, 1, 0.2);
-  const md = buildPreparedData(data);
-  const heldOut = Uint8Array.from({ length: N * L }, (_, j) => (j % 7 === 3 ? 1 : 0));
   const args = (d: PreparedData, h?: Uint8Array) =>
     passData(d, admixtureWork(d, h), 2, new Float64Array(d.N * 2), new Float64Array(d.totalAlleles * 2));
-  const codes = packedCodes(args(md, heldOut))!;
-  assert.equal(codes.length, L * 3);
-  for (let l = 0; l < L; l++) {
-    // The locus's first allele is the calls' 0 or 1: the codes must agree with one of the two.
-    const agrees = (first: number) =>
-      Array.from({ length: 12 }, (_, i) => {
-        const c = (codes[l * 3 + (i >> 2)]! >> (2 * (i & 3))) & 3;
-        if (i >= N || heldOut[i * L + l]) return c === 1;
-        const x = data.calls[(l * N + i) * 2]!;
-        const y = data.calls[(l * N + i) * 2 + 1]!;
-        if (x < 0) return c === 1;
-        const firsts = (x === first ? 1 : 0) + (y === first ? 1 : 0);
-        return c === [3, 2, 0][firsts];
-      }).every(Boolean);
-    assert.ok(agrees(0) || agrees(1), `locus ${l}`);
+  // Codes packed from each locus's decoded row (held-out entries) and from the stored rows (none:
+  // loci in groups of combined codes and loci stored alone), checked against the calls.
+  for (const [N, L, held] of [
+    [9, 6, true],
+    [9, 6, false],
+    [203, 70, false],
+  ] as const) {
+    const data = snpData(N, L, 1, 0.2);
+    const md = buildPreparedData(data);
+    const heldOut = held ? Uint8Array.from({ length: N * L }, (_, j) => (j % 7 === 3 ? 1 : 0)) : undefined;
+    const codes = packedCodes(args(md, heldOut))!;
+    const bpl = Math.ceil(N / 4);
+    assert.equal(codes.length, L * bpl);
+    for (let l = 0; l < L; l++) {
+      // The locus's first allele is the calls' 0 or 1: the codes must agree with one of the two.
+      const agrees = (first: number) =>
+        Array.from({ length: 4 * bpl }, (_, i) => {
+          const c = (codes[l * bpl + (i >> 2)]! >> (2 * (i & 3))) & 3;
+          if (i >= N || heldOut?.[i * L + l]) return c === 1;
+          const x = data.calls[(l * N + i) * 2]!;
+          const y = data.calls[(l * N + i) * 2 + 1]!;
+          if (x < 0) return c === 1;
+          const firsts = (x === first ? 1 : 0) + (y === first ? 1 : 0);
+          return c === [3, 2, 0][firsts];
+        }).every(Boolean);
+      assert.ok(agrees(0) || agrees(1), `${N} × ${L}, locus ${l}`);
+    }
   }
   const multi = buildPreparedData(makeData(6, 2, 2, [3, 2], (l, i, p) => (l === 0 ? (i + p) % 3 : p)));
   assert.equal(packedCodes(args(multi)), undefined, 'three alleles');

@@ -10,6 +10,8 @@ export type PassData = Pick<
   readonly offsets?: Int32Array;
   /** Locus l's genotype codes (N of them; `scratch` may hold them), without decoding every locus. */
   readonly locusCodes?: (l: number, scratch: Int32Array) => ArrayLike<number>;
+  /** The prepared data the codes are of (the two-allele passes pack them from its stored rows). */
+  readonly prepared?: PreparedData;
 };
 
 /**
@@ -38,6 +40,7 @@ export function passData(
     genotypeOffsets: md.genotypeOffsets,
     offsets: md.offsets,
     locusCodes: (l: number, scratch: Int32Array) => locusRow(md, l, scratch),
+    prepared: md,
     heldOut,
     start,
     row,

@@ -14,7 +14,7 @@ import { detLog } from '../../util/det-math.ts';
 import { helpersPossible, KernelTeam, MAX_HELPERS, TEAM_CONTROL_BYTES } from '../../util/kernel-team.ts';
 import { fStepMembers, TRIAL_ROWS, type WasmPasses } from './wasm-passes-api.ts';
 import type { PassData } from './pass-data.ts';
-import type { PreparedData } from '../prepared/prepared-data.ts';
+import { readByLocus, type PreparedData } from '../prepared/prepared-data.ts';
 
 /**
  * The admixture model's passes for diploid data whose loci have at most two alleles (SNPs), as
@@ -411,6 +411,10 @@ export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
     }
   }
   const codes = new Uint8Array(L * bpl);
+  if (a.prepared && !heldOut) {
+    packGroups(a.prepared, codeOf, codes);
+    return codes;
+  }
   // A locus at a time where the data can (never every locus's codes at once), else from genotypeOf.
   const scratch = new Int32Array(N);
   const genotypeOf = locusCodes ? undefined : a.genotypeOf;
@@ -433,6 +437,51 @@ export function packedCodes(a: Omit<PassData, 'Q'>): Uint8Array | undefined {
     for (let i = 4 * whole; i < 4 * bpl; i++) codes[base + (i >> 2)]! |= code(i) << (2 * (i & 3));
   }
   return codes;
+}
+
+/**
+ * packedCodes without held-out entries, from the prepared data's stored rows: per locus a table from
+ * the row's values (a locus's genotype, or its group's combined genotype) to the two-bit code, then
+ * four individuals a byte through it — no locus decoded into a row of genotypes first.
+ */
+function packGroups(md: PreparedData, codeOf: Uint8Array, codes: Uint8Array): void {
+  const { N, groups, genotypeOffsets } = md;
+  const bpl = Math.ceil(N / 4);
+  const whole = N >> 2;
+  const lut = new Uint8Array(Math.max(groups.maxCombined, 256));
+  for (let q = 0; q + 1 < groups.first.length; q++) {
+    const l0 = groups.first[q]!;
+    const l1 = groups.first[q + 1]!;
+    const byLocus = readByLocus(md, q);
+    const size = byLocus ? 0 : groups.size[q]!;
+    let stride = size;
+    for (let l = l0; l < l1; l++) {
+      const gOff = genotypeOffsets[l]!;
+      const G = genotypeOffsets[l + 1]! - gOff;
+      let row: ArrayLike<number>;
+      if (byLocus) {
+        row = md.locusCodes.subarray(l * N, (l + 1) * N);
+        for (let g = 0; g < G; g++) lut[g] = codeOf[gOff + g]!;
+      } else {
+        // The combined code c holds locus l's genotype as digit ⌊c / stride⌋ mod G (the group's
+        // first locus the most significant).
+        stride /= G;
+        row = groups.codes.subarray(groups.row[q]! * N, (groups.row[q]! + 1) * N);
+        for (let c = 0; c < size; c++) lut[c] = codeOf[gOff + (Math.floor(c / stride) % G)]!;
+      }
+      const base = l * bpl;
+      for (let j = 0; j < whole; j++) {
+        const i = 4 * j;
+        codes[base + j] = lut[row[i]!]! | (lut[row[i + 1]!]! << 2) | (lut[row[i + 2]!]! << 4) | (lut[row[i + 3]!]! << 6);
+      }
+      // The last byte: its padding individuals missing.
+      if (whole < bpl) {
+        let b = 0;
+        for (let i = 4 * whole; i < 4 * bpl; i++) b |= (i < N ? lut[row[i]!]! : MISSING) << (2 * (i & 3));
+        codes[base + whole] = b;
+      }
+    }
+  }
 }
 
 /**
