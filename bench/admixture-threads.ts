@@ -43,8 +43,6 @@ const bed = `${stem}.bed`;
 const size = `${N.toLocaleString('en')} × ${L.toLocaleString('en')} SNPs`;
 const s1 = (x: number) => x.toFixed(1);
 
-
-
 /** Peak resident memory of this process (MB): Linux's VmHWM. */
 function peakMb(): number {
   const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -101,7 +99,9 @@ if (asPart !== '') {
 }
 
 console.log(`# One admixture start on every thread it is given\n`);
-console.log(`${madeAt()} \`node --import tsx bench/admixture-threads.ts --n ${N} --snps ${L} --k ${K} --rounds ${rounds}\`.\n`);
+console.log(
+  `${madeAt()} \`node --import tsx bench/admixture-threads.ts --n ${N} --snps ${L} --k ${K} --rounds ${rounds}\`.\n`,
+);
 
 // As users run it.
 const out = mkdtempSync(join(tmpdir(), 'stratify-threads-'));
@@ -129,7 +129,21 @@ const script = fileURLToPath(import.meta.url);
 const parts = [1, 2, 8].map((t): Part => {
   const r = spawnSync(
     'node',
-    ['--import', 'tsx', script, '--n', String(N), '--snps', String(L), '--k', String(K), '--dir', dir, '--part', String(t)],
+    [
+      '--import',
+      'tsx',
+      script,
+      '--n',
+      String(N),
+      '--snps',
+      String(L),
+      '--k',
+      String(K),
+      '--dir',
+      dir,
+      '--part',
+      String(t),
+    ],
     { encoding: 'utf8', maxBuffer: 1 << 24 },
   );
   if (r.status !== 0) throw new Error(`--part ${t} failed: ${r.stderr.slice(-2000)}`);

@@ -472,7 +472,8 @@ function packGroups(md: PreparedData, codeOf: Uint8Array, codes: Uint8Array): vo
       const base = l * bpl;
       for (let j = 0; j < whole; j++) {
         const i = 4 * j;
-        codes[base + j] = lut[row[i]!]! | (lut[row[i + 1]!]! << 2) | (lut[row[i + 2]!]! << 4) | (lut[row[i + 3]!]! << 6);
+        codes[base + j] =
+          lut[row[i]!]! | (lut[row[i + 1]!]! << 2) | (lut[row[i + 2]!]! << 4) | (lut[row[i + 3]!]! << 6);
       }
       // The last byte: its padding individuals missing.
       if (whole < bpl) {
