@@ -3,11 +3,12 @@
 // Newton step (newton-passes.ts), with the same operations in the same order, so the same bits.
 // Products, weights and additions of K columns are done two at a time with f64x2 (each lane one IEEE
 // operation); sums over the columns (d = Σ_k q_k f_k) are added lane by lane, left to right, as the
-// JavaScript does; logarithms are det-math.ts's fdlibm log (wat-det-log.mjs), taken after each
+// JavaScript does; logarithms are det-math.ts's fdlibm log (compiled from assembly/det-log.ts: wat.mjs's
+// detLogFunction), taken after each
 // locus of the products set aside during it (a call in the loop over individuals would make that
 // loop keep fewer values in registers: about 25 % slower).
 //
-// Exports, for codes of 8, 16 or 32 bits and for each K ≤ 12 (2..12 for the Newton passes, as in
+// Exports "log" (the logarithm the passes take, for tests), and, for codes of 8, 16 or 32 bits and for each K ≤ 12 (2..12 for the Newton passes, as in
 // newton-passes.ts) with the columns written out (suffix kK,
 // e.g. pass8k3), else a loop over the columns (no suffix; K is then the argument), with byte
 // addresses in the imported memory "env" "memory". Every pass takes first
@@ -27,8 +28,7 @@
 //     step's derivatives per row of F and ln L per locus (fDerivativesFunction).
 //   floglik{bits}(…, lociLL, flushes): ln L per locus alone (F: the parameters, or a step check's trial
 //     frequencies placed at the locus's rows).
-import { watBase64 } from './wat.mjs';
-import { hexFloat, logFunction } from './wat-det-log.mjs';
+import { detLogFunction, hexFloat, watBase64 } from './wat.mjs';
 
 const LOAD = { 8: 'i32.load8_u', 16: 'i32.load16_u', 32: 'i32.load' };
 /** Flush the running product into ln L below this (em-pass.ts). */
@@ -616,8 +616,12 @@ function fDerivativesFunction(bits, K, derivatives = true) {
 export const UNROLLED_K = 12;
 const KS = [null, ...Array.from({ length: UNROLLED_K }, (_, k) => k + 1)];
 
-export const admixturePassWat = `(module
-  (import "env" "memory" (memory 1))${logFunction}${KS.flatMap((K) =>
+/** The module's text (its log compiled from assembly/det-log.ts). */
+export async function admixturePassWat() {
+  return `(module
+  (import "env" "memory" (memory 1))
+  ${await detLogFunction('log')}
+  (export "log" (func $log))${KS.flatMap((K) =>
     [8, 16, 32].flatMap((bits) => [
       passFunction(bits, K),
       // newton-passes.ts writes out K = 2..12 (K = 1 takes its loop over the columns).
@@ -628,8 +632,9 @@ export const admixturePassWat = `(module
   ).join('')}
 )
 `;
+}
 
 /** The assembled module, base64. */
-export function admixturePassBase64() {
-  return watBase64('admixture-pass.wat', admixturePassWat, true);
+export async function admixturePassBase64() {
+  return watBase64('admixture-pass.wat', await admixturePassWat(), true);
 }

@@ -18,6 +18,8 @@ import { wasmPasses } from '../../engine/model/admixture/wasm-passes.ts';
 import { qSolveScratchBytes, solveScratchBytes } from '../../engine/model/admixture/solve-module.ts';
 import { passData } from '../../engine/model/admixture/pass-data.ts';
 import { NEWTON_SOLVES_WASM } from '../../engine/model/admixture/generated/newton-solves-wasm.ts';
+import { ADMIXTURE_PASSES_WASM } from '../../engine/model/admixture/generated/admixture-passes-wasm.ts';
+import { detLog } from '../../engine/util/det-math.ts';
 import { compileBase64 } from '../../engine/util/wasm-module.ts';
 import { fDerivativesPass, type FDerivativeArguments } from '../../engine/model/admixture/f-derivatives.ts';
 import { fNewtonStep, fNewtonWork, solveLocus } from '../../engine/model/admixture/f-newton.ts';
@@ -350,4 +352,33 @@ test('whole SQUAREM fits through the WebAssembly passes (EM, and Newton updates 
     assert.equal(wasm.emSteps, js.emSteps);
     assert.ok(bitsEqual(wasm.params.Q, js.params.Q) && bitsEqual(wasm.params.F, js.params.F));
   }
+});
+
+test('the passes’ logarithm (compiled from assembly/det-log.ts into the text module) gives the bits of detLog', () => {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
+  const { log } = new WebAssembly.Instance(compileBase64(ADMIXTURE_PASSES_WASM)!, { env: { memory } }).exports as {
+    log: (x: number) => number;
+  };
+  const rng = createRng(3);
+  // Subnormals, the branches near 1 and powers of two, products as the passes flush them, huge values.
+  const special = [
+    0,
+    -0,
+    -1,
+    NaN,
+    Infinity,
+    5e-324,
+    2.2e-308,
+    1e-250,
+    1e-200,
+    0.5,
+    1,
+    1 + 2 ** -52,
+    1 - 2 ** -53,
+    2,
+    1e200,
+    1.7e308,
+  ];
+  const drawn = Array.from({ length: 20000 }, (_, j) => (j % 2 ? rng.uniform() : Math.exp(1400 * rng.uniform() - 700)));
+  for (const x of [...special, ...drawn]) assert.ok(Object.is(log(x), detLog(x)), `log(${x})`);
 });
