@@ -145,7 +145,9 @@ if (!SKIP_CLI) {
     `${seconds(`${start}, 1 thread`)} s on one thread and ${seconds(`${start}, 2 threads`)} s on two (issue #41 asks for under 60 and 35 s).`,
   );
   out('With one start and two threads, the start shares its passes over the data and its solves with a');
-  out('helper thread (docs/algorithms.md §13; its serial parts: docs/admixture-threads.md). Timings on this virtual machine vary by up to ±20 % from');
+  out(
+    'helper thread (docs/algorithms.md §13; its serial parts: docs/admixture-threads.md). Timings on this virtual machine vary by up to ±20 % from',
+  );
   out('one run to the next, more on some days (other guests share its cores); compare rows within one run.');
   out();
   for (const line of rows) out(line);

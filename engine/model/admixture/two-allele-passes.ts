@@ -81,8 +81,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     string,
     (...args: number[]) => void
   >;
-  // The kernels helpers may share (their index in `names`), and EM's (never shared: its sums run
-  // over both individuals and loci).
   const solveModuleNow = solveModule(shared);
   const solver = solveModuleNow
     ? (new WebAssembly.Instance(solveModuleNow, { env: { memory } }).exports as unknown as SolveExports)
@@ -147,29 +145,37 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     at.lut,
     ...own,
   ];
+  /**
+   * Runs `kernel` over [from, to) — loci, bytes of codes, listed individuals — cut into as many
+   * shares as the team has threads ready, each at least `least` long with bounds on multiples of
+   * `align` (one share, here, without a team or for a short range); `argsOf(a, b, t)`: the
+   * arguments of share t, [a, b). Each share's results are its own, so any cut gives one call's.
+   */
+  const inShares = (
+    kernel: number,
+    [from, to]: readonly [number, number],
+    { least, align = 1 }: { readonly least: number; readonly align?: number },
+    argsOf: (a: number, b: number, t: number) => readonly number[],
+  ) => {
+    const width = team && to - from >= 2 * least ? Math.min(team.width(), Math.floor((to - from) / least)) : 1;
+    const shares = cuts(from, to, width, align).map(([a, b], t) => argsOf(a, b, t));
+    if (team) team.run(kernel, shares);
+    else local[kernel]!(...shares[0]!);
+  };
   const asideBytes = (bpl + 1) * 16;
   /**
-   * Runs a shared kernel over loci l0 ≤ l < l1 with per-locus results, a share of the loci on each
-   * thread of the team (thread t's products set aside in its own part of `asides`): the same bits as
-   * one call. Few loci (a step's check of one locus, say): one call here.
+   * A kernel with per-locus results over loci l0 ≤ l < l1, a share of the loci on each thread (thread
+   * t's products set aside in its own part of `asides`). Few loci (a step's check of one locus, say):
+   * one call here.
    */
-  const byLoci = (kernel: number, own: (aside: number) => readonly number[], l0: number, l1: number, atF = at.F) => {
-    const width = team && l1 - l0 >= 2 * SHARE_LOCI ? Math.min(team.width(), Math.floor((l1 - l0) / SHARE_LOCI)) : 1;
-    const shares = cuts(l0, l1, width, 1).map(([a, b], t) => args(own(at.asides + t * asideBytes), a, b, atF));
-    if (team) team.run(kernel, shares);
-    else local[kernel]!(...shares[0]!);
-  };
+  const byLoci = (kernel: number, own: (aside: number) => readonly number[], l0: number, l1: number, atF = at.F) =>
+    inShares(kernel, [l0, l1], { least: SHARE_LOCI }, (a, b, t) => args(own(at.asides + t * asideBytes), a, b, atF));
   /**
-   * Runs a shared kernel with per-individual results summed over every locus, a share of the
-   * individuals (whole bytes of codes) on each thread of the team: each individual's sums are the
-   * same on any number of threads.
+   * A kernel with per-individual results summed over every locus, a share of the individuals (whole
+   * bytes of codes) on each thread: each individual's sums run over the loci in the same order.
    */
-  const byIndividuals = (kernel: number, own: readonly number[]) => {
-    const width = team && bpl >= 2 * SHARE_BYTES ? Math.min(team.width(), Math.floor(bpl / SHARE_BYTES)) : 1;
-    const shares = cuts(0, bpl, width, SHARE_ALIGN).map(([j0, j1]) => args([...own, j0, j1]));
-    if (team) team.run(kernel, shares);
-    else local[kernel]!(...shares[0]!);
-  };
+  const byIndividuals = (kernel: number, own: readonly number[]) =>
+    inShares(kernel, [0, bpl], { least: SHARE_BYTES, align: SHARE_ALIGN }, (j0, j1) => args([...own, j0, j1]));
   /**
    * The Q derivatives, by individual, into gradient and hessian (this memory's). The kernel sums them
    * as they act on steps with Σ Δ = 0, in coordinates 1..K − 1 (wasm-two-allele-passes.mjs): the full
@@ -220,8 +226,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
     gainT.fill(0, 0, n);
     ratioT.fill(1, 0, n);
     // Each listed individual's gain alone: shares of the list on the team's threads.
-    const width = team && n >= 2 * SHARE_LISTED ? Math.min(team.width(), Math.floor(n / SHARE_LISTED)) : 1;
-    const shares = cuts(0, n, width, 1).map(([j0, j1]) => [
+    inShares(LIST_GAINS, [0, n], { least: SHARE_LISTED }, (j0, j1) => [
       at.codes,
       bpl,
       L,
@@ -236,16 +241,13 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       at.gainT + 8 * j0,
       at.ratioT + 8 * j0,
     ]);
-    if (team) team.run(LIST_GAINS, shares);
-    else local[LIST_GAINS]!(...shares[0]!);
     return Float64Array.from({ length: n }, (_, j) => gainT[j]! + detLog(ratioT[j]!));
   };
   /** F's solves of a block (locusSolver's solveBlock), a share of the block's loci on each thread of the team. */
   const solveBlock: WasmPasses['solveBlock'] = (out, l0, l1, rowBase, rows) => {
     if (!team || !solver) return solve.solveBlock(out, l0, l1, rowBase, rows);
     const scratch = align16(solveScratchBytes(K, 2));
-    const width = l1 - l0 >= 2 * SHARE_LOCI ? Math.min(team.width(), Math.floor((l1 - l0) / SHARE_LOCI)) : 1;
-    const shares = cuts(l0, l1, width, 1).map(([a, b], t) => [
+    inShares(F_SOLVE_BLOCK, [l0, l1], { least: SHARE_LOCI }, (a, b, t) => [
       K,
       2,
       a,
@@ -259,7 +261,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       at.fStatus + (a - l0),
       at.fSteps,
     ]);
-    team.run(F_SOLVE_BLOCK, shares);
     out.set(new Float64Array(buffer, at.F + rowBase * K * 8, rows * K), rowBase * K);
     let left = 0;
     for (let j = 0; j < l1 - l0; j++) if (solve.blockStatus[j]! >= BlockSolve.Check) left++;
@@ -278,8 +279,7 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
       qDerivatives();
       pending.set(p.pending);
       const qScratch = align16(qSolveScratchBytes(K));
-      const width = team && N >= 2 * SHARE_SOLVES ? Math.min(team.width(), Math.floor(N / SHARE_SOLVES)) : 1;
-      const shares = cuts(0, N, width, 1).map(([i0, i1], t) => [
+      inShares(Q_SOLVE, [0, N], { least: SHARE_SOLVES }, (i0, i1, t) => [
         i1 - i0,
         K,
         at.Q + 8 * K * i0,
@@ -289,8 +289,6 @@ export function twoAllelePasses(a: Omit<PassData, 'Q'>): WasmPasses | undefined 
         at.pending + i0,
         at.qSolve + t * qScratch,
       ]);
-      if (team) team.run(Q_SOLVE, shares);
-      else local[Q_SOLVE]!(...shares[0]!);
       // The solves leave pending 1 where a step is to be checked.
       let checks = 0;
       for (let i = 0; i < N; i++) checks += pending[i]!;
