@@ -92,13 +92,31 @@ export function bootstrapWork(
   return bootstrapSteps(context.data, task, options);
 }
 
+/**
+ * The folds' order of a dataset's entries per seed, made once per worker and dataset (every fold of
+ * a cross-validation shuffles the same entries: 2,000 × 100,000 SNPs took 47 s and 755 MiB a fold).
+ */
+const entryOrders = new WeakMap<PreparedData, Map<number, Uint32Array>>();
+
+function entryOrder(md: PreparedData, seed: number): Uint32Array {
+  let bySeed = entryOrders.get(md);
+  if (!bySeed) entryOrders.set(md, (bySeed = new Map()));
+  let order = bySeed.get(seed);
+  if (!order) {
+    // One order kept at a time: a new seed (another cross-validation) replaces the last.
+    bySeed.clear();
+    bySeed.set(seed, (order = cvEntryOrder(md, seed)));
+  }
+  return order;
+}
+
 /** Use case "one cross-validation fold" (in a worker): the refit's iterations, returning the fold's error terms. */
 export function cvFoldWork(
   context: StartContext,
   task: CvFoldTask,
   options: FitOptions,
 ): Generator<{ iteration: number; logLik: number; change: number }, CvFold> {
-  const order = cvEntryOrder(context.md, task.seed);
+  const order = entryOrder(context.md, task.seed);
   return cvFoldSteps(
     context.md,
     { K: task.K, Q: task.Q, F: task.F },
