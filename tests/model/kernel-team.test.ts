@@ -7,7 +7,7 @@ import { admixtureWork, type AdmixtureWork } from '../../engine/model/admixture/
 import { admixtureFitSteps } from '../../engine/model/admixture/admixture-fit.ts';
 import { randomAdmixture } from '../../engine/model/admixture/admixture-start.ts';
 import { runToEnd } from '../../engine/model/mixture/fit.ts';
-import { passArguments, passData } from '../../engine/model/admixture/pass-data.ts';
+import { passArguments, passData, type PassData } from '../../engine/model/admixture/pass-data.ts';
 import { wasmPassesOf } from '../../engine/model/admixture/wasm-passes.ts';
 import { cuts } from '../../engine/model/admixture/two-allele-passes.ts';
 import {
@@ -56,18 +56,12 @@ test('a module’s shared variant imports a shared memory; a module whose memory
   assert.equal(sharedVariant(noMaximum), undefined);
 });
 
-/**
- * Every pass the fit uses on `md` at K = 3, from the same arguments, by the passes of `work`
- * (wasmPassesOf's), and a whole fit: their outputs.
- */
-function everyPass(md: PreparedData, work: AdmixtureWork): ArrayLike<number>[] {
+/** Arguments of Q's passes at K = 3 over `data`: a step for every individual, sums from zero. */
+function qArguments(md: PreparedData, data: PassData) {
   const K = 3;
-  const p = randomAdmixture(md, K, createRng(5));
-  const T = (K * (K + 1)) / 2;
+  const T = 6;
   const N = md.N;
-  const data = passData(md, work, K, p.Q, p.F);
-  const passes = wasmPassesOf(work, data)!;
-  const q = passArguments(data, {
+  return passArguments(data, {
     gradient: new Float64Array(N * K),
     hessian: new Float64Array(N * T),
     step: Float64Array.from({ length: N * K }, (_, j) => (j % K === 0 ? 0.02 : -0.01)),
@@ -75,14 +69,33 @@ function everyPass(md: PreparedData, work: AdmixtureWork): ArrayLike<number>[] {
     gain: new Float64Array(N),
     ratio: new Float64Array(N).fill(1),
   });
-  passes.derivatives(q);
-  passes.gains(q);
-  const f = passArguments(data, {
-    outer: new Float64Array(N * T),
+}
+
+/** Arguments of F's derivative pass at K = 3 over `data`. */
+function fArguments(md: PreparedData, data: PassData) {
+  const K = 3;
+  const T = 6;
+  return passArguments(data, {
+    outer: new Float64Array(md.N * T),
     gradient: new Float64Array(md.totalAlleles * K),
     hessian: new Float64Array(md.totalAlleles * T),
     lociLL: new Float64Array(md.L),
   });
+}
+
+/**
+ * Every pass the fit uses on `md` at K = 3, from the same arguments, by the passes of `work`
+ * (wasmPassesOf's), and a whole fit: their outputs.
+ */
+function everyPass(md: PreparedData, work: AdmixtureWork): ArrayLike<number>[] {
+  const K = 3;
+  const p = randomAdmixture(md, K, createRng(5));
+  const data = passData(md, work, K, p.Q, p.F);
+  const passes = wasmPassesOf(work, data)!;
+  const q = qArguments(md, data);
+  passes.derivatives(q);
+  passes.gains(q);
+  const f = fArguments(md, data);
   passes.beginFStep(f);
   assert.ok(passes.fDerivatives(f, 0, md.L, 0, md.totalAlleles));
   const lociLL = Float64Array.from(passes.logLik(p.Q, p.F));
@@ -161,25 +174,9 @@ test('two-allele passes shared by 1, 2, 3, 4 and 8 threads give the bits of one 
       assert.equal(helperSharesOf(logLik), threads - 1, `a pass on ${threads} threads is cut into ${threads} shares`);
       if (threads === 8) {
         // Every pass and solve the helpers share, each cut into 8 shares (7 on the helpers).
-        const K = 3;
-        const T = 6;
-        const N = md.N;
-        const data = passData(md, work, K, p.Q, p.F);
-        const q = () =>
-          passArguments(data, {
-            gradient: new Float64Array(N * K),
-            hessian: new Float64Array(N * T),
-            step: Float64Array.from({ length: N * K }, (_, j) => (j % K === 0 ? 0.02 : -0.01)),
-            pending: new Uint8Array(N).fill(1),
-            gain: new Float64Array(N),
-            ratio: new Float64Array(N).fill(1),
-          });
-        const f = passArguments(data, {
-          outer: new Float64Array(N * T),
-          gradient: new Float64Array(md.totalAlleles * K),
-          hessian: new Float64Array(md.totalAlleles * T),
-          lociLL: new Float64Array(md.L),
-        });
+        const data = passData(md, work, 3, p.Q, p.F);
+        const q = () => qArguments(md, data);
+        const f = fArguments(md, data);
         const list = Int32Array.from({ length: 100 }, (_, j) => 5 * j);
         const shares = {
           'Q derivatives': helperSharesOf(() => passes.derivatives(q())),
